@@ -1,0 +1,43 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Abacus",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "abacus", targets: ["abacus"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/attaswift/BigInt", from: "6.0.0"),
+    ],
+    targets: [
+        // Exact money, currencies, dates, the JSON ledger loader, the columnar store and rates.
+        .target(
+            name: "AbacusCore",
+            dependencies: [.product(name: "BigInt", package: "BigInt")]
+        ),
+        // Lexer → parser → planner → executor: the query language over the store.
+        .target(name: "AbacusQuery", dependencies: ["AbacusCore"]),
+        // libedit, used through a small header of wrappers (its variadic calls are unavailable to Swift).
+        .systemLibrary(
+            name: "CEditLine",
+            pkgConfig: "libedit",
+            providers: [.apt(["libedit-dev"])]
+        ),
+        // The REPL, scripts, dot commands and result rendering.
+        .target(name: "AbacusShell", dependencies: ["AbacusCore", "AbacusQuery", "CEditLine"]),
+        // Command-line parsing and nothing else.
+        .executableTarget(
+            name: "abacus",
+            dependencies: [
+                "AbacusShell",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "AbacusCoreTests", dependencies: ["AbacusCore"]),
+        .testTarget(name: "AbacusQueryTests", dependencies: ["AbacusCore", "AbacusQuery"]),
+        .testTarget(name: "AbacusShellTests", dependencies: ["AbacusShell"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["abacus"]),
+    ]
+)

@@ -1,0 +1,519 @@
+// The schema of one ledger file (SPEC §2), walked with `JSONReader`.
+//
+// One method per object kind of the spec. Each checks its fields' types and rules
+// as it reads them and appends to the `LedgerBuilder`; `path` always names the
+// value being read, so any error can say `entries[4127].currency`.
+
+struct FileParser {
+    var reader: JSONReader
+    let fileIndex: Int
+    /// Path of the value being read; kept up to date only at the granularity of errors.
+    var section = ""
+    var index = -1
+    var field = ""
+
+    init(reader: JSONReader, fileIndex: Int) {
+        self.reader = reader
+        self.fileIndex = fileIndex
+    }
+
+    var path: String {
+        var p = section
+        if index >= 0 { p += "[\(index)]" }
+        if !field.isEmpty { p += p.isEmpty ? field : "." + field }
+        return p
+    }
+
+    func rule(_ message: String, at offset: Int? = nil) -> LedgerRuleError {
+        LedgerRuleError(offset: offset ?? reader.pos, path: path, message: message)
+    }
+
+    // MARK: Document
+
+    mutating func parseDocument(into b: inout LedgerBuilder) throws {
+        if reader.peek() == nil {
+            throw rule(reader.count == 0 ? "the file is empty, expected a ledger object ({\"version\": 1, …})"
+                                         : "no JSON value in the file, expected a ledger object ({\"version\": 1, …})")
+        }
+        try reader.beginObject("a ledger object ({\"version\": 1, …})")
+        var first = true
+        var seen: Set<String> = []
+        var version: ExactDecimal?
+        let start = reader.pos
+        while let key = try reader.nextKey(&first) {
+            let name = reader.string(key)
+            let keyOffset = key.start - 1
+            guard seen.insert(name).inserted else {
+                throw LedgerRuleError(offset: keyOffset, path: name, message: "duplicate key \"\(name)\" in the ledger object")
+            }
+            section = name; index = -1; field = ""
+            switch name {
+            case "version":
+                version = try number("1")
+            case "defaultCurrency":
+                let c = try currencyCode()
+                if let existing = b.defaultCurrency, existing != c {
+                    throw rule("\(c) differs from defaultCurrency \(existing) of \(b.defaultCurrencyFile); files loaded together must agree", at: reader.pos)
+                }
+                b.defaultCurrency = c
+                b.defaultCurrencyFile = b.files[fileIndex]
+            case "books": try array { p in try p.parseBook(into: &b) }
+            case "entries": try array { p in try p.parseEntry(into: &b) }
+            case "rates": try array { p in try p.parseRate(into: &b, custom: false) }
+            case "customRates": try array { p in try p.parseRate(into: &b, custom: true) }
+            case "budgets": try array { p in try p.parseBudget(into: &b) }
+            default: try reader.skipValue()
+            }
+        }
+        try reader.expectEnd()
+        section = ""; index = -1; field = ""
+        guard let version else {
+            throw rule("missing \"version\": expected \"version\": 1 at the top of the ledger", at: start - 1)
+        }
+        guard version == .one else {
+            throw LedgerRuleError(offset: start, path: "version", message: "unsupported version \(version), expected 1")
+        }
+    }
+
+    /// Reads an array (or null, as empty) calling `element` for each item with `index` set.
+    private mutating func array(_ element: (inout FileParser) throws -> Void) throws {
+        if try reader.consumeNull() { return }
+        try reader.beginArray("an array")
+        var first = true
+        index = 0
+        while try reader.nextElement(&first) {
+            field = ""
+            try element(&self)
+            index += 1
+        }
+        index = -1
+        field = ""
+    }
+
+    // MARK: Typed values
+
+    mutating func string() throws -> JSONString {
+        guard reader.peek() == UInt8(ascii: "\"") else {
+            throw rule("expected a string, found \(reader.foundHere())")
+        }
+        return try reader.readString()
+    }
+
+    /// A string or null.
+    mutating func optionalString() throws -> JSONString? {
+        if try reader.consumeNull() { return nil }
+        return try string()
+    }
+
+    mutating func number(_ expected: String = "a number") throws -> ExactDecimal {
+        guard let b = reader.peek(), b == UInt8(ascii: "-") || (b &- 48) < 10 else {
+            throw rule("expected \(expected), found \(reader.foundHere())")
+        }
+        do {
+            return try reader.readNumber()
+        } catch {
+            switch error.kind {
+            case .notANumber: throw rule("invalid number '\(error.text)'", at: error.offset)
+            case .notExact: throw rule("\(error.text) cannot be held exactly (at most 38 significant digits and 38 decimals); it is refused rather than rounded", at: error.offset)
+            }
+        }
+    }
+
+    mutating func positiveNumber(_ what: String) throws -> ExactDecimal {
+        let at = reader.pos
+        let value = try number("a positive number (\(what))")
+        guard value.isPositive else { throw rule("\(what) must be positive, found \(value)", at: reader.skipSpace(from: at)) }
+        return value
+    }
+
+    mutating func currencyCode() throws -> Currency {
+        let at = reader.skipSpace(from: reader.pos)
+        let s = try string()
+        if let c = reader.withBytes(s, { $0.count == 3 ? Currency.pack($0[0], $0[1], $0[2]) : nil }), c.isISO { return c }
+        let text = reader.string(s)
+        var message = "found \"\(text)\", expected an ISO 4217 currency code such as \"INR\" or \"USD\""
+        if let c = Currency(caseInsensitiveCode: text) { message += "; did you mean \"\(c.code)\"?" }
+        throw rule(message, at: at)
+    }
+
+    mutating func optionalCurrency() throws -> Currency? {
+        if try reader.consumeNull() { return nil }
+        return try currencyCode()
+    }
+
+    mutating func date() throws -> Day {
+        let at = reader.skipSpace(from: reader.pos)
+        let s = try string()
+        if let d = reader.withBytes(s, { Day.parse($0) }) { return d }
+        throw rule("found \"\(reader.string(s))\", expected a date YYYY-MM-DD (or an ISO 8601 date-time) that exists in the calendar", at: at)
+    }
+
+    mutating func optionalDate() throws -> Day? {
+        if try reader.consumeNull() { return nil }
+        return try date()
+    }
+
+    mutating func bool() throws -> Bool? {
+        if try reader.consumeNull() { return nil }
+        guard let v = try reader.readBool() else { throw rule("expected true or false, found \(reader.foundHere())") }
+        return v
+    }
+
+    /// Checks a key against those already seen in this object.
+    mutating func markSeen(_ bit: Int, _ seen: inout UInt32, _ keyOffset: Int, _ name: String) throws {
+        let mask = UInt32(1) << UInt32(bit)
+        if seen & mask != 0 {
+            throw LedgerRuleError(offset: keyOffset, path: path, message: "duplicate key \"\(name)\" in one object")
+        }
+        seen |= mask
+    }
+
+    /// Unknown keys are ignored, but must still not repeat.
+    mutating func skipUnknown(_ key: JSONString, _ unknown: inout [[UInt8]], _ keyOffset: Int) throws {
+        let bytes = reader.withBytes(key) { Array($0) }
+        if unknown.contains(bytes) {
+            throw LedgerRuleError(offset: keyOffset, path: path, message: "duplicate key \"\(String(decoding: bytes, as: UTF8.self))\" in one object")
+        }
+        unknown.append(bytes)
+        try reader.skipValue()
+    }
+
+    // MARK: Book
+
+    mutating func parseBook(into b: inout LedgerBuilder) throws {
+        let objectStart = reader.skipSpace(from: reader.pos)
+        try reader.beginObject("a book object")
+        var first = true
+        var seen: UInt32 = 0
+        var unknown: [[UInt8]] = []
+        var id: String?, name: String?, currency: Currency?, locked: ExactDecimal?, target: Currency?
+        var lockedAt: Day?, description: String?, archived = false
+        var placeOf: [String: Int] = [:]
+        while let key = try reader.nextKey(&first) {
+            let keyOffset = key.start - 1
+            let k = reader.string(key)
+            field = k
+            placeOf[k] = reader.skipSpace(from: reader.pos)
+            switch k {
+            case "id": try markSeen(0, &seen, keyOffset, k); id = try reader.string(string())
+            case "name": try markSeen(1, &seen, keyOffset, k); name = try reader.string(string())
+            case "currency": try markSeen(2, &seen, keyOffset, k); currency = try currencyCode()
+            case "lockedExchangeRate":
+                try markSeen(3, &seen, keyOffset, k)
+                locked = try reader.consumeNull() ? nil : try positiveNumber("lockedExchangeRate")
+            case "targetCurrency": try markSeen(4, &seen, keyOffset, k); target = try optionalCurrency()
+            case "rateLockedAt": try markSeen(5, &seen, keyOffset, k); lockedAt = try optionalDate()
+            case "description": try markSeen(6, &seen, keyOffset, k); description = try optionalString().map { reader.string($0) }
+            case "createdAt": try markSeen(7, &seen, keyOffset, k); _ = try optionalDate()
+            case "archived": try markSeen(8, &seen, keyOffset, k); archived = try bool() ?? false
+            default: try skipUnknown(key, &unknown, keyOffset)
+            }
+        }
+        field = ""
+        guard let id else { throw rule("missing \"id\": every book needs a unique string id", at: objectStart) }
+        guard let name else { throw rule("missing \"name\": every book needs a unique name", at: objectStart) }
+        guard let currency else { throw rule("missing \"currency\": the book's ISO 4217 currency code", at: objectStart) }
+        if locked != nil && target == nil {
+            field = "targetCurrency"
+            throw rule("missing \"targetCurrency\": a book with a lockedExchangeRate must say which currency the rate is into", at: objectStart)
+        }
+        if let target, locked != nil, target == currency {
+            field = "targetCurrency"
+            throw rule("targetCurrency \(target) is the book's own currency; a locked rate converts into another currency", at: placeOf["targetCurrency"] ?? objectStart)
+        }
+        let here = "\(b.files[fileIndex]): \(section)[\(index)]"
+        if let other = b.bookIDs[id] {
+            field = "id"
+            throw rule("duplicate book id \"\(id)\" (first defined at \(b.bookPlaces[other]))", at: placeOf["id"] ?? objectStart)
+        }
+        if let other = b.bookNames[name] {
+            field = "name"
+            throw rule("duplicate book name \"\(name)\" (first defined at \(b.bookPlaces[other]))", at: placeOf["name"] ?? objectStart)
+        }
+        b.bookIDs[id] = b.books.count
+        b.bookNames[name] = b.books.count
+        b.bookPlaces.append(here)
+        b.books.append(Book(id: id, name: name, currency: currency, lockedExchangeRate: locked,
+                            targetCurrency: target ?? .none, rateLockedAt: lockedAt, description: description, archived: archived))
+    }
+
+    // MARK: Entry
+
+    mutating func parseEntry(into b: inout LedgerBuilder) throws {
+        let objectStart = reader.skipSpace(from: reader.pos)
+        try reader.beginObject("an entry object")
+        var first = true
+        var seen: UInt32 = 0
+        var unknown: [[UInt8]] = []
+        var amount: ExactDecimal?
+        var day: Int32 = 0
+        var currency = Currency.none
+        var bookRef: UInt32 = 0
+        var category: UInt32 = 0
+        var party: UInt32 = 0, payment: UInt32 = 0, remarks: UInt32 = 0
+        var transfer = false
+        var normalizedAmount: ExactDecimal?, normalizedCurrency = Currency.none, conversionRate: ExactDecimal?
+        let tagsBefore = b.tagCodes.count
+        while let key = try reader.nextKey(&first) {
+            let keyOffset = key.start - 1
+            // Most keys are plain ASCII without escapes; compare bytes, build no string.
+            if reader.equals(key, "id") {
+                try markSeen(0, &seen, keyOffset, "id")
+                let at = reader.skipSpace(from: reader.pos)
+                let s: JSONString
+                if let c = reader.peek(), c == UInt8(ascii: "-") || (c &- 48) < 10 {
+                    _ = try number("an id")
+                    s = JSONString(start: at, end: reader.pos, escaped: false)
+                } else {
+                    field = "id"
+                    s = try string()
+                }
+                let (code, isNew) = reader.withBytes(s) { b.ids.intern($0) }
+                if !isNew {
+                    field = "id"
+                    let (file, i) = b.place(ofRow: Int(code))
+                    throw rule("duplicate entry id \"\(b.ids.string(code))\" (also \(file): entries[\(i)])", at: at)
+                }
+            } else if reader.equals(key, "bookId") {
+                try markSeen(1, &seen, keyOffset, "bookId")
+                field = "bookId"
+                let at = reader.skipSpace(from: reader.pos)
+                let s = try string()
+                let (code, isNew) = reader.withBytes(s) { b.bookRefs.intern($0) }
+                bookRef = code
+                if isNew { b.bookRefFirstUse.append((fileIndex, index, at)) }
+            } else if reader.equals(key, "amount") {
+                try markSeen(2, &seen, keyOffset, "amount")
+                field = "amount"
+                amount = try number("a number (negative for an expense, positive for income)")
+            } else if reader.equals(key, "currency") {
+                try markSeen(3, &seen, keyOffset, "currency")
+                field = "currency"
+                currency = try optionalCurrency() ?? .none
+            } else if reader.equals(key, "date") {
+                try markSeen(4, &seen, keyOffset, "date")
+                field = "date"
+                day = try date().number
+            } else if reader.equals(key, "category") {
+                try markSeen(5, &seen, keyOffset, "category")
+                field = "category"
+                let s = try string()
+                category = reader.withBytes(s) { b.categories.intern($0).code }
+            } else if reader.equals(key, "party") {
+                try markSeen(6, &seen, keyOffset, "party")
+                field = "party"
+                if let s = try optionalString() { party = reader.withBytes(s) { b.parties.intern($0).code + 1 } }
+            } else if reader.equals(key, "paymentMode") {
+                try markSeen(7, &seen, keyOffset, "paymentMode")
+                field = "paymentMode"
+                if let s = try optionalString() { payment = reader.withBytes(s) { b.payments.intern($0).code + 1 } }
+            } else if reader.equals(key, "remarks") {
+                try markSeen(8, &seen, keyOffset, "remarks")
+                field = "remarks"
+                if let s = try optionalString(), s.end > s.start { remarks = reader.withBytes(s) { b.remarkTexts.intern($0).code + 1 } }
+            } else if reader.equals(key, "tags") {
+                try markSeen(9, &seen, keyOffset, "tags")
+                field = "tags"
+                if !(try reader.consumeNull()) {
+                    try reader.beginArray("an array of strings")
+                    var firstTag = true
+                    var k = 0
+                    while try reader.nextElement(&firstTag) {
+                        field = "tags[\(k)]"
+                        let s = try string()
+                        let code = reader.withBytes(s) { b.tags.intern($0).code }
+                        // A tag listed twice counts once.
+                        if !b.tagCodes[tagsBefore...].contains(code) { b.tagCodes.append(code) }
+                        k += 1
+                    }
+                }
+            } else if reader.equals(key, "isTransfer") {
+                try markSeen(10, &seen, keyOffset, "isTransfer")
+                field = "isTransfer"
+                transfer = try bool() ?? false
+            } else if reader.equals(key, "normalizedAmount") {
+                try markSeen(11, &seen, keyOffset, "normalizedAmount")
+                field = "normalizedAmount"
+                normalizedAmount = try reader.consumeNull() ? nil : try number()
+            } else if reader.equals(key, "normalizedCurrency") {
+                try markSeen(12, &seen, keyOffset, "normalizedCurrency")
+                field = "normalizedCurrency"
+                normalizedCurrency = try optionalCurrency() ?? .none
+            } else if reader.equals(key, "conversionRate") {
+                try markSeen(13, &seen, keyOffset, "conversionRate")
+                field = "conversionRate"
+                conversionRate = try reader.consumeNull() ? nil : try positiveNumber("conversionRate")
+            } else if reader.equals(key, "historicalRates") {
+                try markSeen(14, &seen, keyOffset, "historicalRates")
+                field = "historicalRates"
+                try parseRateTable(allowNull: true)
+            } else {
+                field = reader.string(key)
+                try skipUnknown(key, &unknown, keyOffset)
+            }
+        }
+        field = ""
+        let required: [(Int, String)] = [(0, "\"id\" (a unique string)"), (1, "\"bookId\" (the id of its book)"),
+                                          (2, "\"amount\" (negative for an expense)"), (4, "\"date\" (YYYY-MM-DD)"),
+                                          (5, "\"category\"")]
+        for (bit, what) in required where seen & (1 << UInt32(bit)) == 0 {
+            throw rule("missing \(what) in this entry", at: objectStart)
+        }
+        if (normalizedAmount != nil || conversionRate != nil) && normalizedCurrency == .none {
+            field = normalizedAmount != nil ? "normalizedAmount" : "conversionRate"
+            throw rule("\(field) is given without normalizedCurrency: say which currency it is in", at: objectStart)
+        }
+        guard let amount else { throw rule("missing \"amount\"", at: objectStart) }
+        b.day.append(day)
+        b.amount.append(amount.significand)
+        b.amountScale.append(UInt8(amount.scale))
+        b.currency.append(currency)
+        b.bookRef.append(bookRef)
+        b.category.append(category)
+        b.party.append(party)
+        b.payment.append(payment)
+        b.remarks.append(remarks)
+        b.isTransfer.append(transfer)
+        b.tagStart.append(UInt32(b.tagCodes.count))
+        if normalizedCurrency != .none {
+            b.bookedIndex.append(Int32(b.booked.count))
+            b.booked.append(amount: normalizedAmount, currency: normalizedCurrency, rate: conversionRate)
+        } else {
+            b.bookedIndex.append(-1)
+        }
+    }
+
+    /// `{CODE: positive number}` (historicalRates, a snapshot's rates).
+    @discardableResult
+    mutating func parseRateTable(allowNull: Bool) throws -> [Currency: ExactDecimal] {
+        if allowNull, try reader.consumeNull() { return [:] }
+        try reader.beginObject("an object of currency codes to rates")
+        var first = true
+        var table: [Currency: ExactDecimal] = [:]
+        let outer = field
+        while let key = try reader.nextKey(&first) {
+            let keyOffset = key.start - 1
+            let code = reader.string(key)
+            field = outer + "." + code
+            guard let c = Currency(code: code) else {
+                var message = "found \"\(code)\", expected an ISO 4217 currency code as the key"
+                if let c = Currency(caseInsensitiveCode: code) { message += "; did you mean \"\(c.code)\"?" }
+                throw rule(message, at: keyOffset)
+            }
+            guard table[c] == nil else { throw rule("duplicate key \"\(code)\" in one object", at: keyOffset) }
+            table[c] = try positiveNumber("a rate")
+        }
+        field = outer
+        return table
+    }
+
+    // MARK: Rates
+
+    mutating func parseRate(into b: inout LedgerBuilder, custom: Bool) throws {
+        let objectStart = reader.skipSpace(from: reader.pos)
+        try reader.beginObject(custom ? "a rate pair object ({\"from\", \"to\", \"rate\"})" : "a rate snapshot or rate pair object")
+        var first = true
+        var seen: UInt32 = 0
+        var unknown: [[UInt8]] = []
+        var base: Currency?, from: Currency?, to: Currency?, rate: ExactDecimal?, day: Day?
+        var rates: [Currency: ExactDecimal]?, source: String?, fetchedAt: String?
+        var placeOf: [String: Int] = [:]
+        while let key = try reader.nextKey(&first) {
+            let keyOffset = key.start - 1
+            let k = reader.string(key)
+            field = k
+            placeOf[k] = reader.skipSpace(from: reader.pos)
+            switch k {
+            case "base": try markSeen(0, &seen, keyOffset, k); base = try currencyCode()
+            case "from": try markSeen(1, &seen, keyOffset, k); from = try currencyCode()
+            case "to": try markSeen(2, &seen, keyOffset, k); to = try currencyCode()
+            case "rate": try markSeen(3, &seen, keyOffset, k); rate = try positiveNumber("a rate")
+            case "date": try markSeen(4, &seen, keyOffset, k); day = custom ? try optionalDate() : try date()
+            case "rates": try markSeen(5, &seen, keyOffset, k); rates = try parseRateTable(allowNull: false)
+            case "source": try markSeen(6, &seen, keyOffset, k); source = try optionalString().map { reader.string($0) }
+            case "fetchedAt": try markSeen(7, &seen, keyOffset, k); fetchedAt = try optionalString().map { reader.string($0) }
+            default: try skipUnknown(key, &unknown, keyOffset)
+            }
+        }
+        field = ""
+        let isSnapshot = base != nil || rates != nil
+        let isPair = from != nil || to != nil || rate != nil
+        if isSnapshot && isPair {
+            throw rule("this object mixes a snapshot (base, rates) with a pair (from, to, rate); use one shape", at: objectStart)
+        }
+        if isSnapshot && !custom {
+            guard let base else { throw rule("missing \"base\": the currency the snapshot's rates are quoted against", at: objectStart) }
+            guard let rates else { throw rule("missing \"rates\": {\"CODE\": rate, …}", at: objectStart) }
+            guard let day else { throw rule("missing \"date\": a market snapshot needs the date it is for", at: objectStart) }
+            if rates[base] != nil {
+                field = "rates." + base.code
+                throw rule("the snapshot quotes its own base \(base)", at: placeOf["rates"] ?? objectStart)
+            }
+            b.snapshots.append(RateSnapshot(base: base, day: day, rates: rates, source: source, fetchedAt: fetchedAt, order: b.marketOrder))
+            b.marketOrder += 1
+            return
+        }
+        if isSnapshot {
+            throw rule("customRates holds rate pairs ({\"from\", \"to\", \"rate\"}), found a snapshot", at: objectStart)
+        }
+        guard let from else { throw rule("missing \"from\": expected a rate snapshot {base, date, rates} or a rate pair {from, to, rate, date}", at: objectStart) }
+        guard let to else { throw rule("missing \"to\": the currency 1 \(from) is converted into", at: objectStart) }
+        guard let rate else { throw rule("missing \"rate\": how many \(to) one \(from) is worth", at: objectStart) }
+        if from == to {
+            field = "to"
+            throw rule("a rate from \(from) to itself", at: placeOf["to"] ?? objectStart)
+        }
+        if !custom && day == nil {
+            throw rule("missing \"date\": a market rate pair needs the date it is for (only customRates may be undated)", at: objectStart)
+        }
+        let pair = RatePair(from: from, to: to, rate: rate, day: day, source: source, order: custom ? b.customRates.count : b.marketOrder)
+        if custom {
+            b.customRates.append(pair)
+        } else {
+            b.pairs.append(pair)
+            b.marketOrder += 1
+        }
+    }
+
+    // MARK: Budget
+
+    mutating func parseBudget(into b: inout LedgerBuilder) throws {
+        let objectStart = reader.skipSpace(from: reader.pos)
+        try reader.beginObject("a budget object")
+        var first = true
+        var seen: UInt32 = 0
+        var unknown: [[UInt8]] = []
+        var category: String?, month: Day?, limit: ExactDecimal?, currency: Currency?
+        while let key = try reader.nextKey(&first) {
+            let keyOffset = key.start - 1
+            let k = reader.string(key)
+            field = k
+            switch k {
+            case "category": try markSeen(0, &seen, keyOffset, k); category = try reader.string(string())
+            case "month":
+                try markSeen(1, &seen, keyOffset, k)
+                let at = reader.skipSpace(from: reader.pos)
+                if let s = try optionalString() {
+                    let text = reader.string(s)
+                    guard let d = Day.parse(text + "-01"), text.utf8.count == 7 else {
+                        throw rule("found \"\(text)\", expected a month YYYY-MM", at: at)
+                    }
+                    month = d
+                }
+            case "limitAmount":
+                try markSeen(2, &seen, keyOffset, k)
+                let at = reader.skipSpace(from: reader.pos)
+                let v = try number()
+                guard !v.isNegative else { throw rule("limitAmount must not be negative, found \(v)", at: at) }
+                limit = v
+            case "currencyCode": try markSeen(3, &seen, keyOffset, k); currency = try currencyCode()
+            default: try skipUnknown(key, &unknown, keyOffset)
+            }
+        }
+        field = ""
+        guard let category else { throw rule("missing \"category\"", at: objectStart) }
+        guard let limit else { throw rule("missing \"limitAmount\"", at: objectStart) }
+        guard let currency else { throw rule("missing \"currencyCode\"", at: objectStart) }
+        b.budgets.append(Budget(category: category, month: month, limitAmount: limit, currency: currency))
+    }
+}

@@ -1,0 +1,61 @@
+// The ledger's domain model, as SPEC §2 names it: books, rate snapshots and pairs,
+// custom rates and budgets. Entries do not appear here one by one: they live in
+// the columns of `EntryStore`.
+
+public struct Book: Sendable {
+    public var id: String
+    public var name: String
+    public var currency: Currency
+    /// 1 `currency` = this many `targetCurrency`.
+    public var lockedExchangeRate: ExactDecimal?
+    public var targetCurrency: Currency
+    public var rateLockedAt: Day?
+    public var description: String?
+    public var archived: Bool
+}
+
+/// One rate source as a rate API returns it: 1 `base` = `rates[X]` of X.
+public struct RateSnapshot: Sendable {
+    public var base: Currency
+    public var day: Day
+    public var rates: [Currency: ExactDecimal]
+    public var source: String?
+    public var fetchedAt: String?
+    /// Position among all market sources of all files, for "later in the file wins".
+    public var order: Int
+}
+
+/// 1 `from` = `rate` of `to`.
+public struct RatePair: Sendable {
+    public var from: Currency
+    public var to: Currency
+    public var rate: ExactDecimal
+    /// Optional on custom rates; required on market rates.
+    public var day: Day?
+    public var source: String?
+    public var order: Int
+}
+
+public struct Budget: Sendable {
+    public var category: String
+    /// First day of the month the budget is for; nil for every month.
+    public var month: Day?
+    public var limitAmount: ExactDecimal
+    public var currency: Currency
+}
+
+/// Everything loaded from one or more ledger files.
+public struct Ledger: Sendable {
+    public var files: [String]
+    public var defaultCurrency: Currency
+    public var books: [Book]
+    public var entries: EntryStore
+    public var snapshots: [RateSnapshot]
+    public var pairs: [RatePair]
+    public var customRates: [RatePair]
+    public var budgets: [Budget]
+
+    public func book(named name: String) -> Int? {
+        books.firstIndex { $0.name == name }
+    }
+}

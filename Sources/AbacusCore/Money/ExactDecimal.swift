@@ -1,0 +1,241 @@
+// Exact decimal numbers: every amount and rate from the JSON text to the output.
+//
+// A value is `significand × 10^-scale` with a 128-bit significand of at most 38
+// decimal digits and a scale of 0...38. Addition and multiplication are exact
+// or they fail with `ExactDecimal.Overflow`; nothing is ever rounded silently.
+// Rounding happens only when asked for (`rounded(toScale:)`), half-even.
+// Binary floating point never touches these values.
+
+import BigInt
+
+public struct ExactDecimal: Sendable, CustomStringConvertible {
+    public var significand: Int128
+    /// Number of fractional digits, 0...38.
+    public var scale: Int
+
+    public static let maxDigits = 38
+    public static let maxScale = 38
+    /// 10^38 - 1: the largest significand this type carries.
+    public static let maxSignificand: Int128 = pow10[38] - 1
+
+    public struct Overflow: Error, Sendable {}
+
+    @inlinable
+    public init(significand: Int128, scale: Int) {
+        self.significand = significand
+        self.scale = scale
+    }
+
+    public init(_ integer: Int) {
+        self.init(significand: Int128(integer), scale: 0)
+    }
+
+    public static let zero = ExactDecimal(significand: 0, scale: 0)
+    public static let one = ExactDecimal(significand: 1, scale: 0)
+
+    public var isZero: Bool { significand == 0 }
+    public var isNegative: Bool { significand < 0 }
+    public var isPositive: Bool { significand > 0 }
+    public var negated: ExactDecimal { ExactDecimal(significand: -significand, scale: scale) }
+    public var magnitude: ExactDecimal { ExactDecimal(significand: significand < 0 ? -significand : significand, scale: scale) }
+
+    /// The same value with trailing fractional zeros removed.
+    public var normalized: ExactDecimal {
+        var s = significand, k = scale
+        while k > 0 && s % 10 == 0 { s /= 10; k -= 1 }
+        return ExactDecimal(significand: s, scale: k)
+    }
+
+    /// The value at a larger scale (more fractional digits), exactly.
+    public func rescaled(to newScale: Int) throws(Overflow) -> ExactDecimal {
+        precondition(newScale >= scale)
+        if newScale == scale { return self }
+        guard newScale <= Self.maxScale else { throw Overflow() }
+        let (p, o) = significand.multipliedReportingOverflow(by: pow10[newScale - scale])
+        guard !o, p.magnitude <= Self.maxSignificand.magnitude else { throw Overflow() }
+        return ExactDecimal(significand: p, scale: newScale)
+    }
+
+    public func adding(_ other: ExactDecimal) throws(Overflow) -> ExactDecimal {
+        let s = max(scale, other.scale)
+        let a = try rescaled(to: s), b = try other.rescaled(to: s)
+        let (sum, o) = a.significand.addingReportingOverflow(b.significand)
+        guard !o, sum.magnitude <= Self.maxSignificand.magnitude else { throw Overflow() }
+        return ExactDecimal(significand: sum, scale: s)
+    }
+
+    public func subtracting(_ other: ExactDecimal) throws(Overflow) -> ExactDecimal {
+        try adding(other.negated)
+    }
+
+    /// The exact product; fails only when it needs more than 38 digits.
+    public func multiplied(by other: ExactDecimal) throws(Overflow) -> ExactDecimal {
+        let a = normalized, b = other.normalized
+        let (p, o) = a.significand.multipliedReportingOverflow(by: b.significand)
+        guard !o, p.magnitude <= Self.maxSignificand.magnitude else { throw Overflow() }
+        var result = ExactDecimal(significand: p, scale: a.scale + b.scale)
+        if result.scale > Self.maxScale {
+            result = result.normalized
+            guard result.scale <= Self.maxScale else { throw Overflow() }
+        }
+        return result
+    }
+
+    /// Rounds half-even to `newScale` fractional digits (no-op when already that fine).
+    public func rounded(toScale newScale: Int) -> ExactDecimal {
+        guard newScale < scale else { return self }
+        let divisor = pow10[scale - newScale]
+        return ExactDecimal(significand: Self.divideHalfEven(significand, divisor), scale: newScale)
+    }
+
+    /// `n / d` rounded half-even; `d > 0`.
+    @usableFromInline
+    static func divideHalfEven(_ n: Int128, _ d: Int128) -> Int128 {
+        var q = n / d
+        let r = n % d
+        let twice = r.magnitude * 2
+        if twice > d.magnitude || (twice == d.magnitude && q % 2 != 0) {
+            q += n < 0 ? -1 : 1
+        }
+        return q
+    }
+
+    /// Plain decimal text: `-1234.50`, no grouping, no exponent. Keeps the scale.
+    public var description: String {
+        var digits = String(significand.magnitude)
+        if scale > 0 {
+            if digits.count <= scale {
+                digits = String(repeating: "0", count: scale - digits.count + 1) + digits
+            }
+            digits.insert(".", at: digits.index(digits.endIndex, offsetBy: -scale))
+        }
+        return significand < 0 ? "-" + digits : digits
+    }
+
+    /// Parses a JSON-style number (`-12.5`, `1e3`, `0.10`). Fails on anything that
+    /// is not such a number, or that needs more than 38 digits or a scale over 38.
+    public init?(_ text: String) {
+        var text = text
+        let parsed = text.withUTF8 { buffer in
+            ExactDecimal.parse(buffer)
+        }
+        guard case .success(let value) = parsed else { return nil }
+        self = value
+    }
+
+    public enum ParseFailure: Error, Sendable, Equatable {
+        case notANumber
+        /// More significant digits or a larger exponent than 38 digits can hold.
+        case notExact
+    }
+
+    /// Parses the JSON number grammar `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`
+    /// over exactly the given bytes.
+    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<ExactDecimal, ParseFailure> {
+        var i = 0
+        let n = bytes.count
+        var negative = false
+        if i < n && bytes[i] == UInt8(ascii: "-") { negative = true; i += 1 }
+        guard i < n, isDigit(bytes[i]) else { return .failure(.notANumber) }
+        if bytes[i] == UInt8(ascii: "0") && i + 1 < n && isDigit(bytes[i + 1]) { return .failure(.notANumber) }
+        var sig: Int128 = 0
+        var digitCount = 0  // significant digits accumulated (leading zeros skipped)
+        var scale = 0
+        var droppedNonZero = false
+        func push(_ d: UInt8) -> Bool {
+            if sig == 0 && d == 0 { return true }
+            if digitCount == maxDigits { return false }
+            sig = sig * 10 + Int128(d)
+            digitCount += 1
+            return true
+        }
+        while i < n && isDigit(bytes[i]) {
+            if !push(bytes[i] &- 48) { droppedNonZero = true }
+            i += 1
+        }
+        if i < n && bytes[i] == UInt8(ascii: ".") {
+            i += 1
+            guard i < n, isDigit(bytes[i]) else { return .failure(.notANumber) }
+            // Trailing zeros of the fraction carry no value; keep them out of the digit budget.
+            var end = i
+            while end < n && isDigit(bytes[end]) { end += 1 }
+            var lastNonZero = end
+            while lastNonZero > i && bytes[lastNonZero - 1] == UInt8(ascii: "0") { lastNonZero -= 1 }
+            var j = i
+            while j < lastNonZero {
+                if !push(bytes[j] &- 48) { droppedNonZero = true }
+                scale += 1
+                j += 1
+            }
+            i = end
+        }
+        var exponent = 0
+        if i < n && (bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E")) {
+            i += 1
+            var expNegative = false
+            if i < n && (bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-")) {
+                expNegative = bytes[i] == UInt8(ascii: "-"); i += 1
+            }
+            guard i < n, isDigit(bytes[i]) else { return .failure(.notANumber) }
+            while i < n && isDigit(bytes[i]) {
+                if exponent < 100_000 { exponent = exponent * 10 + Int(bytes[i] &- 48) }
+                i += 1
+            }
+            if expNegative { exponent = -exponent }
+        }
+        guard i == n else { return .failure(.notANumber) }
+        if droppedNonZero { return .failure(.notExact) }
+        if sig == 0 { return .success(.zero) }
+        // value = sig × 10^(exponent - scale)
+        var effectiveScale = scale - exponent
+        if effectiveScale < 0 {
+            guard digitCount - effectiveScale <= maxDigits else { return .failure(.notExact) }
+            sig *= pow10[-effectiveScale]
+            effectiveScale = 0
+        }
+        // Trailing zeros of the integer part may bring a large scale back in range.
+        while effectiveScale > maxScale && sig % 10 == 0 { sig /= 10; effectiveScale -= 1 }
+        guard effectiveScale <= maxScale else { return .failure(.notExact) }
+        return .success(ExactDecimal(significand: negative ? -sig : sig, scale: effectiveScale))
+    }
+
+    @inline(__always)
+    static func isDigit(_ b: UInt8) -> Bool { b &- 48 < 10 }
+}
+
+extension ExactDecimal: Comparable, Hashable {
+    public static func == (a: ExactDecimal, b: ExactDecimal) -> Bool {
+        compare(a, b) == 0
+    }
+
+    public static func < (a: ExactDecimal, b: ExactDecimal) -> Bool {
+        compare(a, b) < 0
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        let n = normalized
+        hasher.combine(n.significand)
+        hasher.combine(n.scale)
+    }
+
+    static func compare(_ a: ExactDecimal, _ b: ExactDecimal) -> Int {
+        if a.significand.signum() != b.significand.signum() {
+            return a.significand.signum() < b.significand.signum() ? -1 : 1
+        }
+        let s = max(a.scale, b.scale)
+        let (x, ox) = a.significand.multipliedReportingOverflow(by: pow10[s - a.scale])
+        let (y, oy) = b.significand.multipliedReportingOverflow(by: pow10[s - b.scale])
+        if !ox && !oy { return x < y ? -1 : (x == y ? 0 : 1) }
+        // Alignment overflowed 128 bits: compare wide.
+        let wx = BigInt(a.significand) * BigInt(10).power(s - a.scale)
+        let wy = BigInt(b.significand) * BigInt(10).power(s - b.scale)
+        return wx < wy ? -1 : (wx == wy ? 0 : 1)
+    }
+}
+
+/// Powers of ten that fit in `Int128`: 10^0 ... 10^38.
+public let pow10: [Int128] = {
+    var table: [Int128] = [1]
+    for _ in 1...38 { table.append(table[table.count - 1] * 10) }
+    return table
+}()

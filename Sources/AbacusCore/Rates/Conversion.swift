@@ -1,0 +1,336 @@
+// Converting entries into a target currency (SPEC §3), exactly.
+//
+// `Converter` decides, entry by entry, which step of §3 applies — what-if,
+// booked (normalizedAmount, conversionRate, the book's locked rate), custom,
+// market — and returns a `Route`. Entries that share a rate are summed in their
+// own currency and converted once: Σ(aᵢ × r) = (Σaᵢ) × r holds exactly, so this
+// is the same exact result as converting each entry first. `ConvertedSum` holds
+// such a mix of exact parts and per-rate native sums; `total` does the one
+// division per rate, to 40 decimals, and rounding happens later, once, at the
+// end. `Provenance` counts where every entry's rate came from.
+
+import BigInt
+
+/// How amounts are valued (SPEC §3's valuation clause).
+public enum Valuation: Hashable, Sendable, CustomStringConvertible {
+    /// Booked values first (the default).
+    case booked
+    /// Market rates as of each entry's date, skipping booked values.
+    case market
+    /// The newest market rate, whatever the entry's date.
+    case latest
+    /// Market rates as of a fixed date.
+    case asOf(Day)
+
+    public var description: String {
+        switch self {
+        case .booked: return "booked"
+        case .market: return "at market"
+        case .latest: return "at latest"
+        case .asOf(let d): return "at \(d)"
+        }
+    }
+}
+
+/// Where one rate came from.
+public enum RateOrigin: Hashable, Sendable {
+    case whatIf(CurrencyPair)
+    case locked(book: Int)
+    case custom(CustomQuote)
+    case market(MarketQuote)
+}
+
+public struct ResolvedRate: Hashable, Sendable {
+    public var pair: CurrencyPair
+    public var rate: Rate
+    public var origin: RateOrigin
+}
+
+/// How many entries were converted at which kind of rate.
+public struct Provenance: Sendable, Equatable {
+    public var unconverted = 0
+    public var bookedNormalized = 0
+    public var bookedConversionRate = 0
+    public var bookedLocked = 0
+    public var custom = 0
+    public var market = 0
+    public var whatIf = 0
+    public var oldestMarketDay: Day?
+    public var newestMarketDay: Day?
+    public init() {}
+
+    public var booked: Int { bookedNormalized + bookedConversionRate + bookedLocked }
+}
+
+/// A rate that could not be found: the pair and how many entries needed it.
+public struct MissingRate: Sendable, Equatable {
+    public var pair: CurrencyPair
+    public var entries: Int
+}
+
+/// A market source dated after the entries it priced.
+public struct LateRateUse: Sendable, Equatable {
+    public var pair: CurrencyPair
+    public var sourceDay: Day
+    public var firstEntryDay: Day
+    public var entries: Int
+}
+
+public final class Converter {
+    public enum Route {
+        /// Already in the target currency.
+        case same
+        /// The entry's normalizedAmount, in the target currency.
+        case normalized(ExactDecimal)
+        /// Multiply by this exact rate (the entry's conversionRate).
+        case product(ExactDecimal)
+        /// Sum natively, convert once at `rates[id]`.
+        case rate(Int)
+        case missing
+    }
+
+    public let store: EntryStore
+    public let ledger: Ledger
+    public let resolver: RateResolver
+    public let target: Currency
+    public let valuation: Valuation
+    public let whatIf: [CurrencyPair: ExactDecimal]
+
+    /// Distinct rates used, by id.
+    public private(set) var rates: [ResolvedRate] = []
+    private var rateIDs: [ResolvedRate: Int] = [:]
+    public private(set) var provenance = Provenance()
+    private var missing: [CurrencyPair: Int] = [:]
+    private var late: [CurrencyPair: LateRateUse] = [:]
+
+    /// Day-scoped cache of custom/market routes: rows arrive mostly in day order.
+    private var cacheDay: Int32 = .min
+    private var dayRoutes: [Currency: Int?] = [:]
+    private var lockedRoutes: [Int: Int] = [:]
+
+    public init(ledger: Ledger, resolver: RateResolver, target: Currency, valuation: Valuation = .booked,
+                whatIf: [CurrencyPair: ExactDecimal] = [:]) {
+        self.ledger = ledger
+        self.store = ledger.entries
+        self.resolver = resolver
+        self.target = target
+        self.valuation = valuation
+        self.whatIf = whatIf
+    }
+
+    public var missingRates: [MissingRate] {
+        missing.map { MissingRate(pair: $0.key, entries: $0.value) }.sorted { ($0.pair.from, $0.pair.to) < ($1.pair.from, $1.pair.to) }
+    }
+
+    public var lateRateUses: [LateRateUse] {
+        late.values.sorted { ($0.pair.from, $0.pair.to) < ($1.pair.from, $1.pair.to) }
+    }
+
+    /// Decides how row `row` is converted (and counts it in `provenance`).
+    public func route(_ row: Int) -> Route {
+        let from = store.currency[row]
+        if from == target {
+            provenance.unconverted += 1
+            return .same
+        }
+        let pair = CurrencyPair(from, target)
+        // 1. What-if.
+        if !whatIf.isEmpty, let id = whatIfRate(pair) {
+            provenance.whatIf += 1
+            return .rate(id)
+        }
+        // 2. Booked.
+        if valuation == .booked {
+            let b = Int(store.bookedIndex[row])
+            if b >= 0 && store.booked.normalizedCurrency[b] == target {
+                if let amount = store.booked.normalizedAmount(b) {
+                    provenance.bookedNormalized += 1
+                    return .normalized(amount)
+                }
+                if let rate = store.booked.conversionRate(b) {
+                    provenance.bookedConversionRate += 1
+                    return .product(rate)
+                }
+            }
+            let bookIndex = Int(store.book[row])
+            let book = ledger.books[bookIndex]
+            if let locked = book.lockedExchangeRate, book.currency == from, book.targetCurrency == target {
+                provenance.bookedLocked += 1
+                if let id = lockedRoutes[bookIndex] { return .rate(id) }
+                let id = intern(ResolvedRate(pair: pair, rate: Rate(locked), origin: .locked(book: bookIndex)))
+                lockedRoutes[bookIndex] = id
+                return .rate(id)
+            }
+        }
+        // 3 and 4. Custom, then market: depend only on (currency, day).
+        let day = store.day[row]
+        if day != cacheDay || valuation == .latest {
+            if day != cacheDay { dayRoutes.removeAll(keepingCapacity: true) }
+            cacheDay = day
+        }
+        let id: Int?
+        if let cached = dayRoutes[from] {
+            id = cached
+        } else {
+            id = resolve(pair, on: Day(number: day))
+            dayRoutes[from] = .some(id)
+        }
+        guard let id else {
+            missing[pair, default: 0] += 1
+            return .missing
+        }
+        switch rates[id].origin {
+        case .custom: provenance.custom += 1
+        case .market(let q):
+            provenance.market += 1
+            if q.isAfterRequestedDay {
+                let entryDay = Day(number: day)
+                late[pair, default: LateRateUse(pair: pair, sourceDay: q.newestDay, firstEntryDay: entryDay, entries: 0)].entries += 1
+                if let l = late[pair], entryDay < l.firstEntryDay { late[pair]?.firstEntryDay = entryDay }
+            }
+        default: break
+        }
+        return .rate(id)
+    }
+
+    private func whatIfRate(_ pair: CurrencyPair) -> Int? {
+        let rate: Rate
+        if let r = whatIf[pair] { rate = Rate(r) } else if let r = whatIf[pair.inverse] { rate = Rate(r).inverse } else { return nil }
+        return intern(ResolvedRate(pair: pair, rate: rate, origin: .whatIf(pair)))
+    }
+
+    /// Custom, then market, for a pair on a day, as a rate id.
+    private func resolve(_ pair: CurrencyPair, on day: Day) -> Int? {
+        if valuation == .booked || valuation == .market, let c = resolver.custom(pair, on: day) {
+            return intern(ResolvedRate(pair: pair, rate: c.rate, origin: .custom(c)))
+        }
+        let asOf: Day?
+        switch valuation {
+        case .booked, .market: asOf = day
+        case .latest: asOf = nil
+        case .asOf(let d): asOf = d
+        }
+        if case .asOf = valuation, let c = resolver.custom(pair, on: asOf ?? day) {
+            return intern(ResolvedRate(pair: pair, rate: c.rate, origin: .custom(c)))
+        }
+        if valuation == .latest, let c = resolver.custom(pair, on: Day(number: .max)) {
+            return intern(ResolvedRate(pair: pair, rate: c.rate, origin: .custom(c)))
+        }
+        guard let q = resolver.market(pair, on: asOf) else { return nil }
+        if provenance.oldestMarketDay.map({ q.oldestDay < $0 }) ?? true { provenance.oldestMarketDay = q.oldestDay }
+        if provenance.newestMarketDay.map({ q.newestDay > $0 }) ?? true { provenance.newestMarketDay = q.newestDay }
+        return intern(ResolvedRate(pair: pair, rate: q.rate, origin: .market(q)))
+    }
+
+    private func intern(_ r: ResolvedRate) -> Int {
+        if let id = rateIDs[r] { return id }
+        let id = rates.count
+        rates.append(r)
+        rateIDs[r] = id
+        return id
+    }
+
+    /// Converts a native sum (at the store's amount scale) at rate `id`.
+    public func convert(nativeSum: BigInt, rate id: Int) -> WideDecimal {
+        WideDecimal.convert(nativeSum, scale: store.amountScale, at: rates[id].rate)
+    }
+}
+
+extension WideDecimal {
+    /// Fractional digits kept by a division: far beyond the 28 significant digits §3 asks.
+    public static let quotientScale = 40
+
+    /// `amount × 10^-scale × rate`, exact when the rate is a decimal, else to `quotientScale` decimals.
+    public static func convert(_ amount: BigInt, scale: Int, at rate: Rate) -> WideDecimal {
+        let n = rate.numerator, d = rate.denominator.normalized
+        let product = amount * BigInt(n.significand)
+        if d.significand == 1 && d.scale == 0 {
+            return WideDecimal(product, scale: scale + n.scale)
+        }
+        // value = product × 10^-(scale + n.scale) / (d.sig × 10^-d.scale)
+        let e = d.scale + quotientScale - scale - n.scale
+        let numerator = e >= 0 ? product * BigInt(10).power(e) : product
+        let denominator = e >= 0 ? BigInt(d.significand) : BigInt(d.significand) * BigInt(10).power(-e)
+        return WideDecimal(divideHalfEven(numerator, denominator), scale: quotientScale)
+    }
+}
+
+/// A 128-bit running sum that widens instead of overflowing.
+public struct WideSum: Sendable {
+    public private(set) var small: Int128 = 0
+    public private(set) var big: BigInt?
+
+    public init() {}
+
+    @inline(__always)
+    public mutating func add(_ v: Int128) {
+        let (s, o) = small.addingReportingOverflow(v)
+        if _fastPath(!o) { small = s; return }
+        big = (big ?? BigInt(0)) + BigInt(small) + BigInt(v)
+        small = 0
+    }
+
+    public var value: BigInt { (big ?? BigInt(0)) + BigInt(small) }
+}
+
+/// An exact sum of decimals of mixed scales, plus native sums awaiting one conversion per rate.
+public struct ConvertedSum: Sendable {
+    /// Exact parts in the target currency, by scale.
+    private var exact: [(scale: Int, sum: WideSum)] = []
+    /// Native sums (at the store's amount scale) by rate id.
+    public private(set) var byRate: [Int: WideSum] = [:]
+    public private(set) var count = 0
+
+    public init() {}
+
+    @inline(__always)
+    public mutating func addExact(_ significand: Int128, scale: Int) {
+        count += 1
+        for i in exact.indices where exact[i].scale == scale {
+            exact[i].sum.add(significand)
+            return
+        }
+        var s = WideSum()
+        s.add(significand)
+        exact.append((scale, s))
+    }
+
+    @inline(__always)
+    public mutating func addNative(_ amount: Int128, rate id: Int) {
+        count += 1
+        byRate[id, default: WideSum()].add(amount)
+    }
+
+    public mutating func merge(_ other: ConvertedSum) {
+        for part in other.exact {
+            if let i = exact.firstIndex(where: { $0.scale == part.scale }) {
+                var s = exact[i].sum
+                if let big = part.sum.big { s = WideSum.from(s.value + big) }
+                s.add(part.sum.small)
+                exact[i].sum = s
+            } else {
+                exact.append(part)
+            }
+        }
+        for (id, s) in other.byRate {
+            byRate[id] = WideSum.from((byRate[id]?.value ?? BigInt(0)) + s.value)
+        }
+        count += other.count
+    }
+
+    /// The converted total, before rounding.
+    public func total(with converter: Converter) -> WideDecimal {
+        var t = WideDecimal.zero
+        for part in exact { t = t + WideDecimal(part.sum.value, scale: part.scale) }
+        for (id, s) in byRate { t = t + converter.convert(nativeSum: s.value, rate: id) }
+        return t
+    }
+}
+
+extension WideSum {
+    static func from(_ v: BigInt) -> WideSum {
+        var s = WideSum()
+        if let small = Int128(exactly: v) { s.small = small } else { s.big = v }
+        return s
+    }
+}

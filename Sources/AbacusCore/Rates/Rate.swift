@@ -1,0 +1,122 @@
+// A conversion factor between two currencies, kept as an exact fraction.
+//
+// A rate straight from the ledger is `n / 1`. An inverse (`1 / n`), a cross rate
+// inside a snapshot (`rates[Y] / rates[X]`) and a two-leg chain (a product of
+// two fractions) stay fractions too, so no quotient is ever rounded until an
+// amount is converted; only then is one division done, to 40 decimals, which is
+// more than the 28 significant digits SPEC §3 asks of quotients.
+
+import BigInt
+
+public struct Rate: Hashable, Sendable, CustomStringConvertible {
+    /// 1 unit of the source currency = numerator / denominator units of the target.
+    public var numerator: ExactDecimal
+    public var denominator: ExactDecimal
+
+    public init(_ value: ExactDecimal) {
+        numerator = value
+        denominator = .one
+    }
+
+    public init(numerator: ExactDecimal, denominator: ExactDecimal) {
+        self.numerator = numerator
+        self.denominator = denominator
+    }
+
+    public var inverse: Rate { Rate(numerator: denominator, denominator: numerator) }
+
+    /// The composition of two legs (`X→C` then `C→Y`); nil only for rates beyond 10^38.
+    public func then(_ next: Rate) -> Rate? {
+        // Exact when the products fit 38 digits, which they do for any real rates;
+        // otherwise keep 38 significant digits of each product (still a quotient far beyond 28 digits).
+        guard let n = (try? numerator.multiplied(by: next.numerator)) ?? Rate.approximateProduct(numerator, next.numerator),
+              let d = (try? denominator.multiplied(by: next.denominator)) ?? Rate.approximateProduct(denominator, next.denominator)
+        else { return nil }
+        return Rate(numerator: n, denominator: d)
+    }
+
+    static func approximateProduct(_ a: ExactDecimal, _ b: ExactDecimal) -> ExactDecimal? {
+        let p = BigInt(a.significand) * BigInt(b.significand)
+        return WideDecimal(p, scale: a.scale + b.scale).approximated(significantDigits: 38)
+    }
+
+    public var isExactDecimal: Bool { denominator == .one }
+
+    /// The rate as a decimal with `digits` significant digits (exact when it is one).
+    public func decimal(significantDigits digits: Int = 28) -> ExactDecimal {
+        if denominator == .one { return numerator }
+        let n = BigInt(numerator.significand) * BigInt(10).power(denominator.scale)
+        let d = BigInt(denominator.significand) * BigInt(10).power(numerator.scale)
+        // Enough fractional digits that the quotient carries `digits` significant ones.
+        var scale = digits
+        var q = WideDecimal.divideHalfEven(n * BigInt(10).power(scale), d)
+        while q.magnitude.description.count > digits + 1 && scale > 0 {
+            scale -= 1
+            q = WideDecimal.divideHalfEven(n * BigInt(10).power(scale), d)
+        }
+        // Rates come from ≤ 38-digit decimals, so their quotient is far inside the range.
+        return WideDecimal(q, scale: scale).approximated(significantDigits: min(digits, ExactDecimal.maxDigits)) ?? .zero
+    }
+
+    public var description: String { decimal().normalized.description }
+}
+
+/// A decimal with a wide (arbitrary-size) significand: the accumulator of converted sums.
+public struct WideDecimal: Sendable {
+    public var significand: BigInt
+    public var scale: Int
+
+    public init(_ significand: BigInt, scale: Int) {
+        self.significand = significand
+        self.scale = scale
+    }
+
+    public init(_ d: ExactDecimal) {
+        self.init(BigInt(d.significand), scale: d.scale)
+    }
+
+    public static let zero = WideDecimal(BigInt(0), scale: 0)
+
+    public func rescaled(to s: Int) -> WideDecimal {
+        if s == scale { return self }
+        if s > scale { return WideDecimal(significand * BigInt(10).power(s - scale), scale: s) }
+        return WideDecimal(WideDecimal.divideHalfEven(significand, BigInt(10).power(scale - s)), scale: s)
+    }
+
+    public static func + (a: WideDecimal, b: WideDecimal) -> WideDecimal {
+        let s = max(a.scale, b.scale)
+        return WideDecimal(a.rescaled(to: s).significand + b.rescaled(to: s).significand, scale: s)
+    }
+
+    /// `n / d` rounded half-even; `d > 0`.
+    public static func divideHalfEven(_ n: BigInt, _ d: BigInt) -> BigInt {
+        let (q, r) = n.quotientAndRemainder(dividingBy: d)
+        let twice = r.magnitude * 2
+        if twice > d.magnitude || (twice == d.magnitude && !q.isMultiple(of: 2)) {
+            return n.signum() < 0 ? q - 1 : q + 1
+        }
+        return q
+    }
+
+    /// Rounded half-even to `scale` decimals; nil when the result exceeds 38 digits.
+    public func rounded(toScale s: Int) -> ExactDecimal? {
+        let r = rescaled(to: s)
+        guard let sig = Int128(exactly: r.significand), sig.magnitude <= ExactDecimal.maxSignificand.magnitude else { return nil }
+        return ExactDecimal(significand: sig, scale: s)
+    }
+
+    /// The closest decimal with at most `digits` significant digits and scale ≤ 38;
+    /// nil when the integer part alone needs more than 38 digits.
+    public func approximated(significantDigits digits: Int) -> ExactDecimal? {
+        var w = self
+        let length = w.significand.magnitude.description.count
+        if length > digits {
+            w = w.rescaled(to: max(0, w.scale - (length - digits)))
+        }
+        if w.scale > ExactDecimal.maxScale { w = w.rescaled(to: ExactDecimal.maxScale) }
+        // Rounding up may add a digit (999… → 1000…); drop one more when it does.
+        if w.significand.magnitude.description.count > ExactDecimal.maxDigits { w = w.rescaled(to: w.scale - 1) }
+        guard let sig = Int128(exactly: w.significand), sig.magnitude <= ExactDecimal.maxSignificand.magnitude else { return nil }
+        return ExactDecimal(significand: sig, scale: w.scale).normalized
+    }
+}

@@ -1,0 +1,102 @@
+// Dictionary encoding of strings, keyed by their UTF-8 bytes.
+//
+// The loader meets the same category, party, payment mode and book id hundreds of
+// thousands of times; hashing the bytes where they lie in the document and getting
+// back a small integer avoids building a `String` for each. Entry ids go through
+// the same table, which is how duplicates are found. Open addressing, linear
+// probing, power-of-two capacity; codes are dense, 0..<count, in first-seen order.
+
+public struct ByteInterner: Sendable {
+    /// All keys' bytes, back to back.
+    private var arena: [UInt8] = []
+    /// Start of key `i` in `arena`; key `i` ends where key `i + 1` starts.
+    private var starts: [UInt32] = [0]
+    /// Slot → code + 1 (0 = empty).
+    private var slots: [UInt32]
+    private var hashes: [UInt32] = []
+
+    public init(capacity: Int = 16) {
+        var c = 16
+        while c < capacity * 2 { c <<= 1 }
+        slots = [UInt32](repeating: 0, count: c)
+    }
+
+    public var count: Int { starts.count - 1 }
+
+    @inline(__always)
+    static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt32 {
+        // FNV-1a, 64-bit, folded.
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+        return UInt32(truncatingIfNeeded: h ^ (h >> 32))
+    }
+
+    /// The code of these bytes, adding them when new. `isNew` tells which.
+    @inline(__always)
+    public mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>) -> (code: UInt32, isNew: Bool) {
+        let h = ByteInterner.hash(bytes)
+        let mask = slots.count - 1
+        var i = Int(h) & mask
+        while true {
+            let s = slots[i]
+            if s == 0 { break }
+            let code = Int(s - 1)
+            if hashes[code] == h && matches(code, bytes) { return (UInt32(code), false) }
+            i = (i + 1) & mask
+        }
+        let code = UInt32(count)
+        arena.append(contentsOf: bytes)
+        starts.append(UInt32(arena.count))
+        hashes.append(h)
+        slots[i] = code + 1
+        if count * 2 > slots.count { grow() }
+        return (code, true)
+    }
+
+    /// The code of these bytes when present.
+    public func find(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt32? {
+        let h = ByteInterner.hash(bytes)
+        let mask = slots.count - 1
+        var i = Int(h) & mask
+        while true {
+            let s = slots[i]
+            if s == 0 { return nil }
+            let code = Int(s - 1)
+            if hashes[code] == h && matches(code, bytes) { return UInt32(code) }
+            i = (i + 1) & mask
+        }
+    }
+
+    public func find(_ string: String) -> UInt32? {
+        var s = string
+        return s.withUTF8 { find($0) }
+    }
+
+    @inline(__always)
+    private func matches(_ code: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let a = Int(starts[code]), b = Int(starts[code + 1])
+        guard b - a == bytes.count else { return false }
+        return arena.withUnsafeBufferPointer { memcmpEqual(bytes.baseAddress, $0.baseAddress! + a, b - a) }
+    }
+
+    private mutating func grow() {
+        var bigger = [UInt32](repeating: 0, count: slots.count * 2)
+        let mask = bigger.count - 1
+        for code in 0..<count {
+            var i = Int(hashes[code]) & mask
+            while bigger[i] != 0 { i = (i + 1) & mask }
+            bigger[i] = UInt32(code + 1)
+        }
+        slots = bigger
+    }
+
+    public func string(_ code: UInt32) -> String {
+        let a = Int(starts[Int(code)]), b = Int(starts[Int(code) + 1])
+        return arena.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[a..<b]), as: UTF8.self) }
+    }
+
+    /// Every key as a `String`, by code.
+    public func allStrings() -> [String] {
+        (0..<count).map { string(UInt32($0)) }
+    }
+}

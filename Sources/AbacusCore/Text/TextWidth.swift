@@ -1,0 +1,37 @@
+// How many terminal columns a string takes.
+//
+// Table columns are aligned by display width, not by bytes or characters:
+// combining marks, bidi controls (the RLM that Arabic currency formats carry) and
+// other format characters take no width; East Asian wide characters take two.
+
+public enum TextWidth {
+    public static func of(_ s: String) -> Int {
+        var width = 0
+        for scalar in s.unicodeScalars { width += of(scalar) }
+        return width
+    }
+
+    public static func of(_ u: Unicode.Scalar) -> Int {
+        let v = u.value
+        if v < 0x20 || (v >= 0x7F && v < 0xA0) { return 0 }
+        if v < 0x300 { return 1 }
+        switch u.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark, .format: return 0
+        default: break
+        }
+        if u.properties.isDefaultIgnorableCodePoint { return 0 }
+        return isWide(v) ? 2 : 1
+    }
+
+    /// East Asian Wide and Fullwidth ranges (Unicode 15, abridged to whole blocks).
+    static func isWide(_ v: UInt32) -> Bool {
+        switch v {
+        case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
+             0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
+             0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x2FFFD, 0x30000...0x3FFFD:
+            return true
+        default:
+            return false
+        }
+    }
+}

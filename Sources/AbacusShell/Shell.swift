@@ -1,0 +1,242 @@
+// The shell: what runs statements for a person or a script.
+//
+// It loads the ledger (or the bundled demo), then runs `-e` statements and `-f`
+// scripts in the order given, or the REPL when stdin and stdout are terminals,
+// or stdin as a script. Results go to stdout, diagnostics to stderr. Dot commands
+// (`.help`, `.format`, `.timer`, `.quit`) are handled here; everything else goes
+// to the query engine. Exit status: 0 success, 1 a statement failed, 2 the ledger
+// or the command line is unusable.
+
+import AbacusCore
+import AbacusQuery
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+public struct ShellOptions: Sendable {
+    public enum Action: Sendable, Equatable {
+        case statement(String)
+        case script(String)
+    }
+    public var ledgers: [String] = []
+    public var actions: [Action] = []
+    public var format: OutputFormat = .table
+    public var today: Day?
+    public var locale: String?
+    public var color = true
+    public var keepGoing = false
+
+    public init() {}
+}
+
+public enum ExitStatus: Int32, Sendable {
+    case success = 0
+    case statementFailed = 1
+    case unusable = 2
+}
+
+public final class Shell {
+    let options: ShellOptions
+    var session: Session!
+    var renderer: Renderer
+    var timer = false
+    var quitRequested = false
+    let environment: [String: String]
+    public var writeOut: (String) -> Void = { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) }
+    public var writeErr: (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+
+    public init(options: ShellOptions, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.options = options
+        self.environment = environment
+        self.renderer = Renderer(format: options.format, money: MoneyFormat(locale: options.locale))
+    }
+
+    /// The bundled demo ledger: `ABACUS_DEMO_LEDGER`, else `share/abacus/demo.json` beside the
+    /// installed binary, else `Examples/demo.json` of the checkout the binary was built in.
+    public static func demoLedgerPath(environment: [String: String]) -> String? {
+        if let p = environment["ABACUS_DEMO_LEDGER"], !p.isEmpty { return p }
+        let exe = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var dir = exe.deletingLastPathComponent()
+        let installed = dir.deletingLastPathComponent().appendingPathComponent("share/abacus/demo.json").path
+        if FileManager.default.fileExists(atPath: installed) { return installed }
+        for _ in 0..<6 {
+            let candidate = dir.appendingPathComponent("Examples/demo.json").path
+            if FileManager.default.fileExists(atPath: candidate) { return candidate }
+            dir = dir.deletingLastPathComponent()
+        }
+        return nil
+    }
+
+    public func run() -> ExitStatus {
+        let interactive = options.actions.isEmpty && isatty(0) == 1 && isatty(1) == 1
+        var paths = options.ledgers
+        if paths.isEmpty {
+            guard let demo = Shell.demoLedgerPath(environment: environment) else {
+                writeErr("error: no ledger named, and the demo ledger was not found (set ABACUS_DEMO_LEDGER or name a LEDGER.json)")
+                return .unusable
+            }
+            paths = [demo]
+        }
+        let ledger: Ledger
+        do {
+            ledger = try LedgerLoader.load(paths: paths)
+        } catch {
+            writeErr("error: " + error.description)
+            return .unusable
+        }
+        if options.ledgers.isEmpty {
+            writeErr("No ledger named: loaded the demo ledger (\(ledger.entries.count) entries, \(ledger.books.count) books). Run `abacus LEDGER.json` for your own.")
+        }
+        let today = options.today ?? Shell.systemToday()
+        session = Session(ledger: ledger, today: today)
+
+        if interactive { return repl() }
+        var status = ExitStatus.success
+        if options.actions.isEmpty {
+            let input = FileHandle.standardInput.readDataToEndOfFile()
+            return runScript(String(decoding: input, as: UTF8.self), name: "<stdin>")
+        }
+        for action in options.actions {
+            let s: ExitStatus
+            switch action {
+            case .statement(let text): s = runScript(text, name: nil)
+            case .script(let path):
+                guard let data = FileManager.default.contents(atPath: path) else {
+                    writeErr("error: cannot read script \(path)")
+                    return .unusable
+                }
+                s = runScript(String(decoding: data, as: UTF8.self), name: path)
+            }
+            if s != .success {
+                status = s
+                if !options.keepGoing { return status }
+            }
+            if quitRequested { break }
+        }
+        return status
+    }
+
+    /// Runs every statement of a script; stops at the first failure unless --keep-going.
+    func runScript(_ text: String, name: String?) -> ExitStatus {
+        var status = ExitStatus.success
+        for statement in StatementSplitter.split(text) {
+            let location = name.map { "\($0):\(statement.line):\(statement.column)" }
+            if !execute(statement.text, location: location) {
+                status = .statementFailed
+                if !options.keepGoing { return status }
+            }
+            if quitRequested { break }
+        }
+        return status
+    }
+
+    /// Runs one statement or dot command; false when it failed (the error is already printed).
+    @discardableResult
+    func execute(_ text: String, location: String?) -> Bool {
+        if text.hasPrefix(".") { return dotCommand(text, location: location) }
+        let started = DispatchTime.now()
+        do {
+            let result = try session.run(text)
+            if renderer.format != .json { result.warnings.forEach { writeErr("warning: " + $0) } }
+            writeOut(renderer.render(result))
+        } catch {
+            writeErr(Diagnostic.render(error, statement: text, location: location))
+            return false
+        }
+        if timer {
+            let ms = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1_000_000
+            writeErr(String(format: "Run Time: %.3f ms", ms))
+        }
+        return true
+    }
+
+    func dotCommand(_ text: String, location: String?) -> Bool {
+        let parts = text.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        let command = parts[0].lowercased()
+        let prefix = location.map { $0 + ": " } ?? ""
+        switch command {
+        case ".quit", ".exit", ".q":
+            quitRequested = true
+        case ".help":
+            writeOut(Shell.helpText)
+        case ".format", ".mode":
+            guard parts.count == 2, let f = OutputFormat(rawValue: parts[1].lowercased()) else {
+                writeErr(prefix + "error: usage: .format table|csv|json|markdown")
+                return false
+            }
+            renderer.format = f
+        case ".timer":
+            guard parts.count == 2, ["on", "off"].contains(parts[1].lowercased()) else {
+                writeErr(prefix + "error: usage: .timer on|off")
+                return false
+            }
+            timer = parts[1].lowercased() == "on"
+        default:
+            let known = [".help", ".format", ".timer", ".quit"]
+            var message = prefix + "error: unknown command \(parts[0])"
+            if let near = nearest(command, in: known) { message += "\nhint: did you mean \(near)?" }
+            else { message += "\nhint: .help lists the commands" }
+            writeErr(message)
+            return false
+        }
+        return true
+    }
+
+    // MARK: REPL
+
+    func repl() -> ExitStatus {
+        let editor = LineEditor(historyPath: LineEditor.defaultHistoryPath(environment: environment))
+        completionWords = Shell.keywords + session.ledger.entries.categories + session.ledger.books.map(\.name)
+            + session.ledger.entries.currencies.map(\.code)
+        let l = session.ledger
+        writeOut("Abacus \(abacusVersion) — \(l.entries.count) entries in \(l.books.count) books, default currency \(l.defaultCurrency). Type .help for help, Ctrl-D to leave.")
+        var pending = ""
+        while !quitRequested {
+            switch editor.read(prompt: pending.isEmpty ? "abacus> " : "   ...> ") {
+            case .end:
+                writeOut("")
+                return .success
+            case .interrupt:
+                pending = ""
+                continue
+            case .line(let line):
+                pending += pending.isEmpty ? line : "\n" + line
+                if StatementSplitter.needsContinuation(pending) { continue }
+                let text = pending
+                pending = ""
+                editor.remember(text)
+                for statement in StatementSplitter.split(text) where !quitRequested {
+                    execute(statement.text, location: nil)
+                }
+            }
+        }
+        return .success
+    }
+
+    static let keywords = ["sum", "count", "expenses", "income", "transfers", "entries", "in", "native", "by",
+                           "category", "book", "party", "payment", "currency", "tag", "day", "week", "month",
+                           "quarter", "year", "since", "until", "before", "on", "during", "today", "yesterday",
+                           "this", "last", "days", ".help", ".format", ".timer", ".quit"]
+
+    static let helpText = """
+    Statements (one per line; `;` separates, `\\` at the end of a line continues):
+      sum|count [expenses|income|transfers|entries] [in CUR|native] [by KEY, ...] [PERIOD ...]
+        KEY: category book party payment currency tag day week month quarter year
+        PERIOD: since D | until D | before D | on D | during D
+        D: 2025 | 2025-10 | 2025-10-05 | 2025-Q4 | today | yesterday | this month | last year | last 30 days
+    Examples:
+      sum expenses in INR by category since 2025-10
+      count entries by book
+      sum income by month during 2025
+    Commands:
+      .format table|csv|json|markdown   .timer on|off   .help   .quit
+    """
+
+    static func systemToday() -> Day {
+        let c = Calendar.current.dateComponents([.year, .month, .day], from: Date())
+        return Day(year: c.year ?? 1970, month: c.month ?? 1, day: c.day ?? 1) ?? Day(number: 0)
+    }
+}
+
+public let abacusVersion = "0.1.0"

@@ -1,0 +1,92 @@
+// abacus: the command line, parsed with swift-argument-parser, handed to the shell.
+
+import AbacusCore
+import AbacusShell
+import ArgumentParser
+
+struct Abacus: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "abacus",
+        abstract: "Ask exact questions about money kept in several currencies.",
+        discussion: """
+        Loads one or more ledger files (JSON, version 1) and answers statements such as
+          sum expenses in INR by category since 2025-10
+        With no -e or -f and a terminal on stdin, opens the interactive shell; piped
+        stdin is read as a script. With no ledger named, the bundled demo ledger is used.
+        Exit status: 0 success, 1 a statement failed, 2 the ledger or command line is unusable.
+        """,
+        version: abacusVersion
+    )
+
+    @Argument(help: ArgumentHelp("Ledger files to load (JSON, version 1).", valueName: "LEDGER.json"))
+    var ledgers: [String] = []
+
+    @Option(name: [.customShort("e"), .customLong("execute")], help: ArgumentHelp("Run one statement (repeatable).", valueName: "STATEMENT"))
+    var statements: [String] = []
+
+    @Option(name: [.customShort("f"), .customLong("file")], help: ArgumentHelp("Run a script of statements (repeatable).", valueName: "SCRIPT"))
+    var scripts: [String] = []
+
+    @Option(help: "Output format: table, csv, json or markdown.")
+    var format: String = "table"
+
+    @Option(help: ArgumentHelp("The date that today, this month, … mean (default: ABACUS_TODAY or the system date).", valueName: "YYYY-MM-DD"))
+    var today: String?
+
+    @Option(help: ArgumentHelp("Show every amount in this locale instead of each currency's home locale.", valueName: "ID"))
+    var locale: String?
+
+    @Flag(help: "Never colour the output.")
+    var noColor = false
+
+    @Flag(help: "Keep running a script after a statement fails.")
+    var keepGoing = false
+
+    func validate() throws {
+        guard OutputFormat(rawValue: format) != nil else {
+            throw ValidationError("--format must be table, csv, json or markdown, not '\(format)'")
+        }
+        if let today, Day.parse(today) == nil || today.utf8.count != 10 {
+            throw ValidationError("--today must be a date YYYY-MM-DD, not '\(today)'")
+        }
+    }
+
+    mutating func run() throws {
+        var options = ShellOptions()
+        options.ledgers = ledgers
+        options.actions = Abacus.orderedActions(statements: statements, scripts: scripts, arguments: CommandLine.arguments)
+        options.format = OutputFormat(rawValue: format) ?? .table
+        let env = ProcessInfo.processInfo.environment
+        if let text = today ?? env["ABACUS_TODAY"] {
+            guard let day = Day.parse(text) else {
+                throw ValidationError("ABACUS_TODAY must be a date YYYY-MM-DD, not '\(text)'")
+            }
+            options.today = day
+        }
+        options.locale = locale
+        options.color = !noColor && env["NO_COLOR"] == nil
+        options.keepGoing = keepGoing
+        let status = Shell(options: options).run()
+        throw ExitCode(status.rawValue)
+    }
+
+    /// -e and -f run in the order they were given on the command line.
+    static func orderedActions(statements: [String], scripts: [String], arguments: [String]) -> [ShellOptions.Action] {
+        var e = statements.makeIterator(), f = scripts.makeIterator()
+        var actions: [ShellOptions.Action] = []
+        for arg in arguments.dropFirst() {
+            if arg == "--" { break }
+            if arg == "-e" || arg.hasPrefix("--execute") || (arg.hasPrefix("-e") && !arg.hasPrefix("--")) {
+                if let s = e.next() { actions.append(.statement(s)) }
+            } else if arg == "-f" || arg.hasPrefix("--file") || (arg.hasPrefix("-f") && !arg.hasPrefix("--")) {
+                if let s = f.next() { actions.append(.script(s)) }
+            }
+        }
+        while let s = e.next() { actions.append(.statement(s)) }
+        while let s = f.next() { actions.append(.script(s)) }
+        return actions
+    }
+}
+
+import Foundation
+Abacus.main()
