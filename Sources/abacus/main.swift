@@ -3,6 +3,7 @@
 import AbacusCore
 import AbacusShell
 import ArgumentParser
+import Foundation
 
 struct Abacus: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -88,5 +89,15 @@ struct Abacus: ParsableCommand {
     }
 }
 
-import Foundation
-Abacus.main()
+// Exit status 2 for an unusable command line (SPEC §1), where swift-argument-parser
+// would use 64; help and --version still exit 0.
+do {
+    var command = try Abacus.parseAsRoot()
+    try command.run()
+} catch let code as ExitCode {
+    Abacus.exit(withError: code)
+} catch {
+    if Abacus.exitCode(for: error) == .success { Abacus.exit(withError: error) }
+    FileHandle.standardError.write(Data((Abacus.fullMessage(for: error) + "\n").utf8))
+    Abacus.exit(withError: ExitCode(2))
+}

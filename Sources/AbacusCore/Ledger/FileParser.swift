@@ -39,6 +39,7 @@ struct FileParser {
         var first = true
         var seen: Set<String> = []
         var version: ExactDecimal?
+        var versionOffset = 0
         let start = reader.pos
         while let key = try reader.nextKey(&first) {
             let name = reader.string(key)
@@ -49,6 +50,7 @@ struct FileParser {
             section = name; index = -1; field = ""
             switch name {
             case "version":
+                versionOffset = reader.skipSpace(from: reader.pos)
                 version = try number("1")
             case "defaultCurrency":
                 let c = try currencyCode()
@@ -64,14 +66,14 @@ struct FileParser {
             case "budgets": try array { p in try p.parseBudget(into: &b) }
             default: try reader.skipValue()
             }
+            section = ""
         }
         try reader.expectEnd()
-        section = ""; index = -1; field = ""
         guard let version else {
             throw rule("missing \"version\": expected \"version\": 1 at the top of the ledger", at: start - 1)
         }
         guard version == .one else {
-            throw LedgerRuleError(offset: start, path: "version", message: "unsupported version \(version), expected 1")
+            throw LedgerRuleError(offset: versionOffset, path: "version", message: "unsupported version \(version), expected 1")
         }
     }
 
@@ -161,6 +163,7 @@ struct FileParser {
 
     /// Checks a key against those already seen in this object.
     mutating func markSeen(_ bit: Int, _ seen: inout UInt32, _ keyOffset: Int, _ name: String) throws {
+        field = name
         let mask = UInt32(1) << UInt32(bit)
         if seen & mask != 0 {
             throw LedgerRuleError(offset: keyOffset, path: path, message: "duplicate key \"\(name)\" in one object")

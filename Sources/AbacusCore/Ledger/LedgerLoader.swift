@@ -170,7 +170,7 @@ struct LedgerBuilder {
             throw LoadError(file: name, line: line, column: column, path: parser.path.isEmpty ? nil : parser.path, message: e.message)
         } catch let e as LedgerRuleError {
             let (line, column) = parser.reader.lineAndColumn(of: e.offset)
-            throw LoadError(file: name, line: line, column: column, path: e.path, message: e.message)
+            throw LoadError(file: name, line: line, column: column, path: e.path.isEmpty ? nil : e.path, message: e.message)
         } catch let e as LoadError {
             throw e
         } catch {

@@ -66,6 +66,7 @@ public struct Provenance: Sendable, Equatable {
 public struct MissingRate: Sendable, Equatable {
     public var pair: CurrencyPair
     public var entries: Int
+    public init(pair: CurrencyPair, entries: Int) { self.pair = pair; self.entries = entries }
 }
 
 /// A market source dated after the entries it priced.

@@ -25,8 +25,9 @@ public struct ResultSet: Sendable {
     /// Group key names then `amount` or `count`.
     public var columns: [String]
     public var rows: [ResultRow]
-    /// Totals, one per currency (several only `in native`); empty when ungrouped.
-    public var totals: [ResultValue]
+    /// Total rows, one per currency (several only `in native`, where the currency
+    /// column names it); empty when ungrouped.
+    public var totals: [ResultRow]
     /// The currency of the amounts; nil for counts and `in native`.
     public var currency: Currency?
     public var warnings: [String]
@@ -136,6 +137,7 @@ public struct Executor {
         // Values per group, then the totals (from exact values, rounded once).
         var rows: [(key: SIMD4<UInt32>, row: ResultRow)] = []
         var totals: [ResultValue] = []
+        var totalCurrencies: [Currency?] = []
         let columns = keys.map(\.rawValue) + [plan.aggregate == .count ? "count" : "amount"]
         if plan.aggregate == .count {
             for (g, key) in groupKeys.enumerated() {
@@ -172,10 +174,18 @@ public struct Executor {
             }
             for c in perCurrency.keys.sorted() {
                 totals.append(.money(try round(WideDecimal(perCurrency[c] ?? 0, scale: store.amountScale), c), c))
+                totalCurrencies.append(c)
             }
         }
         rows.sort { a, b in compareKeys(a.key, b.key, keys, a.row.keys, b.row.keys) }
-        return ResultSet(columns: columns, rows: rows.map(\.row), totals: keys.isEmpty ? [] : totals,
+        let totalRows: [ResultRow] = keys.isEmpty ? [] : totals.enumerated().map { i, value in
+            var labels = ["Total"] + Array(repeating: "", count: keys.count - 1)
+            if i < totalCurrencies.count, let c = totalCurrencies[i], let ci = keys.firstIndex(of: .currency), ci > 0 {
+                labels[ci] = c.code
+            }
+            return ResultRow(keys: labels, value: value)
+        }
+        return ResultSet(columns: columns, rows: rows.map(\.row), totals: totalRows,
                          currency: plan.aggregate == .count ? nil : plan.target, warnings: warnings,
                          provenance: converter?.provenance)
     }

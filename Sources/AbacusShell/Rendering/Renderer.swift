@@ -47,9 +47,7 @@ public struct Renderer {
     /// Header, body rows and total rows as display strings.
     func cells(_ r: ResultSet) -> (header: [String], body: [[String]], totals: [[String]]) {
         let body = r.rows.map { $0.keys + [display($0.value)] }
-        let totals = r.totals.enumerated().map { i, v in
-            (r.keyCount > 0 ? ["Total"] + Array(repeating: "", count: r.keyCount - 1) : []) + [display(v)]
-        }
+        let totals = r.totals.map { $0.keys + [display($0.value)] }
         return (r.columns, body, totals)
     }
 

@@ -1,0 +1,128 @@
+// Exact decimals: parsing JSON number text, arithmetic, half-even rounding, and
+// sums no binary floating point could give.
+
+@testable import AbacusCore
+import Testing
+
+@Suite struct ExactDecimalTests {
+    @Test(arguments: [
+        ("0", "0"), ("-0", "0"), ("12.50", "12.5"), ("-1249.5", "-1249.5"), ("1e3", "1000"),
+        ("1.5E-2", "0.015"), ("12345678901234567.89", "12345678901234567.89"),
+        ("0.10000", "0.1"), ("2.5e+1", "25"), ("100e-2", "1.00"),
+    ])
+    /// Trailing zeros of a fraction are dropped on reading (they carry no value); an exponent keeps its scale.
+    func parsesJSONNumberText(text: String, expected: String) throws {
+        let d = try #require(ExactDecimal(text))
+        #expect(d.description == expected)
+    }
+
+    @Test(arguments: ["", "-", "01", "1.", ".5", "+1", "1e", "0x10", "NaN", "Infinity", "1..2", "1e+"])
+    func refusesWhatIsNotAJSONNumber(text: String) {
+        #expect(ExactDecimal(text) == nil)
+    }
+
+    @Test func refusesWhatItCannotHoldExactly() {
+        // 39 significant digits, a scale beyond 38, an exponent past 10^38.
+        var t = "123456789012345678901234567890123456789"
+        #expect(t.withUTF8 { ExactDecimal.parse($0) } == .failure(.notExact))
+        t = "1e-39"
+        #expect(t.withUTF8 { ExactDecimal.parse($0) } == .failure(.notExact))
+        t = "1e400"
+        #expect(t.withUTF8 { ExactDecimal.parse($0) } == .failure(.notExact))
+        // Trailing zeros of a fraction are not significant: this one is held.
+        t = "1.000000000000000000000000000000000000000000000"
+        #expect(t.withUTF8 { ExactDecimal.parse($0) } == .success(.one))
+    }
+
+    @Test(arguments: [
+        ("2.345", 2, "2.34"), ("2.355", 2, "2.36"), ("-2.345", 2, "-2.34"), ("-2.355", 2, "-2.36"),
+        ("0.5", 0, "0"), ("1.5", 0, "2"), ("2.5", 0, "2"), ("2.5000001", 0, "3"), ("-0.004", 2, "0.00"),
+    ])
+    func roundsHalfEven(value: String, scale: Int, expected: String) throws {
+        let d = try #require(ExactDecimal(value))
+        #expect(d.rounded(toScale: scale).description == expected)
+    }
+
+    @Test func addsAndMultipliesExactly() throws {
+        let a = try #require(ExactDecimal("12345678901234567.89"))
+        let b = try #require(ExactDecimal("0.011"))
+        #expect(try a.adding(b).description == "12345678901234567.901")
+        // 19 digits × 2 digits: exact, 20 digits, no Double could.
+        #expect(try a.multiplied(by: b).description == "135802467913580.24679")
+        #expect(ExactDecimal("1.10")! == ExactDecimal("1.1")!)
+        #expect(ExactDecimal("-3")! < ExactDecimal("0.001")!)
+    }
+
+    @Test func overflowIsAnErrorNeverARounding() throws {
+        let big = try #require(ExactDecimal("99999999999999999999999999999999999999"))
+        #expect(throws: ExactDecimal.Overflow.self) { try big.adding(.one) }
+        #expect(throws: ExactDecimal.Overflow.self) { try big.multiplied(by: ExactDecimal("1.1")!) }
+    }
+}
+
+@Suite struct RateArithmeticTests {
+    @Test func inverseAndCrossRatesStayFractionsUntilAnAmountIsConverted() throws {
+        // 1 USD = 83.5 INR and 0.92 EUR: EUR→INR = 83.5 / 0.92.
+        let r = Rate(numerator: ExactDecimal("83.5")!, denominator: ExactDecimal("0.92")!)
+        // 92 EUR × 83.5 / 0.92 = 8350 exactly: no rounding crept into the rate.
+        let v = WideDecimal.convert(9200, scale: 2, at: r)
+        #expect(v.rounded(toScale: 2)?.description == "8350.00")
+        // As a decimal the quotient carries 28 significant digits: 90.76086956521739130434782609.
+        #expect(r.decimal(significantDigits: 28).description == "90.76086956521739130434782609")
+        #expect(Rate(ExactDecimal("84")!).inverse.decimal(significantDigits: 28).description == "0.0119047619047619047619047619")
+    }
+}
+
+@Suite struct DayTests {
+    @Test(arguments: ["2025-02-30", "2025-13-01", "2025-00-10", "10/04/2025", "2025-1-5", "2025-10-04T25:00", "2025-10-04Tjunk"])
+    func refusesImpossibleOrMalformedDates(text: String) {
+        #expect(Day.parse(text) == nil)
+    }
+
+    @Test func aDateTimeCountsAsTheDateWrittenInIt() {
+        #expect(Day.parse("2025-10-04T23:30:00-07:00") == Day(year: 2025, month: 10, day: 4))
+        #expect(Day.parse("2025-10-03T14:05:27.000Z") == Day(year: 2025, month: 10, day: 3))
+        #expect(Day.parse("2024-02-29")?.description == "2024-02-29")
+    }
+
+    @Test func isoWeeks() {
+        // 2025-10-06 is the Monday of ISO week 41; 2024-12-30 belongs to 2025-W01.
+        #expect(Day(year: 2025, month: 10, day: 6)!.isoWeek == (2025, 41))
+        #expect(Day(year: 2024, month: 12, day: 30)!.isoWeek == (2025, 1))
+    }
+}
+
+@Suite struct CurrencyTableTests {
+    @Test func minorUnitsAreISO4217s() {
+        #expect(Currency(code: "JPY")?.minorUnits == 0)
+        #expect(Currency(code: "KWD")?.minorUnits == 3)
+        #expect(Currency(code: "INR")?.minorUnits == 2)
+        #expect(Currency(code: "XYZ") == nil)
+        #expect(Currency(code: "inr") == nil)
+        #expect(Currency(caseInsensitiveCode: "inr")?.code == "INR")
+    }
+}
+
+@Suite struct ExactSumTests {
+    /// A ledger of `n` entries, each of `amount`, in one INR book.
+    static func uniformLedger(entries n: Int, amount: String) -> String {
+        var text = "{\"version\":1,\"defaultCurrency\":\"INR\",\"books\":[{\"id\":\"b\",\"name\":\"B\",\"currency\":\"INR\"}],\"entries\":[\n"
+        text.reserveCapacity(n * 80)
+        for i in 0..<n {
+            text += "{\"id\":\"\(i)\",\"bookId\":\"b\",\"amount\":\(amount),\"date\":\"2025-01-01\",\"category\":\"c\"}"
+            text += i + 1 < n ? ",\n" : "\n"
+        }
+        return text + "]}"
+    }
+
+    @Test func aMillionTimesZeroPointOneIsExactly100000() throws {
+        // In binary floating point this sum is 100000.00000133288; exactly it is 100000.
+        let ledger = try LedgerLoader.load(documents: [("million.json", ExactSumTests.uniformLedger(entries: 1_000_000, amount: "0.1"))])
+        #expect(ledger.entries.count == 1_000_000)
+        var sum = WideSum()
+        for a in ledger.entries.amount { sum.add(a) }
+        let total = WideDecimal(sum.value, scale: ledger.entries.amountScale)
+        #expect(total.rounded(toScale: 2)?.description == "100000.00")
+        #expect(total.rounded(toScale: ledger.entries.amountScale)?.description == "100000.0")
+    }
+}

@@ -1,0 +1,428 @@
+// Refusal rules of the ledger loader (SPEC §2), and the few things it must accept.
+//
+// Every bad document below is the valid minimal ledger of `ledger(...)` with one
+// thing changed; each case says which file, JSON path, line and message words the
+// refusal must carry.
+
+import Foundation
+import Testing
+import AbacusCore
+
+// MARK: - The minimal valid ledger
+
+let book1 = #"{"id": "b1", "name": "Home", "currency": "INR"}"#
+let entry1 = #"{"id": "e1", "bookId": "b1", "amount": -12.50, "date": "2025-10-04", "category": "Food"}"#
+let entry2 = #"{"id": "e2", "bookId": "b1", "amount": 100, "currency": "SGD", "date": "2025-10-05", "category": "Salary"}"#
+
+/// One book (line 5), two entries (lines 8 and 9), rates on line 11, custom rates on line 12.
+func ledger(version: String = #""version": 1,"#,
+            defaultCurrency: String = #""defaultCurrency": "INR","#,
+            books: String = book1,
+            e1: String = entry1,
+            e2: String = entry2,
+            rates: String = "",
+            customRates: String = "") -> String {
+    """
+    {
+      \(version)
+      \(defaultCurrency)
+      "books": [
+        \(books)
+      ],
+      "entries": [
+        \(e1),
+        \(e2)
+      ],
+      "rates": [\(rates)],
+      "customRates": [\(customRates)]
+    }
+    """
+}
+
+func entry1(replacing old: String, with new: String) -> String {
+    precondition(entry1.contains(old))
+    return entry1.replacingOccurrences(of: old, with: new)
+}
+
+func entry2(replacing old: String, with new: String) -> String {
+    precondition(entry2.contains(old))
+    return entry2.replacingOccurrences(of: old, with: new)
+}
+
+func book1(replacing old: String, with new: String) -> String {
+    precondition(book1.contains(old))
+    return book1.replacingOccurrences(of: old, with: new)
+}
+
+// MARK: - Refusals
+
+struct NamedDocument: Sendable {
+    var name: String
+    var bytes: [UInt8]
+}
+
+struct BadCase: Sendable, CustomTestStringConvertible {
+    var label: String
+    var documents: [NamedDocument]
+    /// Write the documents to files and use `load(paths:)` (for bytes a `String` cannot hold).
+    var viaFiles = false
+    var file: String
+    var path: String?
+    var line: Int?
+    var message: [String]
+
+    var testDescription: String { label }
+
+    init(_ label: String, _ text: String, file: String = "bad.json", path: String?, line: Int?, _ message: String...) {
+        self.label = label
+        self.documents = [NamedDocument(name: "bad.json", bytes: Array(text.utf8))]
+        self.file = file
+        self.path = path
+        self.line = line
+        self.message = message
+    }
+
+    init(_ label: String, documents: [(String, String)], file: String, path: String?, line: Int?, _ message: String...) {
+        self.label = label
+        self.documents = documents.map { NamedDocument(name: $0.0, bytes: Array($0.1.utf8)) }
+        self.file = file
+        self.path = path
+        self.line = line
+        self.message = message
+    }
+
+    init(_ label: String, bytes: [UInt8], path: String?, line: Int?, _ message: String...) {
+        self.label = label
+        self.documents = [NamedDocument(name: "bad.json", bytes: bytes)]
+        self.viaFiles = true
+        self.file = "bad.json"
+        self.path = path
+        self.line = line
+        self.message = message
+    }
+}
+
+/// Cut in the middle of entries[1]'s category string.
+let truncated: String = {
+    let full = ledger()
+    let cut = full.range(of: #""Salary""#)!.lowerBound
+    return String(full[..<full.index(cut, offsetBy: 4)])
+}()
+
+let invalidUTF8: [UInt8] = {
+    var bytes = Array(ledger(e1: entry1(replacing: "Food", with: "F@@d")).utf8)
+    let at = bytes.firstIndex(of: UInt8(ascii: "@"))!
+    bytes[at] = 0xC3      // a lead byte …
+    bytes[at + 1] = 0x28  // … followed by a non-continuation byte
+    return bytes
+}()
+
+let deepNesting = String(repeating: "[", count: 100_000)
+
+let secondFile = """
+{
+  "version": 1,
+  "defaultCurrency": "INR",
+  "books": [{"id": "b2", "name": "Trip", "currency": "SGD"}],
+  "entries": [
+    {"id": "e9", "bookId": "b2", "amount": -3, "date": "2025-10-06", "category": "Taxi"},
+    {"id": "e2", "bookId": "b2", "amount": -4, "date": "2025-10-07", "category": "Taxi"}
+  ]
+}
+"""
+
+let cases: [BadCase] = [
+    // JSON syntax
+    BadCase("not JSON at all", "hello, ledger", path: nil, line: 1, "expected a ledger object", "found 'h'"),
+    BadCase("empty file", "", path: nil, line: 1, "empty"),
+    BadCase("truncated file", truncated, path: "entries[1].category", line: 9, "unterminated string"),
+    // BUG: the path is that of the last top-level member ("customRates"), not nil.
+    BadCase("truncated file, final brace missing", String(ledger().dropLast()), path: nil, line: 13, "end of the file"),
+    // BUG: the path is that of the last top-level member ("customRates"), not nil.
+    BadCase("trailing garbage", ledger() + "\n}", path: nil, line: 14, "unexpected '}' after the end of the JSON value"),
+    BadCase("invalid UTF-8 in a string", bytes: invalidUTF8, path: "entries[0].category", line: 8, "UTF-8"),
+    BadCase("raw control character in a string", ledger(e1: entry1(replacing: "Food", with: "Fo\tod")),
+            path: "entries[0].category", line: 8, "control character 0x9"),
+    // Duplicate keys
+    // BUG: an entry's duplicate key is reported at the path of the key before it
+    // ("entries[0].category"), not at the repeated key.
+    BadCase("duplicate key in an entry",
+            ledger(e1: entry1(replacing: #""category": "Food""#, with: #""category": "Food", "amount": 3"#)),
+            path: "entries[0].amount", line: 8, #"duplicate key "amount""#),
+    // BUG: as above, reported at "entries[0].date".
+    BadCase("duplicate key in an entry, not right after the first",
+            ledger(e1: entry1(replacing: #""id": "e1","#, with: #""id": "e1", "category": "Rent","#)),
+            path: "entries[0].category", line: 8, #"duplicate key "category""#),
+    BadCase("duplicate key at top level",
+            ledger(defaultCurrency: #""defaultCurrency": "INR", "version": 1,"#),
+            path: "version", line: 3, #"duplicate key "version""#),
+    BadCase("duplicate key in an unknown nested object",
+            ledger(e1: entry1(replacing: #""category": "Food""#, with: #""category": "Food", "meta": {"k": {"a": 1, "a": 2}}"#)),
+            path: "entries[0].meta", line: 8, #"duplicate key "a""#),
+    BadCase("duplicate key in a book",
+            ledger(books: book1(replacing: #""currency": "INR""#, with: #""currency": "INR", "name": "Away""#)),
+            path: "books[0].name", line: 5, #"duplicate key "name""#),
+    // version and defaultCurrency
+    BadCase("missing version", ledger(version: #""comment": "no version","#), path: nil, line: 1, #"missing "version""#),
+    // BUG: reported at line 1 (just after the opening brace), not at the version on line 2.
+    BadCase("version 2", ledger(version: #""version": 2,"#), path: "version", line: 2, "unsupported version 2", "expected 1"),
+    BadCase("version as a string", ledger(version: #""version": "1","#), path: "version", line: 2, "expected 1", "found a string"),
+    BadCase("missing defaultCurrency", ledger(defaultCurrency: #""comment": "none","#),
+            path: "defaultCurrency", line: nil, #"missing "defaultCurrency""#),
+    // Currency codes
+    BadCase("unknown currency of an entry", ledger(e2: entry2(replacing: "SGD", with: "XYZ")),
+            path: "entries[1].currency", line: 9, #"found "XYZ""#, "ISO 4217"),
+    BadCase("unknown currency of a book", ledger(books: book1(replacing: "INR", with: "XYZ")),
+            path: "books[0].currency", line: 5, #"found "XYZ""#, "ISO 4217"),
+    BadCase("lowercase currency code", ledger(e2: entry2(replacing: "SGD", with: "inr")),
+            path: "entries[1].currency", line: 9, #"found "inr""#, #"did you mean "INR"?"#),
+    BadCase("unknown defaultCurrency", ledger(defaultCurrency: #""defaultCurrency": "XYZ","#),
+            path: "defaultCurrency", line: 3, #"found "XYZ""#),
+    // Ids and references
+    BadCase("duplicate entry id", ledger(e2: entry2(replacing: #""e2""#, with: #""e1""#)),
+            path: "entries[1].id", line: 9, #"duplicate entry id "e1""#, "bad.json: entries[0]"),
+    BadCase("duplicate book id",
+            ledger(books: book1 + ",\n    " + #"{"id": "b1", "name": "Trip", "currency": "SGD"}"#),
+            path: "books[1].id", line: 6, #"duplicate book id "b1""#, "books[0]"),
+    BadCase("duplicate book name",
+            ledger(books: book1 + ",\n    " + #"{"id": "b2", "name": "Home", "currency": "SGD"}"#),
+            path: "books[1].name", line: 6, #"duplicate book name "Home""#, "books[0]"),
+    BadCase("entry naming a missing book, close to one", ledger(e2: entry2(replacing: #""b1""#, with: #""b2""#)),
+            path: "entries[1].bookId", line: 9, #"no book has id "b2""#, #"did you mean "b1"?"#),
+    BadCase("entry naming a missing book, far from any", ledger(e2: entry2(replacing: #""b1""#, with: #""groceries""#)),
+            path: "entries[1].bookId", line: 9, #"no book has id "groceries""#),
+    // Dates
+    BadCase("impossible date", ledger(e1: entry1(replacing: "2025-10-04", with: "2025-02-30")),
+            path: "entries[0].date", line: 8, #"found "2025-02-30""#, "YYYY-MM-DD"),
+    BadCase("date in another format", ledger(e1: entry1(replacing: "2025-10-04", with: "10/04/2025")),
+            path: "entries[0].date", line: 8, #"found "10/04/2025""#, "YYYY-MM-DD"),
+    // Amounts
+    BadCase("amount as a string", ledger(e1: entry1(replacing: "-12.50", with: #""12.50""#)),
+            path: "entries[0].amount", line: 8, "expected a number", "found a string"),
+    BadCase("amount too precise", ledger(e1: entry1(replacing: "-12.50", with: "1234567890123456789012345678901234567.890")),
+            path: "entries[0].amount", line: 8, "1234567890123456789012345678901234567.890", "cannot be held exactly"),
+    BadCase("amount with a huge exponent", ledger(e1: entry1(replacing: "-12.50", with: "1e400")),
+            path: "entries[0].amount", line: 8, "1e400", "cannot be held exactly"),
+    BadCase("NaN", ledger(e1: entry1(replacing: "-12.50", with: "NaN")),
+            path: "entries[0].amount", line: 8, "expected a number"),
+    BadCase("Infinity", ledger(e1: entry1(replacing: "-12.50", with: "Infinity")),
+            path: "entries[0].amount", line: 8, "expected a number"),
+    BadCase("-Infinity", ledger(e1: entry1(replacing: "-12.50", with: "-Infinity")),
+            path: "entries[0].amount", line: 8, "invalid number"),
+    // Rates must be positive
+    BadCase("negative rate in a snapshot",
+            ledger(rates: #"{"base": "USD", "date": "2025-10-01", "rates": {"INR": -83.12, "SGD": 1.34}}"#),
+            path: "rates[0].rates.INR", line: 11, "must be positive", "-83.12"),
+    BadCase("zero custom rate", ledger(customRates: #"{"from": "SGD", "to": "INR", "rate": 0}"#),
+            path: "customRates[0].rate", line: 12, "must be positive", "found 0"),
+    BadCase("negative lockedExchangeRate",
+            ledger(books: book1(replacing: #""currency": "INR""#, with: #""currency": "INR", "lockedExchangeRate": -1, "targetCurrency": "USD""#)),
+            path: "books[0].lockedExchangeRate", line: 5, "must be positive", "-1"),
+    BadCase("zero conversionRate",
+            ledger(e1: entry1(replacing: #""category": "Food""#, with: #""category": "Food", "normalizedCurrency": "USD", "conversionRate": 0"#)),
+            path: "entries[0].conversionRate", line: 8, "must be positive", "found 0"),
+    BadCase("negative historical rate",
+            ledger(e1: entry1(replacing: #""category": "Food""#, with: #""category": "Food", "historicalRates": {"USD": -0.012}"#)),
+            path: "entries[0].historicalRates.USD", line: 8, "must be positive"),
+    // Rate shapes
+    BadCase("rate pair from a currency to itself",
+            ledger(rates: #"{"from": "SGD", "to": "SGD", "rate": 1, "date": "2025-10-01"}"#),
+            path: "rates[0].to", line: 11, "SGD to itself"),
+    BadCase("snapshot without date", ledger(rates: #"{"base": "USD", "rates": {"INR": 83.12}}"#),
+            path: "rates[0]", line: 11, #"missing "date""#),
+    BadCase("market pair without date", ledger(rates: #"{"from": "SGD", "to": "INR", "rate": 54.31}"#),
+            path: "rates[0]", line: 11, #"missing "date""#),
+    // Pre-converted fields
+    BadCase("normalizedAmount without normalizedCurrency",
+            ledger(e1: entry1(replacing: #""category": "Food""#, with: #""category": "Food", "normalizedAmount": -0.15"#)),
+            path: "entries[0].normalizedAmount", line: 8, "without normalizedCurrency"),
+    BadCase("lockedExchangeRate without targetCurrency",
+            ledger(books: book1(replacing: #""currency": "INR""#, with: #""currency": "INR", "lockedExchangeRate": 0.012"#)),
+            path: "books[0].targetCurrency", line: 5, #"missing "targetCurrency""#),
+    // Nesting
+    BadCase("deeply nested arrays in an unknown field",
+            ledger(e1: entry1(replacing: #""category": "Food""#, with: #""category": "Food", "junk": "# + deepNesting)),
+            path: "entries[0].junk", line: 8, "nesting deeper than"),
+    // Several files
+    BadCase("entry ids colliding across files", documents: [("a.json", ledger()), ("b.json", secondFile)],
+            file: "b.json", path: "entries[1].id", line: 7, #"duplicate entry id "e2""#, "a.json: entries[1]"),
+    BadCase("book ids colliding across files",
+            documents: [("a.json", ledger()), ("b.json", secondFile.replacingOccurrences(of: #""id": "b2""#, with: #""id": "b1""#))],
+            file: "b.json", path: "books[0].id", line: 4, #"duplicate book id "b1""#, "a.json: books[0]"),
+    BadCase("defaultCurrency disagreeing across files",
+            documents: [("a.json", ledger()), ("b.json", secondFile.replacingOccurrences(of: #""defaultCurrency": "INR""#, with: #""defaultCurrency": "SGD""#))],
+            file: "b.json", path: "defaultCurrency", line: 3, "SGD", "INR"),
+]
+
+/// Loads the case's documents and returns the refusal (nil when it loaded).
+func refusal(_ c: BadCase) throws -> (LoadError, directory: String)? {
+    if c.viaFiles {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("abacus-loader-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var paths: [String] = []
+        for d in c.documents {
+            let url = dir.appendingPathComponent(d.name)
+            try Data(d.bytes).write(to: url)
+            paths.append(url.path)
+        }
+        do { _ = try LedgerLoader.load(paths: paths) } catch { return (error, dir.path + "/") }
+        return nil
+    }
+    let docs = c.documents.map { (name: $0.name, text: String(decoding: $0.bytes, as: UTF8.self)) }
+    do { _ = try LedgerLoader.load(documents: docs) } catch { return (error, "") }
+    return nil
+}
+
+@Test(arguments: cases)
+func loaderRefuses(_ c: BadCase) throws {
+    guard let (error, directory) = try refusal(c) else {
+        Issue.record("\(c.label): the document was accepted")
+        return
+    }
+    #expect(error.file == directory + c.file)
+    // An empty path means "no path" (as `description` treats it); the root object has none.
+    let path = error.path.flatMap { $0.isEmpty ? nil : $0 }
+    #expect(path == c.path)
+    #expect(error.line == c.line)
+    if c.line != nil { #expect(error.column != nil) }
+    for m in c.message {
+        #expect(error.message.contains(m), "message \"\(error.message)\" should contain \"\(m)\"")
+    }
+    #expect(error.description.hasPrefix(error.file))
+}
+
+@Test func aDirectoryIsRefused() throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("abacus-loader-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let error = #expect(throws: LoadError.self) { try LedgerLoader.load(paths: [dir.path]) }
+    #expect(error?.file == dir.path)
+    #expect(error?.message.contains("is a directory") == true)
+    #expect(error?.message.contains("expected a ledger JSON file") == true)
+    #expect(error?.description.hasPrefix(dir.path) == true)
+}
+
+@Test func aMissingFileIsRefused() throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("abacus-loader-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let good = dir.appendingPathComponent("good.json")
+    try ledger().write(to: good, atomically: true, encoding: .utf8)
+    let missing = dir.appendingPathComponent("nope.json").path
+    // All or nothing: a good file beside a missing one still refuses the load.
+    let error = #expect(throws: LoadError.self) { try LedgerLoader.load(paths: [good.path, missing]) }
+    #expect(error?.file == missing)
+    #expect(error?.message.contains("no such file") == true)
+}
+
+// MARK: - Accepted documents
+
+func load(_ text: String, name: String = "good.json") throws -> Ledger {
+    try LedgerLoader.load(documents: [(name: name, text: text)])
+}
+
+func row(of id: String, in ledger: Ledger) -> Int? {
+    (0..<ledger.entries.count).first { ledger.entries.id(at: $0) == id }
+}
+
+@Test func theMinimalLedgerLoads() throws {
+    let l = try load(ledger())
+    #expect(l.entries.count == 2)
+    #expect(l.books.count == 1)
+    #expect(l.defaultCurrency == Currency(code: "INR"))
+}
+
+@Test func aByteOrderMarkIsAccepted() throws {
+    let l = try load("\u{FEFF}" + ledger())
+    #expect(Array(("\u{FEFF}" + ledger()).utf8.prefix(3)) == [0xEF, 0xBB, 0xBF])
+    #expect(l.entries.count == 2)
+}
+
+@Test func unknownFieldsAreIgnored() throws {
+    let text = ledger(
+        version: #""version": 1, "generator": {"name": "app", "build": [1, 2, {"x": null}], "beta": true},"#,
+        books: book1(replacing: #""currency": "INR""#, with: #""currency": "INR", "color": "teal", "icon": null"#),
+        e1: entry1(replacing: #""category": "Food""#, with: #""category": "Food", "location": {"lat": 1.35, "lng": 103.8}, "attachments": []"#),
+        rates: #"{"base": "USD", "date": "2025-10-01", "rates": {"INR": 83.12, "SGD": 1.34}, "provider": {"id": 7}}"#,
+        customRates: #"{"from": "SGD", "to": "INR", "rate": 55, "note": "what-if"}"#)
+    let l = try load(text)
+    #expect(l.entries.count == 2)
+    #expect(l.snapshots.count == 1)
+    #expect(l.customRates.count == 1)
+    #expect(l.entries.categories.sorted() == ["Food", "Salary"])
+}
+
+@Test func aDateTimeCountsAsTheDateWrittenInIt() throws {
+    let text = ledger(e1: entry1(replacing: "2025-10-04", with: "2025-10-04T19:30:00+08:00"),
+                      e2: entry2(replacing: "2025-10-05", with: "2025-10-05T23:30:00-05:00"))
+    let l = try load(text)
+    let oct4 = Day(year: 2025, month: 10, day: 4)!.number
+    let oct5 = Day(year: 2025, month: 10, day: 5)!.number
+    #expect(l.entries.day.contains(oct4))
+    // No time-zone shifting: 23:30 at -05:00 is still the 5th, not the 6th in UTC.
+    #expect(l.entries.day.sorted() == [oct4, oct5])
+}
+
+@Test func anEntryWithoutCurrencyTakesItsBooks() throws {
+    let books = book1 + ",\n    " + #"{"id": "b2", "name": "Tokyo", "currency": "JPY"}"#
+    let text = ledger(books: books,
+                      e2: #"{"id": "e2", "bookId": "b2", "amount": -1200, "currency": null, "date": "2025-10-05", "category": "Taxi"}"#)
+    let l = try load(text)
+    let r1 = try #require(row(of: "e1", in: l))
+    let r2 = try #require(row(of: "e2", in: l))
+    #expect(l.entries.currency[r1] == Currency(code: "INR"))
+    #expect(l.entries.currency[r2] == Currency(code: "JPY"))
+}
+
+@Test func severalDocumentsLoadTogether() throws {
+    let second = secondFile.replacingOccurrences(of: #""id": "e2""#, with: #""id": "e3""#)
+    let l = try LedgerLoader.load(documents: [(name: "a.json", text: ledger()), (name: "b.json", text: second)])
+    #expect(l.entries.count == 2 + 2)
+    #expect(l.books.map(\.id).sorted() == ["b1", "b2"])
+    #expect(l.files == ["a.json", "b.json"])
+    // Entries may name a book of another file.
+    let third = #"{"version": 1, "defaultCurrency": "INR", "entries": [{"id": "x1", "bookId": "b2", "amount": 1, "date": "2025-11-01", "category": "Misc"}]}"#
+    let l3 = try LedgerLoader.load(documents: [(name: "a.json", text: ledger()), (name: "b.json", text: second), (name: "c.json", text: third)])
+    #expect(l3.entries.count == 5)
+}
+
+@Test func entriesMayComeBeforeBooks() throws {
+    let text = """
+    {
+      "entries": [
+        \(entry1),
+        \(entry2)
+      ],
+      "books": [\(book1)],
+      "defaultCurrency": "INR",
+      "version": 1
+    }
+    """
+    let l = try load(text)
+    #expect(l.entries.count == 2)
+    #expect(l.entries.book.allSatisfy { $0 == 0 })
+}
+
+// MARK: - Exactness
+
+@Test func amountsSumExactlyAtOneCommonScale() throws {
+    let text = ledger(e1: entry1(replacing: "-12.50", with: "12345678901234567.89"),
+                      e2: entry2(replacing: "100", with: "0.01") + ",\n    "
+                          + #"{"id": "e3", "bookId": "b1", "amount": -0.005, "date": "2025-10-06", "category": "Fees"}"#)
+    let l = try load(text)
+    #expect(l.entries.count == 3)
+    #expect(l.entries.amountScale == 3)
+    let sum = l.entries.amount.reduce(Int128(0), +)
+    #expect(sum == 12345678901234567895)  // 12345678901234567.895
+    let r = try #require(row(of: "e1", in: l))
+    #expect(l.entries.amount[r] == 12345678901234567890)
+}
+
+@Test func tenthsSumExactly() throws {
+    let entries = (0..<1000).map { #"{"id": "t\#($0)", "bookId": "b1", "amount": 0.1, "date": "2025-10-04", "category": "Tea"}"# }
+    let text = #"{"version": 1, "defaultCurrency": "INR", "books": [\#(book1)], "entries": [\#(entries.joined(separator: ","))]}"#
+    let l = try load(text)
+    #expect(l.entries.amountScale == 1)
+    #expect(l.entries.amount.reduce(Int128(0), +) == 1000)  // 100.0
+}

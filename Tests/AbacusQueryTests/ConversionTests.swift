@@ -1,0 +1,166 @@
+// Conversion under the default (booked) valuation, step by step (SPEC §3),
+// on a small ledger whose every expected figure is worked out in the comments.
+
+import AbacusCore
+@testable import AbacusQuery
+import Testing
+
+/// Books: Home (INR), Trip (SGD, locked 1 SGD = 55 INR), US (USD, no lock).
+/// Market: snapshots (base USD) 2025-01-03 {INR 83.0, EUR 0.9} and 2025-01-04
+/// {INR 83.5, EUR 0.92}; a pair USD→INR 84 on 2025-01-04 (beats the snapshot that day);
+/// a pair JPY→USD 0.0067 on 2025-01-02 (the only JPY source: JPY/INR needs a chain).
+/// Custom: EUR→INR 90 from 2025-02-01.
+let conversionLedger = """
+{"version": 1, "defaultCurrency": "INR",
+ "books": [
+  {"id": "h", "name": "Home", "currency": "INR"},
+  {"id": "t", "name": "Trip", "currency": "SGD", "lockedExchangeRate": 55, "targetCurrency": "INR", "rateLockedAt": "2025-01-01"},
+  {"id": "u", "name": "US", "currency": "USD", "lockedExchangeRate": null}
+ ],
+ "entries": [
+  {"id": "e1", "bookId": "h", "amount": -100.00, "date": "2025-01-10", "category": "Food"},
+  {"id": "e2", "bookId": "t", "amount": -10.00, "date": "2025-01-10", "category": "Food"},
+  {"id": "e3", "bookId": "t", "amount": -20.00, "date": "2025-01-10", "category": "Hotel", "normalizedAmount": -1100.50, "normalizedCurrency": "INR", "conversionRate": 55.025},
+  {"id": "e4", "bookId": "t", "amount": -2.00, "date": "2025-01-11", "category": "Food", "normalizedCurrency": "INR", "conversionRate": 54.3210},
+  {"id": "e5", "bookId": "u", "amount": -10.00, "date": "2025-01-05", "category": "Food"},
+  {"id": "e6", "bookId": "u", "amount": -1.00, "date": "2025-01-01", "category": "Food"},
+  {"id": "e7", "bookId": "u", "amount": -3.00, "currency": "EUR", "date": "2025-01-06", "category": "Food"},
+  {"id": "e8", "bookId": "u", "amount": -1.00, "currency": "EUR", "date": "2025-02-02", "category": "Food"},
+  {"id": "e9", "bookId": "u", "amount": 500.00, "date": "2025-01-05", "category": "Salary"}
+ ],
+ "rates": [
+  {"base": "USD", "date": "2025-01-03", "rates": {"INR": 83.0, "EUR": 0.9}},
+  {"base": "USD", "date": "2025-01-04", "rates": {"INR": 83.5, "EUR": 0.92}},
+  {"from": "USD", "to": "INR", "rate": 84, "date": "2025-01-04", "source": "bank"},
+  {"from": "JPY", "to": "USD", "rate": 0.0067, "date": "2025-01-02"}
+ ],
+ "customRates": [
+  {"from": "EUR", "to": "INR", "rate": 90, "date": "2025-02-01"}
+ ]
+}
+"""
+
+func session(_ text: String = conversionLedger) throws -> Session {
+    let ledger = try LedgerLoader.load(documents: [("test.json", text)])
+    return Session(ledger: ledger, today: Day(year: 2025, month: 12, day: 31)!)
+}
+
+func amounts(_ r: ResultSet) -> [String: String] {
+    var out: [String: String] = [:]
+    for row in r.rows {
+        if case .money(let d, _) = row.value { out[row.keys.joined(separator: "/")] = d.description }
+        if case .count(let n) = row.value { out[row.keys.joined(separator: "/")] = String(n) }
+    }
+    return out
+}
+
+func total(_ r: ResultSet) -> String? {
+    guard let t = r.totals.first else {
+        if case .money(let d, _)? = r.rows.first?.value { return d.description }
+        return nil
+    }
+    if case .money(let d, _) = t.value { return d.description }
+    if case .count(let n) = t.value { return String(n) }
+    return nil
+}
+
+@Suite struct BookedValuationTests {
+    @Test func eachStepOfTheBookedValuation() throws {
+        let r = try session().run("sum expenses in INR by book")
+        // Home: e1 is already INR: 100.00.
+        // Trip: e2 at the book's locked rate 10 × 55 = 550; e3's normalizedAmount 1100.50
+        //       (not 20 × 55.025 = 1100.50 by coincidence: the stored value is used);
+        //       e4's conversionRate 2 × 54.3210 = 108.642.  550 + 1100.50 + 108.642 = 1759.142 → 1759.14.
+        // US: e5 (2025-01-05) at the USD→INR pair of 2025-01-04, which beats that day's snapshot: 10 × 84 = 840;
+        //     e6 (2025-01-01) precedes every source: the oldest, snapshot 2025-01-03, 1 × 83 = 83;
+        //     e7 (EUR, 2025-01-06): snapshot 2025-01-04 crosses EUR/INR = 83.5 / 0.92: 3 × 83.5 / 0.92 = 272.28260869…;
+        //     e8 (EUR, 2025-02-02): custom EUR→INR 90 applies from 2025-02-01: 90.
+        //     840 + 83 + 272.2826086956… + 90 = 1285.2826086956… → 1285.28.
+        #expect(amounts(r) == ["Home": "100.00", "Trip": "1759.14", "US": "1285.28"])
+        // Total from exact values: 100 + 1759.142 + 1285.28260869… = 3144.42460869… → 3144.42.
+        #expect(total(r) == "3144.42")
+        let p = try #require(r.provenance)
+        #expect(p.unconverted == 1)
+        #expect(p.bookedLocked == 1 && p.bookedNormalized == 1 && p.bookedConversionRate == 1)
+        #expect(p.custom == 1 && p.market == 3)
+        #expect(p.oldestMarketDay == Day(year: 2025, month: 1, day: 3))
+        #expect(p.newestMarketDay == Day(year: 2025, month: 1, day: 4))
+    }
+
+    @Test func aSourceDatedAfterTheEntryWarns() throws {
+        let r = try session().run("sum expenses in INR since 2025-01-01")
+        #expect(r.warnings == ["no market rate for USD/INR on or before 2025-01-01; used the oldest, dated 2025-01-03, for 1 entry"])
+    }
+
+    @Test func incomeKeepsItsSign() throws {
+        // e9: 500 USD on 2025-01-05 at 84 = 42000.00.
+        let r = try session().run("sum income in INR")
+        #expect(total(r) == "42000.00")
+    }
+
+    @Test func convertingIntoAnotherTargetInvertsTheRate() throws {
+        // h2: 100 INR on 2025-01-12, into USD at the newest USD/INR source on or before that day,
+        // the pair USD→INR 84 of 2025-01-04, inverted: 100 / 84 = 1.190476… → 1.19.
+        let text = conversionLedger.replacingOccurrences(
+            of: "{\"id\": \"e9\",",
+            with: "{\"id\": \"h2\", \"bookId\": \"h\", \"amount\": -100, \"date\": \"2025-01-12\", \"category\": \"Books\"},\n  {\"id\": \"e9\",")
+        let r = try session(text).run("sum expenses in USD during 2025-01-12")
+        #expect(total(r) == "1.19")
+    }
+
+    @Test func aBookedRateIntoAnotherCurrencyDoesNotApply() throws {
+        // Trip's lock is SGD→INR, and SGD has no market source: in USD, e2 and e3 (2025-01-10) have no rate.
+        let missing = #expect(throws: QueryError.self) { try session().run("sum expenses in USD during 2025-01-10") }
+        guard case .missingRates(let pairs, let target)? = missing?.kind else {
+            Issue.record("expected a missing-rate error"); return
+        }
+        #expect(target.code == "USD")
+        // e1 (INR) converts: the snapshots quote INR against USD.
+        #expect(pairs.map(\.pair.description) == ["SGD/USD"])
+        #expect(pairs.map(\.entries) == [2])
+        #expect(missing?.message.contains("set rate SGD/USD = …") == true)
+        #expect(missing?.message.contains("with rate SGD/USD = …") == true)
+    }
+
+    @Test func aChainThroughUSDWhenNoSingleSourceExists() throws {
+        // JPY/INR is priced by no single source: JPY→USD (pair 2025-01-02, 0.0067) then USD→INR
+        // (on 2025-01-05: the pair of 2025-01-04, 84). 1000 × 0.0067 × 84 = 562.80.
+        let text = conversionLedger.replacingOccurrences(
+            of: "{\"id\": \"e9\",",
+            with: "{\"id\": \"j1\", \"bookId\": \"u\", \"amount\": -1000, \"currency\": \"JPY\", \"date\": \"2025-01-05\", \"category\": \"Sushi\"},\n  {\"id\": \"e9\",")
+        let r = try session(text).run("sum expenses in INR by category")
+        #expect(amounts(r)["Sushi"] == "562.80")
+    }
+
+    @Test func sessionRatesBeatFileCustomRatesAndMarket() throws {
+        let s = try session()
+        // set rate INR/EUR = 0.01 means EUR/INR = 100 for every EUR entry (e7, e8): 3 × 100 + 1 × 100 = 400.
+        s.setRate(CurrencyPair(Currency(code: "INR")!, Currency(code: "EUR")!), ExactDecimal("0.01")!)
+        let r = try s.run("sum expenses in INR by currency")
+        #expect(amounts(r)["EUR"] == "400.00")
+    }
+
+    @Test func undatedCustomRatesAlwaysApplyAndTheNewestApplicableWins() throws {
+        // Undated EUR→INR 80 applies to e7 (2025-01-06): 240; the dated 90 (from 2025-02-01) is newer
+        // for e8 (2025-02-02): 90. Total 330.
+        let text = conversionLedger.replacingOccurrences(
+            of: "\"customRates\": [",
+            with: "\"customRates\": [\n  {\"from\": \"INR\", \"to\": \"EUR\", \"rate\": 0.0125},")
+        let r = try session(text).run("sum expenses in INR by currency")
+        // INR→EUR 0.0125 inverted is EUR→INR 80 exactly.
+        #expect(amounts(r)["EUR"] == "330.00")
+    }
+
+    @Test func aMissingRateFailsTheStatementInsteadOfSkippingTheEntry() throws {
+        // On 2025-01-10: e1 (100 INR) has no INR/SGD source at any date; e2 and e3 are SGD already.
+        let error = #expect(throws: QueryError.self) { try session().run("sum expenses in SGD during 2025-01-10") }
+        guard case .missingRates(let pairs, _)? = error?.kind else { Issue.record("expected missing rates"); return }
+        #expect(pairs == [MissingRate(pair: CurrencyPair(Currency(code: "INR")!, Currency(code: "SGD")!), entries: 1)])
+    }
+
+    @Test func inNativeConvertsNothing() throws {
+        // SGD: e2 10 + e3 20 + e4 2 = 32.00; INR: e1 100.00; USD: e5 10 + e6 1 = 11.00; EUR: e7 3 + e8 1 = 4.00.
+        let r = try session().run("sum expenses in native")
+        #expect(amounts(r) == ["EUR": "4.00", "INR": "100.00", "SGD": "32.00", "USD": "11.00"])
+    }
+}
