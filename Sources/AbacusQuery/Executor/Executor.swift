@@ -177,6 +177,14 @@ public struct Executor {
                 totalCurrencies.append(c)
             }
         }
+        // An ungrouped statement over no rows still answers: 0 (SQL's count(*) does too).
+        if keys.isEmpty && rows.isEmpty {
+            if plan.aggregate == .count {
+                rows.append((.zero, ResultRow(keys: [], value: .count(0))))
+            } else if let target = plan.target {
+                rows.append((.zero, ResultRow(keys: [], value: .money(.zero, target))))
+            }
+        }
         rows.sort { a, b in compareKeys(a.key, b.key, keys, a.row.keys, b.row.keys) }
         let totalRows: [ResultRow] = keys.isEmpty ? [] : totals.enumerated().map { i, value in
             var labels = ["Total"] + Array(repeating: "", count: keys.count - 1)

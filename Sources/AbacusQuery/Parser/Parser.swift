@@ -55,38 +55,41 @@ public struct Parser {
     mutating func statement() throws(QueryError) -> Statement {
         if current.kind == .end { throw QueryError(.emptyStatement, at: nil) }
         let q = try query()
-        guard current.kind == .end else {
-            throw expected(["a clause (in, by, since, until, before, on, during)"],
-                           keywords: ["in", "by", "since", "until", "before", "on", "during"])
-        }
         return .query(q)
     }
 
     /// query -> aggregate subject? clause*
     mutating func query() throws(QueryError) -> Query {
         var q = Query(aggregate: try aggregate(), text: lexer.source)
-        if let w = word(current), let s = Subject(rawValue: w) {
-            q.subject = s
-            advance()
-        }
-        while current.kind != .end {
-            switch word(current) {
-            case "in":
-                guard q.currency == nil else { throw QueryError(.expected(["one `in` clause"], found: "a second", suggestion: nil), at: current.range) }
-                advance()
-                (q.currency, q.currencyRange) = try currencyClause()
-            case "by":
-                guard q.groupBy.isEmpty else { throw QueryError(.expected(["one `by` clause"], found: "a second", suggestion: nil), at: current.range) }
-                advance()
-                q.groupBy = try groupKeys()
-            case let w? where PeriodKind(rawValue: w) != nil:
-                q.periods.append(try period())
-            default:
-                let all = ["in", "by", "since", "until", "before", "on", "during"] + (q.subject == .entries ? Subject.allCases.map(\.rawValue) : [])
-                throw expected(["a clause (in, by, since, until, before, on, during)"], keywords: all)
-            }
-        }
+        if let s = subject() { q.subject = s }
+        while current.kind != .end { try clause(&q) }
         return q
+    }
+
+    /// subject -> 'expenses' | 'income' | 'transfers' | 'entries'
+    mutating func subject() -> Subject? {
+        guard let w = word(current), let s = Subject(rawValue: w) else { return nil }
+        advance()
+        return s
+    }
+
+    static let clauseKeywords = ["in", "by", "since", "until", "before", "on", "during"]
+
+    /// clause -> currency_clause | group_clause | period
+    mutating func clause(_ q: inout Query) throws(QueryError) {
+        switch word(current) {
+        case "in":
+            guard q.currency == nil else { throw QueryError(.expected(["one `in` clause"], found: "a second", suggestion: nil), at: current.range) }
+            (q.currency, q.currencyRange) = try currencyClause()
+        case "by":
+            guard q.groupBy.isEmpty else { throw QueryError(.expected(["one `by` clause"], found: "a second", suggestion: nil), at: current.range) }
+            q.groupBy = try groupClause()
+        case let w? where PeriodKind(rawValue: w) != nil:
+            q.periods.append(try period())
+        default:
+            let subjects = q.subject == .entries ? Subject.allCases.map(\.rawValue) : []
+            throw expected(["a clause (in, by, since, until, before, on, during)"], keywords: Parser.clauseKeywords + subjects)
+        }
     }
 
     /// aggregate -> 'sum' | 'count'
@@ -100,6 +103,7 @@ public struct Parser {
 
     /// currency_clause -> 'in' (CURRENCY | 'native')
     mutating func currencyClause() throws(QueryError) -> (TargetCurrency, Range<Int>) {
+        advance()
         let t = current
         guard let w = word(t) else { throw expected(["a currency code (INR, USD, …) or native"]) }
         advance()
@@ -113,6 +117,12 @@ public struct Parser {
         if let c = Currency(caseInsensitiveCode: text) { return c }
         let codes = Currency.all.map(\.code)
         throw QueryError(.unknownCurrency(text, suggestion: nearest(text.uppercased(), in: codes)), at: t.range)
+    }
+
+    /// group_clause -> 'by' group_keys
+    mutating func groupClause() throws(QueryError) -> [GroupKey] {
+        advance()
+        return try groupKeys()
     }
 
     /// group_keys -> group_key (',' group_key)*

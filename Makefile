@@ -1,0 +1,20 @@
+# `make run` installs what is missing, builds, and opens Abacus on the demo ledger.
+# `make test` runs the tests.
+
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: run test build deps
+
+deps:
+	@dpkg -s libedit-dev >/dev/null 2>&1 || { \
+		echo "Installing libedit-dev (line editing for the REPL)..."; \
+		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq libedit-dev; }
+
+build: deps
+	swift build -c release --product abacus
+
+run: build
+	.build/release/abacus
+
+test: deps
+	swift test
