@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "abacus", targets: ["abacus"]),
+        .executable(name: "abacus-generate", targets: ["abacus-generate"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -34,6 +35,12 @@ let package = Package(
                 "AbacusShell",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        // Deterministic synthetic ledgers for benchmarks (not part of the CLI).
+        .executableTarget(
+            name: "abacus-generate",
+            dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Benchmarks/Generator"
         ),
         .testTarget(name: "AbacusCoreTests", dependencies: ["AbacusCore"]),
         .testTarget(name: "AbacusQueryTests", dependencies: ["AbacusCore", "AbacusQuery"]),

@@ -213,22 +213,24 @@ let partyNames: [String] = {
                  "Electronics", "Tailors", "Bakery", "Clinic", "Hardware", "Kitchen",
                  "Stores", "Travels", "Opticals", "Florist", "Laundry"]
     var seen = Set(names)
-    // People, then shops, interleaved with a fixed stride so the list mixes.
+    // People and shops, interleaved so the list mixes.
     var people: [String] = []
     for i in 0..<(firsts.count * lasts.count) {
-        let f = firsts[(i * 7) % firsts.count], l = lasts[(i * 11 + i / firsts.count) % lasts.count]
-        people.append("\(f) \(l)")
+        people.append("\(firsts[i % firsts.count]) \(lasts[i / firsts.count])")
     }
     var shops: [String] = []
     for i in 0..<(adjectives.count * kinds.count) {
-        shops.append("\(adjectives[i % adjectives.count]) \(kinds[(i / adjectives.count + i * 5) % kinds.count])")
+        shops.append("\(adjectives[i % adjectives.count]) \(kinds[i / adjectives.count])")
     }
     var p = 0, s = 0
     while names.count < 500 {
         let candidate: String
-        if names.count % 3 == 0, p < people.count { candidate = people[p]; p += 1 }
-        else if s < shops.count { candidate = shops[s]; s += 1 }
-        else { candidate = people[p]; p += 1 }
+        if (names.count % 3 == 0 && p < people.count) || s >= shops.count {
+            precondition(p < people.count, "party name pools exhausted")
+            candidate = people[p]; p += 1
+        } else {
+            candidate = shops[s]; s += 1
+        }
         if seen.insert(candidate).inserted { names.append(candidate) }
     }
     return names

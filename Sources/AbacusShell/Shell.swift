@@ -198,6 +198,8 @@ public final class Shell {
                 writeOut("")
                 return .success
             case .interrupt:
+                // Abandon the line (and any continued statement); the next prompt starts on a fresh line.
+                writeOut("")
                 pending = ""
                 continue
             case .line(let line):

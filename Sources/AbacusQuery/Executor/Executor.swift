@@ -19,6 +19,7 @@ public enum ResultValue: Sendable, Equatable {
 public struct ResultRow: Sendable, Equatable {
     public var keys: [String]
     public var value: ResultValue
+    public init(keys: [String], value: ResultValue) { self.keys = keys; self.value = value }
 }
 
 public struct ResultSet: Sendable {
@@ -34,6 +35,16 @@ public struct ResultSet: Sendable {
     public var provenance: Provenance?
 
     public var keyCount: Int { columns.count - 1 }
+
+    public init(columns: [String], rows: [ResultRow], totals: [ResultRow], currency: Currency?,
+                warnings: [String], provenance: Provenance?) {
+        self.columns = columns
+        self.rows = rows
+        self.totals = totals
+        self.currency = currency
+        self.warnings = warnings
+        self.provenance = provenance
+    }
 }
 
 public struct Executor {

@@ -1,0 +1,84 @@
+// Money display (SPEC §5) and the output formats (SPEC §1).
+
+import AbacusCore
+import AbacusQuery
+@testable import AbacusShell
+import Foundation
+import Testing
+
+@Suite struct MoneyFormatTests {
+    /// Expected strings are ICU/CLDR's, checked by hand: lakh grouping for INR, no decimals
+    /// for JPY, de_CH's apostrophes, ar_AE's right-to-left marks around the amount.
+    @Test(arguments: [
+        ("1234567.885", "INR", "₹12,34,567.88"),     // half-even: …885 → …88
+        ("-1234567.895", "INR", "-₹12,34,567.90"),   // …895 → …90
+        ("1234567.885", "USD", "$1,234,567.88"),
+        ("1234567.885", "EUR", "€1,234,567.88"),
+        ("1234567.885", "GBP", "£1,234,567.88"),
+        ("1234567.5", "JPY", "¥1,234,568"),          // half-even to 0 decimals: .5 → even 568
+        ("2.5", "JPY", "¥2"),
+        ("1234567.885", "CHF", "CHF\u{A0}1’234’567.88"),
+        ("1234567.885", "AED", "\u{200F}1,234,567.88\u{A0}د.إ.\u{200F}"),
+        ("-0.004", "INR", "₹0.00"),                  // rounds to zero: no sign
+        ("0", "KWD", "KWD\u{A0}0.000"),              // ISO minor unit 3
+    ])
+    func formatsInTheHomeLocale(value: String, code: String, expected: String) throws {
+        let money = MoneyFormat()
+        let v = try #require(ExactDecimal(value))
+        let c = try #require(Currency(code: code))
+        #expect(money.format(v, c) == expected)
+    }
+
+    @Test func aLocaleOverrideAppliesToEveryCurrency() throws {
+        let money = MoneyFormat(locale: "en_US")
+        #expect(money.format(ExactDecimal("1234567.5")!, Currency(code: "INR")!) == "₹1,234,567.50")
+    }
+
+    @Test(arguments: [("-15000", "INR", "-15000.00"), ("1200.4", "JPY", "1200"), ("1.25", "KWD", "1.250"),
+                      ("2.345", "USD", "2.34"), ("-0.001", "USD", "0.00")])
+    func plainTextForMachines(value: String, code: String, expected: String) throws {
+        #expect(MoneyFormat.plain(ExactDecimal(value)!, Currency(code: code)!) == expected)
+    }
+
+    @Test func compactStyleForSummaries() {
+        let money = MoneyFormat()
+        #expect(money.compact(ExactDecimal("1234567")!, Currency(code: "INR")!) == "₹12L")
+        #expect(money.compact(ExactDecimal("12345678")!, Currency(code: "USD")!) == "$12M")
+    }
+}
+
+@Suite struct RendererTests {
+    static let aed = Currency(code: "AED")!
+    static let result = ResultSet(
+        columns: ["party", "amount"],
+        rows: [ResultRow(keys: ["Café, \"Le\" Nord"], value: .money(ExactDecimal("1234.5")!, aed)),
+               ResultRow(keys: ["Souk"], value: .money(ExactDecimal("-7")!, aed))],
+        totals: [ResultRow(keys: ["Total"], value: .money(ExactDecimal("1227.5")!, aed))],
+        currency: aed, warnings: ["a warning"], provenance: nil)
+
+    @Test func tableAlignsMoneyByDisplayWidth() {
+        let text = Renderer(format: .table, money: MoneyFormat()).render(RendererTests.result)
+        // Every line has the same display width: the RLM marks in AED amounts take no column.
+        let widths = Set(text.split(separator: "\n").map { TextWidth.of(String($0)) })
+        #expect(widths.count == 1)
+        // "Café, \"Le\" Nord" sets the key column at 15 wide: "Total" and 10 spaces of padding.
+        #expect(text.contains("│ Total" + String(repeating: " ", count: 11) + "│"))
+    }
+
+    @Test func csvQuotesPerRFC4180AndUsesPlainMoney() {
+        let text = Renderer(format: .csv, money: MoneyFormat()).render(RendererTests.result)
+        #expect(text == "party,amount\r\n\"Café, \"\"Le\"\" Nord\",1234.50\r\nSouk,-7.00")
+    }
+
+    @Test func jsonHasNoTotalAndCarriesWarnings() throws {
+        let text = Renderer(format: .json, money: MoneyFormat()).render(RendererTests.result)
+        #expect(text == #"{"columns":["party","amount"],"rows":[{"party":"Café, \"Le\" Nord","amount":"1234.50"},{"party":"Souk","amount":"-7.00"}],"currency":"AED","warnings":["a warning"]}"#)
+        #expect(try JSONSerialization.jsonObject(with: Data(text.utf8)) is [String: Any])
+    }
+
+    @Test func markdownRightAlignsTheAmount() {
+        let text = Renderer(format: .markdown, money: MoneyFormat()).render(RendererTests.result)
+        #expect(text.hasPrefix("| party | amount |\n| --- | ---: |\n"))
+        #expect(text.contains("| **Total** |"))
+    }
+}
