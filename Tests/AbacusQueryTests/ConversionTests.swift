@@ -164,3 +164,28 @@ func total(_ r: ResultSet) -> String? {
         #expect(amounts(r) == ["EUR": "4.00", "INR": "100.00", "SGD": "32.00", "USD": "11.00"])
     }
 }
+
+@Suite struct ExactAggregationTests {
+    static func ledger(_ amounts: [String]) -> String {
+        let entries = amounts.enumerated().map { i, a in
+            "{\"id\": \"\(i)\", \"bookId\": \"h\", \"amount\": \(a), \"date\": \"2025-01-0\(i % 9 + 1)\", \"category\": \"C\(i % 2)\"}"
+        }
+        return "{\"version\": 1, \"defaultCurrency\": \"INR\", \"books\": [{\"id\": \"h\", \"name\": \"Home\", \"currency\": \"INR\"}], \"entries\": [\(entries.joined(separator: ","))]}"
+    }
+
+    @Test func seventeenDigitAmountsSumToTheCent() throws {
+        // 12345678901234567.89 + 0.01 + 0.005 - 0.015 = 12345678901234567.89 exactly (a Double
+        // holds about 16 digits: 12345678901234568 at best).
+        let r = try session(ExactAggregationTests.ledger(["12345678901234567.89", "0.01", "0.005", "-0.015"])).run("sum entries in INR")
+        #expect(total(r) == "12345678901234567.89")
+    }
+
+    @Test func roundingHappensOnceAtTheEndHalfEven() throws {
+        // C0 holds entries 0 and 2: 0.005 + 0.005 = 0.010 → 0.01, where rounding each first
+        // (half-even, 0.005 → 0.00) would give 0.00. C1 holds 1 and 3: 0.015 + 0.025 = 0.040 → 0.04,
+        // where rounding each first would give 0.02 + 0.02. The total, 0.050, is rounded once: 0.05.
+        let r = try session(ExactAggregationTests.ledger(["0.005", "0.015", "0.005", "0.025"])).run("sum entries by category")
+        #expect(amounts(r) == ["C0": "0.01", "C1": "0.04"])
+        #expect(total(r) == "0.05")
+    }
+}

@@ -11,6 +11,8 @@ struct FileParser {
     var section = ""
     var index = -1
     var field = ""
+    /// Index inside the field's array (`tags[2]`), or -1.
+    var subIndex = -1
 
     init(reader: JSONReader, fileIndex: Int) {
         self.reader = reader
@@ -21,6 +23,7 @@ struct FileParser {
         var p = section
         if index >= 0 { p += "[\(index)]" }
         if !field.isEmpty { p += p.isEmpty ? field : "." + field }
+        if subIndex >= 0 { p += "[\(subIndex)]" }
         return p
     }
 
@@ -279,7 +282,6 @@ struct FileParser {
                 }
             } else if reader.equals(key, "bookId") {
                 try markSeen(1, &seen, keyOffset, "bookId")
-                field = "bookId"
                 let at = reader.skipSpace(from: reader.pos)
                 let s = try string()
                 let (code, isNew) = reader.withBytes(s) { b.bookRefs.intern($0) }
@@ -287,68 +289,55 @@ struct FileParser {
                 if isNew { b.bookRefFirstUse.append((fileIndex, index, at)) }
             } else if reader.equals(key, "amount") {
                 try markSeen(2, &seen, keyOffset, "amount")
-                field = "amount"
                 amount = try number("a number (negative for an expense, positive for income)")
             } else if reader.equals(key, "currency") {
                 try markSeen(3, &seen, keyOffset, "currency")
-                field = "currency"
                 currency = try optionalCurrency() ?? .none
             } else if reader.equals(key, "date") {
                 try markSeen(4, &seen, keyOffset, "date")
-                field = "date"
                 day = try date().number
             } else if reader.equals(key, "category") {
                 try markSeen(5, &seen, keyOffset, "category")
-                field = "category"
                 let s = try string()
                 category = reader.withBytes(s) { b.categories.intern($0).code }
             } else if reader.equals(key, "party") {
                 try markSeen(6, &seen, keyOffset, "party")
-                field = "party"
                 if let s = try optionalString() { party = reader.withBytes(s) { b.parties.intern($0).code + 1 } }
             } else if reader.equals(key, "paymentMode") {
                 try markSeen(7, &seen, keyOffset, "paymentMode")
-                field = "paymentMode"
                 if let s = try optionalString() { payment = reader.withBytes(s) { b.payments.intern($0).code + 1 } }
             } else if reader.equals(key, "remarks") {
                 try markSeen(8, &seen, keyOffset, "remarks")
-                field = "remarks"
                 if let s = try optionalString(), s.end > s.start { remarks = reader.withBytes(s) { b.remarkTexts.intern($0).code + 1 } }
             } else if reader.equals(key, "tags") {
                 try markSeen(9, &seen, keyOffset, "tags")
-                field = "tags"
                 if !(try reader.consumeNull()) {
                     try reader.beginArray("an array of strings")
                     var firstTag = true
-                    var k = 0
+                    subIndex = 0
                     while try reader.nextElement(&firstTag) {
-                        field = "tags[\(k)]"
                         let s = try string()
                         let code = reader.withBytes(s) { b.tags.intern($0).code }
                         // A tag listed twice counts once.
                         if !b.tagCodes[tagsBefore...].contains(code) { b.tagCodes.append(code) }
-                        k += 1
+                        subIndex += 1
                     }
+                    subIndex = -1
                 }
             } else if reader.equals(key, "isTransfer") {
                 try markSeen(10, &seen, keyOffset, "isTransfer")
-                field = "isTransfer"
                 transfer = try bool() ?? false
             } else if reader.equals(key, "normalizedAmount") {
                 try markSeen(11, &seen, keyOffset, "normalizedAmount")
-                field = "normalizedAmount"
                 normalizedAmount = try reader.consumeNull() ? nil : try number()
             } else if reader.equals(key, "normalizedCurrency") {
                 try markSeen(12, &seen, keyOffset, "normalizedCurrency")
-                field = "normalizedCurrency"
                 normalizedCurrency = try optionalCurrency() ?? .none
             } else if reader.equals(key, "conversionRate") {
                 try markSeen(13, &seen, keyOffset, "conversionRate")
-                field = "conversionRate"
                 conversionRate = try reader.consumeNull() ? nil : try positiveNumber("conversionRate")
             } else if reader.equals(key, "historicalRates") {
                 try markSeen(14, &seen, keyOffset, "historicalRates")
-                field = "historicalRates"
                 try parseRateTable(allowNull: true)
             } else {
                 field = reader.string(key)

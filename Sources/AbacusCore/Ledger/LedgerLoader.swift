@@ -259,7 +259,8 @@ struct LedgerBuilder {
         store.byCategory = PostingIndex(codes: store.category, codeCount: store.categories.count)
         store.byBook = PostingIndex(codes: store.book, codeCount: books.count)
         store.byCurrency = PostingIndex(codes: store.currency.map { UInt32($0.packed) }, codeCount: 26 * 26 * 26 + 1)
-        store.currencies = Set(store.currency).sorted()
+        store.currencies = (0..<(store.byCurrency.starts.count - 1)).filter { store.byCurrency.starts[$0 + 1] > store.byCurrency.starts[$0] }
+            .map { Currency(packed: UInt16($0)) }
         return Ledger(files: files, defaultCurrency: defaultCurrency, books: books, entries: store,
                       snapshots: snapshots, pairs: pairs, customRates: customRates, budgets: budgets)
     }
