@@ -19,7 +19,7 @@ let package = Package(
             dependencies: [.product(name: "BigInt", package: "BigInt")]
         ),
         // Lexer → parser → planner → executor: the query language over the store.
-        .target(name: "AbacusQuery", dependencies: ["AbacusCore"]),
+        .target(name: "AbacusQuery", dependencies: ["AbacusCore", .product(name: "BigInt", package: "BigInt")]),
         // libedit, used through a small header of wrappers (its variadic calls are unavailable to Swift).
         .systemLibrary(
             name: "CEditLine",
@@ -39,7 +39,7 @@ let package = Package(
         // Deterministic synthetic ledgers for benchmarks (not part of the CLI).
         .executableTarget(
             name: "abacus-generate",
-            dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["AbacusCore", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Benchmarks/Generator"
         ),
         .testTarget(name: "AbacusCoreTests", dependencies: ["AbacusCore"]),

@@ -1,8 +1,10 @@
-// Support code for abacus-generate: a seeded PRNG, calendar arithmetic,
-// exact integer rounding and a fast buffered byte writer.
+// Support code for abacus-generate: a seeded PRNG, date text (via
+// AbacusCore's `Day`), exact integer rounding and a fast buffered byte writer.
 //
 // Nothing here uses floating point: every amount and rate is an integer count
 // of its last written digit and is printed as decimal text by `Writer.decimal`.
+
+import AbacusCore
 
 #if canImport(Glibc)
 import Glibc
@@ -46,75 +48,27 @@ struct SplitMix64 {
     mutating func chance(_ perMille: Int) -> Bool { below(1000) < perMille }
 }
 
-// MARK: - Calendar (proleptic Gregorian, days since 1970-01-01)
-
-/// Howard Hinnant's days_from_civil.
-func daysFromCivil(_ y0: Int, _ m: Int, _ d: Int) -> Int {
-    let y = m <= 2 ? y0 - 1 : y0
-    let era = (y >= 0 ? y : y - 399) / 400
-    let yoe = y - era * 400
-    let mp = (m + 9) % 12
-    let doy = (153 * mp + 2) / 5 + d - 1
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-    return era * 146_097 + doe - 719_468
-}
-
-/// Howard Hinnant's civil_from_days.
-func civilFromDays(_ z0: Int) -> (year: Int, month: Int, day: Int) {
-    let z = z0 + 719_468
-    let era = (z >= 0 ? z : z - 146_096) / 146_097
-    let doe = z - era * 146_097
-    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-    let mp = (5 * doy + 2) / 153
-    let d = doy - (153 * mp + 2) / 5 + 1
-    let m = mp < 10 ? mp + 3 : mp - 9
-    return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
-}
-
-/// 0 = Monday ... 6 = Sunday.
-func weekday(_ epochDay: Int) -> Int { ((epochDay + 3) % 7 + 7) % 7 }
-
-func pad(_ v: Int, _ width: Int) -> String {
-    let s = String(v)
-    return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
-}
+// MARK: - Calendar
+//
+// Dates are AbacusCore `Day`s. The generator does its arithmetic on day
+// numbers (`Day.number`, days since 1970-01-01) as `Int` and only turns them
+// into text here.
 
 /// "YYYY-MM-DD"
-func isoDate(_ epochDay: Int) -> String {
-    let c = civilFromDays(epochDay)
-    return "\(pad(c.year, 4))-\(pad(c.month, 2))-\(pad(c.day, 2))"
-}
+func isoDate(_ epochDay: Int) -> String { Day(number: Int32(epochDay)).description }
 
 /// "YYYY-MM"
-func isoMonth(_ epochDay: Int) -> String {
-    let c = civilFromDays(epochDay)
-    return "\(pad(c.year, 4))-\(pad(c.month, 2))"
-}
-
-/// Parses "YYYY-MM-DD" strictly; nil when malformed or not a real date.
-func parseISODate(_ s: String) -> Int? {
-    let b = Array(s.utf8)
-    guard b.count == 10, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-") else { return nil }
-    func num(_ r: Range<Int>) -> Int? {
-        var v = 0
-        for i in r {
-            guard b[i] >= 48, b[i] <= 57 else { return nil }
-            v = v * 10 + Int(b[i] - 48)
-        }
-        return v
-    }
-    guard let y = num(0..<4), let m = num(5..<7), let d = num(8..<10),
-          (1...12).contains(m), d >= 1 else { return nil }
-    let z = daysFromCivil(y, m, d)
-    let back = civilFromDays(z)
-    guard back.year == y, back.month == m, back.day == d else { return nil }
-    return z
-}
+func isoMonth(_ epochDay: Int) -> String { String(isoDate(epochDay).dropLast(3)) }
 
 // MARK: - Exact arithmetic
 
 let powersOfTen: [Int] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000]
+
+/// `v` as decimal text, zero-padded on the left to at least `width` characters.
+func pad(_ v: Int, _ width: Int) -> String {
+    let s = String(v)
+    return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+}
 
 /// a / b rounded half to even (b > 0).
 @inline(__always)

@@ -9,6 +9,7 @@
 // rate is an integer of minor units printed as exact decimal text (no Double
 // anywhere).
 
+import AbacusCore
 import ArgumentParser
 
 #if canImport(Glibc)
@@ -43,7 +44,7 @@ struct Generate: ParsableCommand {
         guard entries >= 0 else { throw ValidationError("--entries must be 0 or more") }
         guard entries <= 999_999_999 else { throw ValidationError("--entries must be below 1,000,000,000") }
         guard days >= 1, days <= 36_500 else { throw ValidationError("--days must be between 1 and 36500") }
-        guard parseISODate(start) != nil else { throw ValidationError("--start must be a date YYYY-MM-DD") }
+        guard startDate != nil else { throw ValidationError("--start must be a date YYYY-MM-DD") }
     }
 
     func run() throws {
@@ -57,12 +58,16 @@ struct Generate: ParsableCommand {
             throw fail("cannot open \(output ?? "standard output") for writing: \(String(cString: strerror(errno)))")
         }
         let writer = Writer(file: file)
-        var generator = LedgerGenerator(seed: seed, startDay: parseISODate(start)!, days: days, entryCount: entries)
+        var generator = LedgerGenerator(seed: seed, startDay: Int(startDate!.number), days: days, entryCount: entries)
         generator.write(to: writer)
         guard writer.close() else {
             throw fail("write to \(output ?? "standard output") failed: \(String(cString: strerror(errno)))")
         }
     }
+
+    /// `--start` as a day: only the plain `YYYY-MM-DD` form (`Day.parse` also
+    /// accepts date-times).
+    private var startDate: Day? { start.utf8.count == 10 ? Day.parse(start) : nil }
 
     /// Prints `message` to standard error and returns the failure exit code.
     private func fail(_ message: String) -> ExitCode {
@@ -242,7 +247,7 @@ struct LedgerGenerator {
             var cum: [Int] = []
             var acc = 0
             for d in ws..<we {
-                acc += rng.range(2, 10) + (weekday(startDay + d) >= 5 ? 4 : 0)
+                acc += rng.range(2, 10) + (Day(number: Int32(startDay + d)).isoWeekday >= 6 ? 4 : 0)
                 cum.append(acc)
             }
             var s = BookStream(count: counts[i], windowStart: ws, cumulative: cum)

@@ -42,6 +42,7 @@ public final class Shell {
     var renderer: Renderer
     var timer = false
     var quitRequested = false
+    var runDepth = 0
     let environment: [String: String]
     public var writeOut: (String) -> Void = { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) }
     public var writeErr: (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
@@ -137,9 +138,16 @@ public final class Shell {
         if text.hasPrefix(".") { return dotCommand(text, location: location) }
         let started = DispatchTime.now()
         do {
-            let result = try session.run(text)
-            if renderer.format != .json { result.warnings.forEach { writeErr("warning: " + $0) } }
-            writeOut(renderer.render(result))
+            switch try session.execute(text) {
+            case .table(let result):
+                if renderer.format != .json { result.warnings.forEach { writeErr("warning: " + $0) } }
+                writeOut(renderer.render(result))
+            case .message(let m):
+                writeOut(renderer.render(message: m))
+            case .explain(let plan, let rates, let warnings):
+                if renderer.format != .json { warnings.forEach { writeErr("warning: " + $0) } }
+                writeOut(renderer.render(plan: plan, rates: rates, warnings: warnings))
+            }
         } catch {
             writeErr(Diagnostic.render(error, statement: text, location: location))
             return false
@@ -151,31 +159,61 @@ public final class Shell {
         return true
     }
 
+    static let dotCommands = [".help", ".load", ".run", ".format", ".timer", ".quit"]
+
     func dotCommand(_ text: String, location: String?) -> Bool {
-        let parts = text.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        let parts = text.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true).map(String.init)
         let command = parts[0].lowercased()
+        let argument = parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : ""
         let prefix = location.map { $0 + ": " } ?? ""
+        func usage(_ u: String) -> Bool {
+            writeErr(prefix + "error: usage: " + u)
+            return false
+        }
         switch command {
         case ".quit", ".exit", ".q":
             quitRequested = true
         case ".help":
-            writeOut(Shell.helpText)
-        case ".format", ".mode":
-            guard parts.count == 2, let f = OutputFormat(rawValue: parts[1].lowercased()) else {
-                writeErr(prefix + "error: usage: .format table|csv|json|markdown")
+            guard let help = Help.text(topic: argument) else {
+                var message = prefix + "error: no help on '\(argument)'; topics: " + Help.topics.joined(separator: ", ")
+                if let near = nearest(argument, in: Help.topics) { message += "\nhint: did you mean .help \(near)?" }
+                writeErr(message)
                 return false
             }
+            writeOut(help)
+        case ".format", ".mode":
+            guard let f = OutputFormat(rawValue: argument.lowercased()) else { return usage(".format table|csv|json|markdown") }
             renderer.format = f
         case ".timer":
-            guard parts.count == 2, ["on", "off"].contains(parts[1].lowercased()) else {
-                writeErr(prefix + "error: usage: .timer on|off")
+            guard ["on", "off"].contains(argument.lowercased()) else { return usage(".timer on|off") }
+            timer = argument.lowercased() == "on"
+        case ".load":
+            guard !argument.isEmpty else { return usage(".load LEDGER.json") }
+            do {
+                let ledger = try LedgerLoader.load(paths: [argument])
+                session.replaceLedger(ledger)
+                refreshCompletion()
+                writeErr("loaded \(argument): \(ledger.entries.count) entries in \(ledger.books.count) books")
+            } catch {
+                writeErr(prefix + "error: " + error.description)
                 return false
             }
-            timer = parts[1].lowercased() == "on"
+        case ".run", ".read":
+            guard !argument.isEmpty else { return usage(".run SCRIPT") }
+            guard runDepth < 16 else {
+                writeErr(prefix + "error: .run nests deeper than 16 scripts")
+                return false
+            }
+            guard let data = FileManager.default.contents(atPath: argument) else {
+                writeErr(prefix + "error: cannot read script \(argument)")
+                return false
+            }
+            runDepth += 1
+            defer { runDepth -= 1 }
+            return runScript(String(decoding: data, as: UTF8.self), name: argument) == .success
         default:
-            let known = [".help", ".format", ".timer", ".quit"]
             var message = prefix + "error: unknown command \(parts[0])"
-            if let near = nearest(command, in: known) { message += "\nhint: did you mean \(near)?" }
+            if let near = nearest(command, in: Shell.dotCommands) { message += "\nhint: did you mean \(near)?" }
             else { message += "\nhint: .help lists the commands" }
             writeErr(message)
             return false
@@ -187,8 +225,7 @@ public final class Shell {
 
     func repl() -> ExitStatus {
         let editor = LineEditor(historyPath: LineEditor.defaultHistoryPath(environment: environment))
-        completionWords = Shell.keywords + session.ledger.entries.categories + session.ledger.books.map(\.name)
-            + session.ledger.entries.currencies.map(\.code)
+        refreshCompletion()
         let l = session.ledger
         writeOut("Abacus \(abacusVersion) — \(l.entries.count) entries in \(l.books.count) books, default currency \(l.defaultCurrency). Type .help for help, Ctrl-D to leave.")
         var pending = ""
@@ -216,24 +253,12 @@ public final class Shell {
         return .success
     }
 
-    static let keywords = ["sum", "count", "expenses", "income", "transfers", "entries", "in", "native", "by",
-                           "category", "book", "party", "payment", "currency", "tag", "day", "week", "month",
-                           "quarter", "year", "since", "until", "before", "on", "during", "today", "yesterday",
-                           "this", "last", "days", ".help", ".format", ".timer", ".quit"]
-
-    static let helpText = """
-    Statements (one per line; `;` separates, `\\` at the end of a line continues):
-      sum|count [expenses|income|transfers|entries] [in CUR|native] [by KEY, ...] [PERIOD ...]
-        KEY: category book party payment currency tag day week month quarter year
-        PERIOD: since D | until D | before D | on D | during D
-        D: 2025 | 2025-10 | 2025-10-05 | 2025-Q4 | today | yesterday | this month | last year | last 30 days
-    Examples:
-      sum expenses in INR by category since 2025-10
-      count entries by book
-      sum income by month during 2025
-    Commands:
-      .format table|csv|json|markdown   .timer on|off   .help   .quit
-    """
+    /// Tab offers keywords, dot commands and the ledger's own names.
+    func refreshCompletion() {
+        let l = session.ledger
+        completionWords = Help.keywords + Shell.dotCommands + l.entries.categories + l.books.map(\.name)
+            + l.entries.parties.dropFirst() + l.entries.currencies.map(\.code)
+    }
 
     static func systemToday() -> Day {
         let c = Calendar.current.dateComponents([.year, .month, .day], from: Date())

@@ -45,23 +45,30 @@ func session(_ text: String = conversionLedger) throws -> Session {
     return Session(ledger: ledger, today: Day(year: 2025, month: 12, day: 31)!)
 }
 
+/// The text of a cell as a plain value (money unformatted, at its minor unit).
+func plainText(_ c: Cell?) -> String? {
+    switch c {
+    case .money(let d, _)?: return d.description
+    case .count(let n)?: return String(n)
+    case .number(let d)?: return d.description
+    case .text(let s)?: return s
+    default: return nil
+    }
+}
+
+/// Group labels (joined with "/") → value.
 func amounts(_ r: ResultSet) -> [String: String] {
     var out: [String: String] = [:]
     for row in r.rows {
-        if case .money(let d, _) = row.value { out[row.keys.joined(separator: "/")] = d.description }
-        if case .count(let n) = row.value { out[row.keys.joined(separator: "/")] = String(n) }
+        let keys = row.dropLast().compactMap { if case .text(let s) = $0 { return s } else { return nil } }
+        out[keys.joined(separator: "/")] = plainText(row.last)
     }
     return out
 }
 
+/// The total row's value, or the single value of an ungrouped result.
 func total(_ r: ResultSet) -> String? {
-    guard let t = r.totals.first else {
-        if case .money(let d, _)? = r.rows.first?.value { return d.description }
-        return nil
-    }
-    if case .money(let d, _) = t.value { return d.description }
-    if case .count(let n) = t.value { return String(n) }
-    return nil
+    plainText(r.totals.first?.last ?? r.rows.first?.last)
 }
 
 @Suite struct BookedValuationTests {
@@ -135,9 +142,12 @@ func total(_ r: ResultSet) -> String? {
     @Test func sessionRatesBeatFileCustomRatesAndMarket() throws {
         let s = try session()
         // set rate INR/EUR = 0.01 means EUR/INR = 100 for every EUR entry (e7, e8): 3 × 100 + 1 × 100 = 400.
-        s.setRate(CurrencyPair(Currency(code: "INR")!, Currency(code: "EUR")!), ExactDecimal("0.01")!)
+        _ = try s.execute("set rate INR/EUR = 0.01")
         let r = try s.run("sum expenses in INR by currency")
         #expect(amounts(r)["EUR"] == "400.00")
+        // Unset, the file's custom and market rates are back: e7 at market 272.28…, e8 at custom 90 → 362.28.
+        _ = try s.execute("unset rate EUR/INR")
+        #expect(amounts(try s.run("sum expenses in INR by currency"))["EUR"] == "362.28")
     }
 
     @Test func undatedCustomRatesAlwaysApplyAndTheNewestApplicableWins() throws {

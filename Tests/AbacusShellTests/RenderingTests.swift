@@ -51,10 +51,10 @@ import Testing
     static let aed = Currency(code: "AED")!
     static let result = ResultSet(
         columns: ["party", "amount"],
-        rows: [ResultRow(keys: ["Café, \"Le\" Nord"], value: .money(ExactDecimal("1234.5")!, aed)),
-               ResultRow(keys: ["Souk"], value: .money(ExactDecimal("-7")!, aed))],
-        totals: [ResultRow(keys: ["Total"], value: .money(ExactDecimal("1227.5")!, aed))],
-        currency: aed, warnings: ["a warning"], provenance: nil)
+        rows: [[.text("Café, \"Le\" Nord"), .money(ExactDecimal("1234.5")!, aed)],
+               [.text("Souk"), .money(ExactDecimal("-7")!, aed)]],
+        totals: [[.text("Total"), .money(ExactDecimal("1227.5")!, aed)]],
+        currency: aed, warnings: ["a warning"])
 
     @Test func tableAlignsMoneyByDisplayWidth() {
         let text = Renderer(format: .table, money: MoneyFormat()).render(RendererTests.result)

@@ -44,6 +44,11 @@ public struct ResolvedRate: Hashable, Sendable {
     public var pair: CurrencyPair
     public var rate: Rate
     public var origin: RateOrigin
+    public init(pair: CurrencyPair, rate: Rate, origin: RateOrigin) {
+        self.pair = pair
+        self.rate = rate
+        self.origin = origin
+    }
 }
 
 /// How many entries were converted at which kind of rate.

@@ -217,7 +217,34 @@ public final class RateResolver: @unchecked Sendable {
         return via
     }
 
+    /// Every single market source for the pair, oldest first (the history of a pair).
+    public func history(_ pair: CurrencyPair) -> [MarketLeg] {
+        timeline(pair).map { MarketLeg(pair: pair, source: $0.source, day: $0.day, rate: $0.rate, isAfterRequestedDay: false) }
+    }
+
     // MARK: Descriptions
+
+    /// Where a rate came from, in words: `market snapshot 2025-10-04 (demo) via USD`.
+    public func describe(_ origin: RateOrigin) -> String {
+        switch origin {
+        case .whatIf: return "what-if, in this statement"
+        case .locked(let b):
+            let book = ledger.books[b]
+            return "book \"\(book.name)\" locked" + (book.rateLockedAt.map { " \($0)" } ?? "")
+        case .custom(let q):
+            switch q.origin {
+            case .session: return "custom, set in this session"
+            case .file(let i):
+                let c = ledger.customRates[i]
+                return "custom rate" + (c.source.map { " (\($0))" } ?? "") + (c.day.map { " from \($0)" } ?? ", undated")
+            }
+        case .market(let q):
+            if let via = q.via {
+                return q.legs.map { describe($0.source) }.joined(separator: " and ") + " via \(via)"
+            }
+            return q.legs.first.map { describe($0.source) } ?? "market"
+        }
+    }
 
     public func describe(_ source: MarketSource) -> String {
         switch source {

@@ -5,10 +5,19 @@ import AbacusCore
 
 public enum Statement: Sendable {
     case query(Query)
+    case explain(Query)
+    case convert(Conversion)
+    case rate(RateLookup)
+    case rates(RatesListing)
+    case setRate(CurrencyPair, ExactDecimal)
+    case unsetRate(CurrencyPair, Range<Int>)
+    case setCurrency(Currency)
+    case books
+    case categories
 }
 
 public enum Aggregate: String, Sendable, CaseIterable {
-    case sum, count
+    case sum, count, avg, min, max, list
 }
 
 public enum Subject: String, Sendable, CaseIterable {
@@ -65,17 +74,107 @@ public struct PeriodClause: Sendable, Equatable {
     public var range: Range<Int>
 }
 
+/// Fields a `where` condition can test.
+public enum Field: String, Sendable, CaseIterable {
+    case amount, category, book, party, payment, currency, tag, remarks, date
+}
+
+public enum ComparisonOperator: String, Sendable, CaseIterable {
+    case equal = "=", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
+    case contains = "~"
+    case isIn = "in", notIn = "not in"
+}
+
+/// A value written in a condition.
+public enum Literal: Sendable, Equatable {
+    /// A quoted string, or bare words joined by single spaces.
+    case text(String)
+    case number(ExactDecimal)
+    case date(DateExpression)
+}
+
+public struct LiteralValue: Sendable, Equatable {
+    public var literal: Literal
+    public var range: Range<Int>
+}
+
+public struct Comparison: Sendable, Equatable {
+    public var field: Field
+    public var op: ComparisonOperator
+    public var values: [LiteralValue]
+    public var range: Range<Int>
+}
+
+public indirect enum Condition: Sendable, Equatable {
+    case comparison(Comparison)
+    case and(Condition, Condition)
+    case or(Condition, Condition)
+    case not(Condition)
+}
+
+public enum ValuationClause: Sendable, Equatable {
+    case market
+    case latest
+    case asOf(DateExpression)
+}
+
+public struct WhatIfRate: Sendable, Equatable {
+    public var pair: CurrencyPair
+    public var rate: ExactDecimal
+    public var range: Range<Int>
+}
+
+public enum OrderKey: Sendable, Equatable {
+    case value
+    case key(GroupKey)
+    /// `list` only: order entries by their date.
+    case date
+}
+
+public struct Order: Sendable, Equatable {
+    public var key: OrderKey
+    public var descending: Bool
+    public var range: Range<Int>
+}
+
 public struct Query: Sendable {
     public var aggregate: Aggregate
     public var subject: Subject = .entries
     public var currency: TargetCurrency?
     public var currencyRange: Range<Int>?
     public var groupBy: [GroupKey] = []
+    public var groupRange: Range<Int>?
+    public var condition: Condition?
     public var periods: [PeriodClause] = []
+    public var valuation: ValuationClause?
+    public var whatIf: [WhatIfRate] = []
+    public var order: Order?
+    public var top: Int?
     public var text: String
 
     public init(aggregate: Aggregate, text: String) {
         self.aggregate = aggregate
         self.text = text
     }
+}
+
+public struct Conversion: Sendable {
+    public var amount: ExactDecimal
+    public var from: Currency
+    public var to: Currency
+    public var valuation: ValuationClause?
+    public var whatIf: [WhatIfRate]
+}
+
+public struct RateLookup: Sendable {
+    public var pair: CurrencyPair
+    public var valuation: ValuationClause?
+    public var whatIf: [WhatIfRate]
+}
+
+public enum RatesListing: Sendable {
+    /// The rates of one day against a base currency, optionally filtered.
+    case day(base: Currency?, search: String?, at: DateExpression?)
+    /// The history of one pair.
+    case history(CurrencyPair, since: DateExpression?)
 }

@@ -1,51 +1,17 @@
 // The executor: a `Plan` → a `ResultSet`.
 //
-// One pass over the planned row range. Each row passes the subject filter, finds
-// its group (codes of the group keys packed into a SIMD4 key; a row with two
-// tags lands in two groups), and adds its amount to the group's `ConvertedSum`
-// along the route the `Converter` chose. After the pass every group is converted
-// once per rate, rounded once (half-even, to the target's minor unit), and the
-// groups are sorted by their keys. A rate that is missing for any row fails the
-// whole statement with the pairs and counts.
+// One pass over the planned rows (a day range of the store, or the union of
+// posting lists inside it). Each row passes the subject filter and the compiled
+// predicate, finds its group (the codes of the group keys packed into a SIMD4; a
+// row with two tags lands in two groups) and feeds the group's accumulator along
+// the route the `Converter` chose. Entries sharing a rate are summed natively and
+// converted once per rate; min and max keep the extreme native amount per rate
+// (a positive rate keeps order), so even they need one conversion per rate, not
+// per entry. Every value is rounded once, half-even, to the target's minor unit.
+// A rate missing for any row fails the whole statement, naming pairs and counts.
 
 import AbacusCore
 import BigInt
-
-public enum ResultValue: Sendable, Equatable {
-    case money(ExactDecimal, Currency)
-    case count(Int)
-}
-
-public struct ResultRow: Sendable, Equatable {
-    public var keys: [String]
-    public var value: ResultValue
-    public init(keys: [String], value: ResultValue) { self.keys = keys; self.value = value }
-}
-
-public struct ResultSet: Sendable {
-    /// Group key names then `amount` or `count`.
-    public var columns: [String]
-    public var rows: [ResultRow]
-    /// Total rows, one per currency (several only `in native`, where the currency
-    /// column names it); empty when ungrouped.
-    public var totals: [ResultRow]
-    /// The currency of the amounts; nil for counts and `in native`.
-    public var currency: Currency?
-    public var warnings: [String]
-    public var provenance: Provenance?
-
-    public var keyCount: Int { columns.count - 1 }
-
-    public init(columns: [String], rows: [ResultRow], totals: [ResultRow], currency: Currency?,
-                warnings: [String], provenance: Provenance?) {
-        self.columns = columns
-        self.rows = rows
-        self.totals = totals
-        self.currency = currency
-        self.warnings = warnings
-        self.provenance = provenance
-    }
-}
 
 public struct Executor {
     let ledger: Ledger
@@ -58,32 +24,99 @@ public struct Executor {
         self.resolver = resolver
     }
 
+    /// Per-group state.
+    struct Group {
+        var key: SIMD4<UInt32>
+        var sum = ConvertedSum()
+        var native = WideSum()
+        var count = 0
+        var extremes = Extremes()
+    }
+
+    /// Smallest and largest values of a group, per route.
+    struct Extremes {
+        var exactMin: ExactDecimal?
+        var exactMax: ExactDecimal?
+        var rateMin: [Int: Int128] = [:]
+        var rateMax: [Int: Int128] = [:]
+
+        mutating func add(_ v: ExactDecimal) {
+            if exactMin.map({ v < $0 }) ?? true { exactMin = v }
+            if exactMax.map({ v > $0 }) ?? true { exactMax = v }
+        }
+
+        mutating func add(native a: Int128, rate id: Int) {
+            if rateMin[id].map({ a < $0 }) ?? true { rateMin[id] = a }
+            if rateMax[id].map({ a > $0 }) ?? true { rateMax[id] = a }
+        }
+
+        func extreme(_ max: Bool, converter: Converter?) -> WideDecimal? {
+            var candidates: [WideDecimal] = []
+            if let e = max ? exactMax : exactMin { candidates.append(WideDecimal(e)) }
+            if let converter {
+                for (id, a) in max ? rateMax : rateMin { candidates.append(converter.convert(nativeSum: BigInt(a), rate: id)) }
+            }
+            return max ? candidates.max(by: <) : candidates.min(by: <)
+        }
+    }
+
     public func run(_ plan: Plan) throws(QueryError) -> ResultSet {
+        if plan.aggregate == .list { return try list(plan) }
         var keys = plan.groupBy
-        if plan.target == nil && !keys.contains(.currency) { keys.append(.currency) }
+        if plan.target == nil && plan.aggregate != .count && !keys.contains(.currency) { keys.append(.currency) }
         if keys.count > 4 { throw QueryError(.tooManyGroupKeys(keys.count), at: nil) }
-        let converting = plan.aggregate == .sum && plan.target != nil
-        let converter = plan.target.map { Converter(ledger: ledger, resolver: resolver, target: $0, valuation: plan.valuation) }
+        let converting = plan.aggregate != .count && plan.target != nil
+        let converter = converting ? plan.target.map { Converter(ledger: ledger, resolver: resolver, target: $0, valuation: plan.valuation, whatIf: plan.whatIf) } : nil
+        let wantsExtremes = plan.aggregate == .min || plan.aggregate == .max
 
         var groupOf: [SIMD4<UInt32>: Int] = [:]
-        var groupKeys: [SIMD4<UInt32>] = []
-        var sums: [ConvertedSum] = []
-        var natives: [WideSum] = []
-        var counts: [Int] = []
-
+        var groups: [Group] = []
+        var single = Group(key: .zero)   // the one group of an ungrouped statement
+        let grouped = !keys.isEmpty
         let flip = plan.subject == .expenses
         let tagIndex = keys.firstIndex(of: .tag)
         var dayCache: (day: Int32, codes: SIMD4<UInt32>) = (.min, .zero)
         let periodKeys = keys.enumerated().filter { $0.element.isPeriod }
+        let codeKeys = keys.enumerated().filter { !$0.element.isPeriod && $0.element != .tag }
+        var matched = 0
 
-        for row in plan.rows {
+        try forEachRow(plan) { row throws(QueryError) in
+            matched += 1
             let a = store.amount[row]
-            switch plan.subject {
-            case .expenses: if a >= 0 || store.isTransfer[row] { continue }
-            case .income: if a <= 0 || store.isTransfer[row] { continue }
-            case .transfers: if !store.isTransfer[row] { continue }
-            case .entries: break
+            let value = flip ? -a : a
+            var route: Converter.Route = .same
+            if let converter { route = converter.route(row) }
+
+            func feed(_ g: inout Group) throws(QueryError) {
+                g.count += 1
+                guard plan.aggregate != .count else { return }
+                guard let _ = converter else {
+                    g.native.add(value)
+                    if wantsExtremes { g.extremes.add(ExactDecimal(significand: value, scale: store.amountScale)) }
+                    return
+                }
+                switch route {
+                case .same:
+                    g.sum.addExact(value, scale: store.amountScale)
+                    if wantsExtremes { g.extremes.add(ExactDecimal(significand: value, scale: store.amountScale)) }
+                case .normalized(let n):
+                    let v = flip ? -n.significand : n.significand
+                    g.sum.addExact(v, scale: n.scale)
+                    if wantsExtremes { g.extremes.add(ExactDecimal(significand: v, scale: n.scale)) }
+                case .product(let r):
+                    let (p, o) = value.multipliedReportingOverflow(by: r.significand)
+                    if o { throw QueryError(.overflow, at: nil) }
+                    g.sum.addExact(p, scale: store.amountScale + r.scale)
+                    if wantsExtremes { g.extremes.add(ExactDecimal(significand: p, scale: store.amountScale + r.scale)) }
+                case .rate(let id):
+                    g.sum.addNative(value, rate: id)
+                    if wantsExtremes { g.extremes.add(native: value, rate: id) }
+                case .missing:
+                    break
+                }
             }
+
+            guard grouped else { try feed(&single); return }
             var key = SIMD4<UInt32>.zero
             if !periodKeys.isEmpty {
                 let d = store.day[row]
@@ -94,13 +127,7 @@ public struct Executor {
                 }
                 key = dayCache.codes
             }
-            for (i, k) in keys.enumerated() where !k.isPeriod && k != .tag {
-                key[i] = code(k, row)
-            }
-            var route: Converter.Route = .same
-            if converting, let converter { route = converter.route(row) }
-            let value = flip ? -a : a
-
+            for (i, k) in codeKeys { key[i] = code(k, row) }
             // Each tag of the row is a group of its own; no tags is the group "(none)".
             let tags = tagIndex != nil ? store.tags(at: row) : []
             var t = tags.startIndex
@@ -110,105 +137,243 @@ public struct Executor {
                 if let found = groupOf[key] {
                     g = found
                 } else {
-                    g = groupKeys.count
+                    g = groups.count
                     groupOf[key] = g
-                    groupKeys.append(key)
-                    sums.append(ConvertedSum())
-                    natives.append(WideSum())
-                    counts.append(0)
+                    groups.append(Group(key: key))
                 }
-                counts[g] += 1
-                if converting {
-                    switch route {
-                    case .same: sums[g].addExact(value, scale: store.amountScale)
-                    case .normalized(let n): sums[g].addExact(flip ? -n.significand : n.significand, scale: n.scale)
-                    case .product(let r):
-                        let (p, o) = value.multipliedReportingOverflow(by: r.significand)
-                        if o { throw QueryError(.overflow, at: nil) }
-                        sums[g].addExact(p, scale: store.amountScale + r.scale)
-                    case .rate(let id): sums[g].addNative(value, rate: id)
-                    case .missing: break
-                    }
-                } else {
-                    natives[g].add(value)
-                }
+                try feed(&groups[g])
                 t += 1
             } while t < tags.endIndex
         }
 
         var warnings: [String] = []
-        if let converter, converting {
+        if let converter {
             let missing = converter.missingRates
             if !missing.isEmpty, let target = plan.target { throw QueryError(.missingRates(missing, target: target), at: nil) }
-            for late in converter.lateRateUses {
-                warnings.append("no market rate for \(late.pair) on or before \(late.firstEntryDay); used the oldest, dated \(late.sourceDay), for \(late.entries) \(late.entries == 1 ? "entry" : "entries")")
-            }
+            warnings = Executor.warnings(converter)
         }
 
-        // Values per group, then the totals (from exact values, rounded once).
-        var rows: [(key: SIMD4<UInt32>, row: ResultRow)] = []
-        var totals: [ResultValue] = []
-        var totalCurrencies: [Currency?] = []
+        // One value per group, exact until rounded here.
         let columns = keys.map(\.rawValue) + [plan.aggregate == .count ? "count" : "amount"]
+        func exactValue(_ g: Group) throws(QueryError) -> WideDecimal? {
+            switch plan.aggregate {
+            case .count, .list: return nil
+            case .sum:
+                return converter.map { g.sum.total(with: $0) } ?? WideDecimal(g.native.value, scale: store.amountScale)
+            case .avg:
+                guard g.count > 0 else { return nil }
+                let total = converter.map { g.sum.total(with: $0) } ?? WideDecimal(g.native.value, scale: store.amountScale)
+                return total.divided(by: g.count)
+            case .min, .max:
+                return g.extremes.extreme(plan.aggregate == .max, converter: converter)
+            }
+        }
+        func currency(_ g: Group) -> Currency? {
+            if let t = plan.target { return t }
+            guard let ci = keys.firstIndex(of: .currency) else { return nil }
+            return Currency(packed: UInt16(g.key[ci]))
+        }
+        func cell(_ g: Group, _ exact: WideDecimal?) throws(QueryError) -> Cell {
+            if plan.aggregate == .count { return .count(g.count) }
+            guard let exact, let c = currency(g) else { return .empty }
+            return .money(try round(exact, c), c)
+        }
+
+        if !grouped {
+            // An ungrouped statement over no rows still answers: 0 for sum and count, nothing for the others.
+            let exact = single.count == 0 && plan.aggregate == .sum ? WideDecimal.zero : try exactValue(single)
+            return ResultSet(columns: columns, rows: [[try cell(single, exact)]], currency: plan.aggregate == .count ? nil : plan.target,
+                             warnings: warnings, provenance: converter?.provenance, rateNotes: converter.map(rateNotes) ?? [])
+        }
+
+        var results: [(group: Group, exact: WideDecimal?, labels: [String])] = []
+        for g in groups { results.append((g, try exactValue(g), labels(g.key, keys))) }
+        results.sort { a, b in compareKeys(a.group.key, b.group.key, keys, a.labels, b.labels) }
+        if let order = plan.order {
+            switch order.key {
+            case .value:
+                results.sort { a, b in
+                    let less: Bool
+                    if plan.aggregate == .count { less = a.group.count < b.group.count }
+                    else if let x = a.exact, let y = b.exact { less = x < y }
+                    else { less = a.exact == nil && b.exact != nil }
+                    let greater: Bool
+                    if plan.aggregate == .count { greater = a.group.count > b.group.count }
+                    else if let x = a.exact, let y = b.exact { greater = y < x }
+                    else { greater = a.exact != nil && b.exact == nil }
+                    return order.descending ? greater : less
+                }
+            case .key(let k):
+                if let i = keys.firstIndex(of: k) {
+                    let ascending = { (a: (group: Group, exact: WideDecimal?, labels: [String]), b: (group: Group, exact: WideDecimal?, labels: [String])) -> Bool in
+                        compareKeys(a.group.key, b.group.key, [k], [a.labels[i]], [b.labels[i]], onlyIndex: i)
+                    }
+                    results.sort { order.descending ? ascending($1, $0) : ascending($0, $1) }
+                }
+            case .date:
+                break
+            }
+        }
+        let shownAll = plan.top.map { $0 >= results.count } ?? true
+        if let top = plan.top, top < results.count { results = Array(results.prefix(top)) }
+        var rows: [[Cell]] = []
+        for r in results { rows.append(r.labels.map(Cell.text) + [try cell(r.group, r.exact)]) }
+
+        // Totals: over every matching entry once (tags can repeat an entry across groups), or over the rows shown after `top`.
+        var totals: [[Cell]] = []
+        // The last row aggregates everything shown: a total for sum and count, the overall value otherwise.
+        let label = [Cell.text(plan.aggregate == .sum || plan.aggregate == .count ? "Total" : "Overall")]
+            + Array(repeating: Cell.empty, count: keys.count - 1)
         if plan.aggregate == .count {
-            for (g, key) in groupKeys.enumerated() {
-                rows.append((key, ResultRow(keys: labels(key, keys), value: .count(counts[g]))))
+            // `matched` counts each entry once, however many tag groups it is in.
+            let n = shownAll ? matched : results.reduce(0) { $0 + $1.group.count }
+            totals = [label + [.count(n)]]
+        } else if let target = plan.target {
+            if let total = try overallValue(plan, results.map(\.group), shownAll: shownAll, converter: converter) {
+                totals = [label + [.money(try round(total, target), target)]]
             }
-            totals = [.count(countRows(plan))]
-        } else if let target = plan.target, let converter {
-            var total = WideDecimal.zero
-            for (g, key) in groupKeys.enumerated() {
-                let exact = sums[g].total(with: converter)
-                total = total + exact
-                rows.append((key, ResultRow(keys: labels(key, keys), value: .money(try round(exact, target), target))))
-            }
-            // An entry with two tags is in two groups: the total counts it once.
-            if tagIndex != nil { total = try exactTotal(plan, converter: converter) }
-            totals = [.money(try round(total, target), target)]
-        } else {
-            // in native: a total per currency.
-            var perCurrency: [Currency: BigInt] = [:]
-            let currencyIndex = keys.firstIndex(of: .currency) ?? 0
-            for (g, key) in groupKeys.enumerated() {
-                let c = Currency(packed: UInt16(key[currencyIndex]))
-                let v = WideDecimal(natives[g].value, scale: store.amountScale)
-                rows.append((key, ResultRow(keys: labels(key, keys), value: .money(try round(v, c), c))))
-            }
-            if tagIndex == nil {
-                for (g, key) in groupKeys.enumerated() {
-                    perCurrency[Currency(packed: UInt16(key[currencyIndex])), default: 0] += natives[g].value
-                }
-            } else {
-                for row in plan.rows where passes(plan.subject, row) {
-                    perCurrency[store.currency[row], default: 0] += BigInt(plan.subject == .expenses ? -store.amount[row] : store.amount[row])
-                }
-            }
-            for c in perCurrency.keys.sorted() {
-                totals.append(.money(try round(WideDecimal(perCurrency[c] ?? 0, scale: store.amountScale), c), c))
-                totalCurrencies.append(c)
+        } else if let ci = keys.firstIndex(of: .currency) {
+            var byCurrency: [Currency: [Group]] = [:]
+            for r in results { byCurrency[Currency(packed: UInt16(r.group.key[ci])), default: []].append(r.group) }
+            for c in byCurrency.keys.sorted() {
+                guard let total = try overallValue(plan, byCurrency[c] ?? [], shownAll: shownAll && tagIndex == nil, converter: nil) else { continue }
+                var row = label
+                if ci > 0 { row[ci] = .text(c.code) }
+                totals.append(row + [.money(try round(total, c), c)])
             }
         }
-        // An ungrouped statement over no rows still answers: 0 (SQL's count(*) does too).
-        if keys.isEmpty && rows.isEmpty {
-            if plan.aggregate == .count {
-                rows.append((.zero, ResultRow(keys: [], value: .count(0))))
-            } else if let target = plan.target {
-                rows.append((.zero, ResultRow(keys: [], value: .money(.zero, target))))
-            }
-        }
-        rows.sort { a, b in compareKeys(a.key, b.key, keys, a.row.keys, b.row.keys) }
-        let totalRows: [ResultRow] = keys.isEmpty ? [] : totals.enumerated().map { i, value in
-            var labels = ["Total"] + Array(repeating: "", count: keys.count - 1)
-            if i < totalCurrencies.count, let c = totalCurrencies[i], let ci = keys.firstIndex(of: .currency), ci > 0 {
-                labels[ci] = c.code
-            }
-            return ResultRow(keys: labels, value: value)
-        }
-        return ResultSet(columns: columns, rows: rows.map(\.row), totals: totalRows,
-                         currency: plan.aggregate == .count ? nil : plan.target, warnings: warnings,
-                         provenance: converter?.provenance)
+        return ResultSet(columns: columns, rows: rows, totals: totals, currency: plan.aggregate == .count ? nil : plan.target,
+                         warnings: warnings, provenance: converter?.provenance, rateNotes: converter.map(rateNotes) ?? [])
     }
 
+    /// The total row's value: the aggregate over all the groups' entries.
+    func overallValue(_ plan: Plan, _ groups: [Group], shownAll: Bool, converter: Converter?) throws(QueryError) -> WideDecimal? {
+        let tagged = plan.groupBy.contains(.tag)
+        if tagged && shownAll && converter != nil {
+            // An entry with two tags sits in two groups: total it once, from the rows themselves.
+            var one = plan
+            one.groupBy = []
+            one.order = nil
+            one.top = nil
+            let r = try run(one)
+            if case .money(let v, _)? = r.rows.first?.last { return WideDecimal(v) }
+            return nil
+        }
+        switch plan.aggregate {
+        case .sum, .avg:
+            var total = WideDecimal.zero
+            var count = 0
+            for g in groups {
+                total = total + (converter.map { g.sum.total(with: $0) } ?? WideDecimal(g.native.value, scale: store.amountScale))
+                count += g.count
+            }
+            return plan.aggregate == .sum ? total : (count > 0 ? total.divided(by: count) : nil)
+        case .min, .max:
+            let values = groups.compactMap { $0.extremes.extreme(plan.aggregate == .max, converter: converter) }
+            return plan.aggregate == .max ? values.max(by: <) : values.min(by: <)
+        case .count, .list:
+            return nil
+        }
+    }
+
+    // MARK: list
+
+    func list(_ plan: Plan) throws(QueryError) -> ResultSet {
+        let converter = plan.target.map { Converter(ledger: ledger, resolver: resolver, target: $0, valuation: plan.valuation, whatIf: plan.whatIf) }
+        let flip = plan.subject == .expenses
+        var picked: [(row: Int, value: WideDecimal, currency: Currency)] = []
+        try forEachRow(plan) { row throws(QueryError) in
+            let a = store.amount[row]
+            let value = flip ? -a : a
+            guard let converter, let target = plan.target else {
+                picked.append((row, WideDecimal(BigInt(value), scale: store.amountScale), store.currency[row]))
+                return
+            }
+            let v: WideDecimal
+            switch converter.route(row) {
+            case .same: v = WideDecimal(BigInt(value), scale: store.amountScale)
+            case .normalized(let n): v = WideDecimal(BigInt(flip ? -n.significand : n.significand), scale: n.scale)
+            case .product(let r): v = WideDecimal(BigInt(value) * BigInt(r.significand), scale: store.amountScale + r.scale)
+            case .rate(let id): v = converter.convert(nativeSum: BigInt(value), rate: id)
+            case .missing: return
+            }
+            picked.append((row, v, target))
+        }
+        var warnings: [String] = []
+        if let converter {
+            let missing = converter.missingRates
+            if !missing.isEmpty, let target = plan.target { throw QueryError(.missingRates(missing, target: target), at: nil) }
+            warnings = Executor.warnings(converter)
+        }
+        if let order = plan.order {
+            switch order.key {
+            case .value:
+                picked.sort { order.descending ? $1.value < $0.value : $0.value < $1.value }
+            case .date:
+                if order.descending { picked.sort { ($0.row) > ($1.row) } }
+            case .key:
+                break
+            }
+        }
+        if let top = plan.top, top < picked.count { picked = Array(picked.prefix(top)) }
+        let native = plan.target == nil
+        let columns = ["date", "book", "category", "party"] + (native ? ["currency"] : []) + ["amount"]
+        var rows: [[Cell]] = []
+        rows.reserveCapacity(picked.count)
+        for p in picked {
+            var cells: [Cell] = [.text(Day(number: store.day[p.row]).description), .text(ledger.books[Int(store.book[p.row])].name),
+                                 .text(store.categories[Int(store.category[p.row])]),
+                                 .text(store.party[p.row] == 0 ? Executor.none : store.parties[Int(store.party[p.row])])]
+            if native { cells.append(.text(p.currency.code)) }
+            cells.append(.money(try round(p.value, p.currency), p.currency))
+            rows.append(cells)
+        }
+        var totals: [[Cell]] = []
+        if let target = plan.target, !picked.isEmpty {
+            let total = picked.reduce(WideDecimal.zero) { $0 + $1.value }
+            totals = [[.text("Total")] + Array(repeating: .empty, count: columns.count - 2) + [.money(try round(total, target), target)]]
+        }
+        return ResultSet(columns: columns, rows: rows, totals: totals, currency: plan.target, warnings: warnings,
+                         provenance: converter?.provenance, rateNotes: converter.map(rateNotes) ?? [])
+    }
+
+    // MARK: Rows
+
+    /// Calls `body` for each row of the plan that passes the subject and the filter, in row (date) order.
+    func forEachRow(_ plan: Plan, _ body: (Int) throws(QueryError) -> Void) throws(QueryError) {
+        func visit(_ row: Int) throws(QueryError) {
+            guard passes(plan.subject, row) else { return }
+            if let f = plan.filter, !evaluate(f, row, flip: plan.subject == .expenses) { return }
+            try body(row)
+        }
+        if let index = plan.index {
+            for row in indexRows(index, plan.rows) { try visit(row) }
+        } else {
+            for row in plan.rows { try visit(row) }
+        }
+    }
+
+    /// Rows of the posting lists of `index.codes` inside `range`, ascending.
+    func indexRows(_ index: IndexAccess, _ range: Range<Int>) -> [Int] {
+        let postings: PostingIndex
+        switch index.column {
+        case .category: postings = store.byCategory
+        case .book: postings = store.byBook
+        case .currency: postings = store.byCurrency
+        }
+        var rows: [Int] = []
+        rows.reserveCapacity(index.rowCount)
+        for c in index.codes {
+            let list = postings.rows(for: Int(c))
+            let lo = PostingIndex.lowerBound(list, UInt32(range.lowerBound))
+            let hi = PostingIndex.lowerBound(list, UInt32(range.upperBound))
+            for k in lo..<hi { rows.append(Int(list[k])) }
+        }
+        if index.codes.count > 1 { rows.sort() }
+        return rows
+    }
+
+    @inline(__always)
     func passes(_ subject: Subject, _ row: Int) -> Bool {
         let a = store.amount[row]
         switch subject {
@@ -219,31 +384,76 @@ public struct Executor {
         }
     }
 
-    /// Rows matching the subject, each counted once.
-    func countRows(_ plan: Plan) -> Int {
-        var n = 0
-        for row in plan.rows where passes(plan.subject, row) { n += 1 }
-        return n
+    func evaluate(_ p: Predicate, _ row: Int, flip: Bool) -> Bool {
+        switch p {
+        case .always(let b): return b
+        case .code(let column, let mask):
+            let c: Int
+            switch column {
+            case .category: c = Int(store.category[row])
+            case .book: c = Int(store.book[row])
+            case .party: c = Int(store.party[row])
+            case .payment: c = Int(store.payment[row])
+            case .currency: c = Int(store.currency[row].packed)
+            case .remarks: c = Int(store.remarks[row])
+            }
+            return c < mask.count && mask[c]
+        case .tags(let mask):
+            let tags = store.tags(at: row)
+            if tags.isEmpty { return mask[0] }
+            for t in tags where Int(t) + 1 < mask.count && mask[Int(t) + 1] { return true }
+            return false
+        case .amount(let op, let x):
+            let a = store.amount[row]
+            let v = ExactDecimal(significand: flip ? -a : a, scale: store.amountScale)
+            switch op {
+            case .equal, .isIn: return v == x
+            case .notEqual, .notIn: return v != x
+            case .less: return v < x
+            case .lessOrEqual: return v <= x
+            case .greater: return v > x
+            case .greaterOrEqual: return v >= x
+            case .contains: return false
+            }
+        case .days(let r):
+            let d = store.day[row]
+            return d >= r.first.number && d <= r.last.number
+        case .and(let ps):
+            for q in ps where !evaluate(q, row, flip: flip) { return false }
+            return true
+        case .or(let ps):
+            for q in ps where evaluate(q, row, flip: flip) { return true }
+            return false
+        case .not(let q):
+            return !evaluate(q, row, flip: flip)
+        }
     }
 
-    /// The converted total with each entry once (used when tags repeat entries across groups).
-    func exactTotal(_ plan: Plan, converter: Converter) throws(QueryError) -> WideDecimal {
-        var sum = ConvertedSum()
-        let flip = plan.subject == .expenses
-        for row in plan.rows where passes(plan.subject, row) {
-            let value = flip ? -store.amount[row] : store.amount[row]
-            switch converter.route(row) {
-            case .same: sum.addExact(value, scale: store.amountScale)
-            case .normalized(let n): sum.addExact(flip ? -n.significand : n.significand, scale: n.scale)
-            case .product(let r):
-                let (p, o) = value.multipliedReportingOverflow(by: r.significand)
-                if o { throw QueryError(.overflow, at: nil) }
-                sum.addExact(p, scale: store.amountScale + r.scale)
-            case .rate(let id): sum.addNative(value, rate: id)
-            case .missing: break
-            }
+    // MARK: Helpers
+
+    static func warnings(_ converter: Converter) -> [String] {
+        converter.lateRateUses.map { late in
+            "no market rate for \(late.pair) on or before \(late.firstEntryDay); used the oldest, dated \(late.sourceDay), for \(late.entries) \(late.entries == 1 ? "entry" : "entries")"
         }
-        return sum.total(with: converter)
+    }
+
+    /// Where the rates came from, for `explain`.
+    func rateNotes(_ converter: Converter) -> [String] {
+        let p = converter.provenance
+        var notes: [String] = []
+        func line(_ n: Int, _ what: String) { if n > 0 { notes.append("\(n) \(n == 1 ? "entry" : "entries") \(what)") } }
+        line(p.unconverted, "already in \(converter.target.code)")
+        line(p.whatIf, "at what-if rates")
+        line(p.bookedNormalized, "at their booked normalizedAmount")
+        line(p.bookedConversionRate, "at their booked conversionRate")
+        line(p.bookedLocked, "at their book's locked rate")
+        line(p.custom, "at custom rates")
+        if p.market > 0 {
+            var m = "\(p.market) \(p.market == 1 ? "entry" : "entries") at market rates"
+            if let a = p.oldestMarketDay, let b = p.newestMarketDay { m += a == b ? " of \(a)" : " dated \(a)..\(b)" }
+            notes.append(m)
+        }
+        return notes
     }
 
     func round(_ v: WideDecimal, _ c: Currency) throws(QueryError) -> ExactDecimal {
@@ -298,19 +508,41 @@ public struct Executor {
     }
 
     /// Ascending by each key in turn: periods chronologically, names alphabetically, "(none)" last.
-    func compareKeys(_ a: SIMD4<UInt32>, _ b: SIMD4<UInt32>, _ keys: [GroupKey], _ la: [String], _ lb: [String]) -> Bool {
-        for (i, k) in keys.enumerated() where a[i] != b[i] {
+    func compareKeys(_ a: SIMD4<UInt32>, _ b: SIMD4<UInt32>, _ keys: [GroupKey], _ la: [String], _ lb: [String], onlyIndex: Int? = nil) -> Bool {
+        for (j, k) in keys.enumerated() {
+            let i = onlyIndex ?? j
+            let li = onlyIndex == nil ? j : 0
+            guard a[i] != b[i] else { continue }
             if k.isPeriod {
                 if k == .day { return Int32(bitPattern: a[i]) < Int32(bitPattern: b[i]) }
                 return a[i] < b[i]
             }
-            let noneA = la[i] == Executor.none && (k == .party || k == .payment || k == .tag) && a[i] == 0
-            let noneB = lb[i] == Executor.none && (k == .party || k == .payment || k == .tag) && b[i] == 0
+            let optional = k == .party || k == .payment || k == .tag
+            let noneA = optional && a[i] == 0, noneB = optional && b[i] == 0
             if noneA != noneB { return noneB }
-            let x = la[i].lowercased(), y = lb[i].lowercased()
+            let x = la[li].lowercased(), y = lb[li].lowercased()
             if x != y { return x < y }
-            return la[i] < lb[i]
+            return la[li] < lb[li]
         }
         return false
+    }
+}
+
+extension WideDecimal: Comparable {
+    public static func == (a: WideDecimal, b: WideDecimal) -> Bool {
+        let s = max(a.scale, b.scale)
+        return a.rescaled(to: s).significand == b.rescaled(to: s).significand
+    }
+
+    public static func < (a: WideDecimal, b: WideDecimal) -> Bool {
+        let s = max(a.scale, b.scale)
+        return a.rescaled(to: s).significand < b.rescaled(to: s).significand
+    }
+
+    /// The quotient by a count, to `quotientScale` decimals (an average).
+    func divided(by n: Int) -> WideDecimal {
+        let s = max(scale, WideDecimal.quotientScale)
+        let v = rescaled(to: s)
+        return WideDecimal(WideDecimal.divideHalfEven(v.significand, BigInt(n)), scale: s)
     }
 }

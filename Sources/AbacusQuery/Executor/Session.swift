@@ -1,10 +1,12 @@
 // A session: the loaded ledger and the settings statements run under.
 //
-// `run` takes the text of one statement through the whole pipeline —
-// lexer → parser → planner → executor — and returns its result. The shell owns a
-// session; the engine never prints.
+// `execute` takes the text of one statement through the whole pipeline —
+// lexer → parser → planner → executor — and returns its `Output`. Statements
+// other than queries (convert, rate, rates, set, books, categories) are answered
+// here from the same rate resolver. The shell owns a session; the engine never prints.
 
 import AbacusCore
+import BigInt
 
 public final class Session {
     public private(set) var ledger: Ledger
@@ -13,6 +15,8 @@ public final class Session {
     public var currency: Currency
     public private(set) var sessionRates = SessionRates()
     private var resolver: RateResolver
+    /// Off only in tests that compare index access with scans.
+    public var useIndexes = true
 
     public init(ledger: Ledger, today: Day) {
         self.ledger = ledger
@@ -22,21 +26,166 @@ public final class Session {
     }
 
     public var context: PlanContext {
-        PlanContext(ledger: ledger, today: today, defaultCurrency: currency)
+        var c = PlanContext(ledger: ledger, today: today, defaultCurrency: currency)
+        c.useIndexes = useIndexes
+        return c
+    }
+
+    /// Replaces the ledger (`.load`); session rates and settings stay.
+    public func replaceLedger(_ l: Ledger) {
+        ledger = l
+        resolver = RateResolver(ledger: l, session: sessionRates)
     }
 
     public func plan(_ text: String) throws(QueryError) -> Plan {
         switch try Parser.parse(text) {
-        case .query(let q): return try Planner.plan(q, in: context)
+        case .query(let q), .explain(let q): return try Planner.plan(q, in: context)
+        default: throw QueryError(.unsupported("only queries (sum, count, avg, min, max, list) have a plan"), at: nil)
         }
     }
 
+    /// Runs a query and returns its table (a convenience for tests and callers that only query).
     public func run(_ text: String) throws(QueryError) -> ResultSet {
-        try Executor(ledger: ledger, resolver: resolver).run(try plan(text))
+        switch try execute(text) {
+        case .table(let r): return r
+        default: throw QueryError(.unsupported("not a query"), at: nil)
+        }
     }
 
-    public func setRate(_ pair: CurrencyPair, _ rate: ExactDecimal) {
-        sessionRates.set(pair, rate)
-        resolver = RateResolver(ledger: ledger, session: sessionRates)
+    public func execute(_ text: String) throws(QueryError) -> Output {
+        switch try Parser.parse(text) {
+        case .query(let q):
+            return .table(try Executor(ledger: ledger, resolver: resolver).run(try Planner.plan(q, in: context)))
+        case .explain(let q):
+            let plan = try Planner.plan(q, in: context)
+            let result = try Executor(ledger: ledger, resolver: resolver).run(plan)
+            return .explain(plan: plan.description, rates: result.rateNotes, warnings: result.warnings)
+        case .convert(let c):
+            return .table(try convert(c))
+        case .rate(let r):
+            return .table(try rate(r))
+        case .rates(let listing):
+            return .table(try rates(listing))
+        case .setRate(let pair, let rate):
+            sessionRates.set(pair, rate)
+            resolver = RateResolver(ledger: ledger, session: sessionRates)
+            return .message("custom rate for this session: 1 \(pair.from) = \(rate) \(pair.to)")
+        case .unsetRate(let pair, let range):
+            guard sessionRates.unset(pair) else {
+                throw QueryError(.unsupported("no rate for \(pair) was set in this session"), at: range)
+            }
+            resolver = RateResolver(ledger: ledger, session: sessionRates)
+            return .message("removed this session's rate for \(pair)")
+        case .setCurrency(let c):
+            currency = c
+            return .message("amounts now convert into \(c) unless a statement says otherwise")
+        case .books:
+            return .table(books())
+        case .categories:
+            return .table(categories())
+        }
+    }
+
+    // MARK: Rates
+
+    /// The single rate for a pair under a valuation: what-if, then custom, then market.
+    func resolve(_ pair: CurrencyPair, _ valuation: ValuationClause?, _ whatIf: [WhatIfRate]) throws(QueryError) -> (ResolvedRate, MarketQuote?) {
+        for w in whatIf {
+            if w.pair == pair { return (ResolvedRate(pair: pair, rate: Rate(w.rate), origin: .whatIf(pair)), nil) }
+            if w.pair == pair.inverse { return (ResolvedRate(pair: pair, rate: Rate(w.rate).inverse, origin: .whatIf(pair)), nil) }
+        }
+        let day: Day?
+        switch valuation {
+        case nil, .market?: day = today
+        case .latest?: day = nil
+        case .asOf(let d)?: day = Planner.resolve(d, today: today).last
+        }
+        if let c = resolver.custom(pair, on: day ?? Day(number: Int32.max)) {
+            return (ResolvedRate(pair: pair, rate: c.rate, origin: .custom(c)), nil)
+        }
+        if let q = resolver.market(pair, on: day) {
+            return (ResolvedRate(pair: pair, rate: q.rate, origin: .market(q)), q)
+        }
+        throw QueryError(.missingRates([MissingRate(pair: pair, entries: 0)], target: pair.to), at: nil)
+    }
+
+    func sourceDate(_ r: ResolvedRate) -> Cell {
+        switch r.origin {
+        case .market(let q): return .text(q.newestDay.description)
+        case .custom(let c): return c.day.map { .text($0.description) } ?? .empty
+        default: return .empty
+        }
+    }
+
+    func convert(_ c: Conversion) throws(QueryError) -> ResultSet {
+        if c.from == c.to {
+            return ResultSet(columns: ["amount", "converted", "rate", "source"],
+                             rows: [[.money(c.amount, c.from), .money(c.amount.rounded(toScale: c.to.minorUnits), c.to), .number(.one), .text("same currency")]])
+        }
+        let (r, _) = try resolve(CurrencyPair(c.from, c.to), c.valuation, c.whatIf)
+        let converted = WideDecimal.convert(BigInt(c.amount.significand), scale: c.amount.scale, at: r.rate)
+        guard let rounded = converted.rounded(toScale: c.to.minorUnits) else { throw QueryError(.overflow, at: nil) }
+        return ResultSet(columns: ["amount", "converted", "rate", "source", "date"],
+                         rows: [[.money(c.amount, c.from), .money(rounded, c.to), .number(r.rate.decimal()),
+                                 .text(resolver.describe(r.origin)), sourceDate(r)]],
+                         currency: c.to, warnings: staleness(r))
+    }
+
+    func rate(_ l: RateLookup) throws(QueryError) -> ResultSet {
+        let (r, _) = try resolve(l.pair, l.valuation, l.whatIf)
+        return ResultSet(columns: ["pair", "rate", "source", "date"],
+                         rows: [[.text(l.pair.description), .number(r.rate.decimal()), .text(resolver.describe(r.origin)), sourceDate(r)]],
+                         warnings: staleness(r))
+    }
+
+    /// A market rate dated after the day asked for is the oldest there is: say so.
+    func staleness(_ r: ResolvedRate) -> [String] {
+        guard case .market(let q) = r.origin, q.isAfterRequestedDay else { return [] }
+        return ["no market rate for \(r.pair) on or before the day asked for; used the oldest, dated \(q.oldestDay)"]
+    }
+
+    func rates(_ listing: RatesListing) throws(QueryError) -> ResultSet {
+        switch listing {
+        case .history(let pair, let since):
+            let from = since.map { Planner.resolve($0, today: today).first }
+            var rows: [[Cell]] = []
+            for leg in resolver.history(pair) where from.map({ leg.day >= $0 }) ?? true {
+                rows.append([.text(leg.day.description), .number(leg.rate.decimal()), .text(resolver.describe(leg.source))])
+            }
+            if rows.isEmpty && !resolver.hasSingleSource(pair) {
+                throw QueryError(.unsupported("no market source quotes \(pair) directly"), at: nil)
+            }
+            return ResultSet(columns: ["date", "rate", "source"], rows: rows)
+        case .day(let base, let search, let at):
+            let base = base ?? currency
+            let day = at.map { Planner.resolve($0, today: today).last } ?? today
+            let needle = search?.lowercased()
+            var rows: [[Cell]] = []
+            for c in resolver.quotedCurrencies where c != base {
+                if let needle, !c.code.lowercased().contains(needle), !c.name.lowercased().contains(needle) { continue }
+                guard let q = resolver.market(CurrencyPair(base, c), on: day) else { continue }
+                rows.append([.text(c.code), .text(c.name), .number(q.rate.decimal()), .text(resolver.describe(.market(q))), .text(q.newestDay.description)])
+            }
+            return ResultSet(columns: ["currency", "name", "rate (1 \(base.code))", "source", "date"], rows: rows)
+        }
+    }
+
+    // MARK: Listings
+
+    func books() -> ResultSet {
+        let rows: [[Cell]] = ledger.books.enumerated().map { i, b in
+            let locked = b.lockedExchangeRate.map { "1 \(b.currency) = \($0) \(b.targetCurrency)" + (b.rateLockedAt.map { " (\($0))" } ?? "") }
+            return [.text(b.name), .text(b.currency.code), locked.map(Cell.text) ?? .empty,
+                    .count(ledger.entries.byBook.rows(for: i).count), .text(b.id)]
+        }
+        return ResultSet(columns: ["book", "currency", "locked rate", "entries", "id"], rows: rows)
+    }
+
+    func categories() -> ResultSet {
+        let store = ledger.entries
+        let rows: [[Cell]] = store.categories.indices
+            .sorted { store.categories[$0].lowercased() < store.categories[$1].lowercased() }
+            .map { [.text(store.categories[$0]), .count(store.byCategory.rows(for: $0).count)] }
+        return ResultSet(columns: ["category", "entries"], rows: rows)
     }
 }

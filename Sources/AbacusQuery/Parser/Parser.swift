@@ -1,9 +1,11 @@
 // The parser: tokens → `Statement`, by recursive descent.
 //
 // Each parse function implements one rule of `Grammar/abacus.grammar` and quotes
-// it in its doc comment. Keywords are matched case-insensitively. On an error the
-// parser says what it expected at that token, and offers the nearest keyword when
-// the word found is a near miss (`catgory` → `category`).
+// it in its doc comment (a test holds the two together). Keywords are matched
+// case-insensitively. On an error the parser says what it expected at that
+// token, and offers the nearest keyword when the word found is a near miss
+// (`catgory` → `category`). Names from the ledger are not checked here: the
+// planner does that, with the ledger's own names as suggestions.
 
 import AbacusCore
 
@@ -11,6 +13,9 @@ public struct Parser {
     let lexer: Lexer
     let tokens: [Token]
     var index = 0
+    /// Nesting of parentheses in conditions, bounded so no input can exhaust the stack.
+    var depth = 0
+    static let maxDepth = 200
 
     public init(_ text: String) throws(QueryError) {
         lexer = Lexer(text)
@@ -31,9 +36,27 @@ public struct Parser {
         t.kind == .word ? lexer.text(t).lowercased() : nil
     }
 
-    func isKeyword(_ k: String) -> Bool { word(current) == k }
+    func isWord(_ k: String) -> Bool { word(current) == k }
+
+    func isSymbol(_ s: String) -> Bool { current.kind == .symbol && lexer.text(current) == s }
 
     mutating func advance() { if index < tokens.count - 1 { index += 1 } }
+
+    /// Consumes the keyword when it is next.
+    mutating func accept(_ k: String) -> Bool {
+        guard isWord(k) else { return false }
+        advance()
+        return true
+    }
+
+    mutating func expectWord(_ k: String) throws(QueryError) {
+        guard accept(k) else { throw expected(["'\(k)'"], keywords: [k]) }
+    }
+
+    mutating func expectSymbol(_ s: String) throws(QueryError) {
+        guard isSymbol(s) else { throw expected(["'\(s)'"]) }
+        advance()
+    }
 
     func describe(_ t: Token) -> String {
         switch t.kind {
@@ -49,13 +72,42 @@ public struct Parser {
         return QueryError(.expected(options, found: describe(current), suggestion: suggestion), at: current.range)
     }
 
-    // MARK: Rules
+    var previousEnd: Int { index > 0 ? tokens[index - 1].range.upperBound : 0 }
 
-    /// statement -> query END
+    // MARK: Statements
+
+    static let statementKeywords = ["sum", "count", "avg", "min", "max", "list", "explain", "convert", "rate", "rates",
+                                    "set", "unset", "books", "categories"]
+
+    /// statement -> (query | explain | convert | rate | rates | set | unset | 'books' | 'categories') END
     mutating func statement() throws(QueryError) -> Statement {
         if current.kind == .end { throw QueryError(.emptyStatement, at: nil) }
-        let q = try query()
-        return .query(q)
+        let s: Statement
+        switch word(current) {
+        case "explain": s = .explain(try explain())
+        case "convert": s = .convert(try convert())
+        case "rate": s = .rate(try rate())
+        case "rates": s = .rates(try rates())
+        case "set": s = try set()
+        case "unset": s = try unset()
+        case "books": advance(); s = .books
+        case "categories": advance(); s = .categories
+        case let w? where Aggregate(rawValue: w) != nil: s = .query(try query())
+        default:
+            throw expected(["a statement (sum, count, avg, min, max, list, convert, rate, rates, set, books, categories, explain)"],
+                           keywords: Parser.statementKeywords)
+        }
+        guard current.kind == .end else { throw expected(["the end of the statement"]) }
+        return s
+    }
+
+    /// explain -> 'explain' query
+    mutating func explain() throws(QueryError) -> Query {
+        advance()
+        guard let w = word(current), Aggregate(rawValue: w) != nil else {
+            throw expected(["a query to explain (sum, count, avg, min, max, list)"], keywords: Aggregate.allCases.map(\.rawValue))
+        }
+        return try query()
     }
 
     /// query -> aggregate subject? clause*
@@ -66,57 +118,82 @@ public struct Parser {
         return q
     }
 
+    /// aggregate -> 'sum' | 'count' | 'avg' | 'min' | 'max' | 'list'
+    mutating func aggregate() throws(QueryError) -> Aggregate {
+        guard let w = word(current), let a = Aggregate(rawValue: w) else {
+            throw expected(["sum, count, avg, min, max or list"], keywords: Aggregate.allCases.map(\.rawValue))
+        }
+        advance()
+        return a
+    }
+
     /// subject -> 'expenses' | 'income' | 'transfers' | 'entries'
     mutating func subject() -> Subject? {
-        guard let w = word(current), let s = Subject(rawValue: w) else { return nil }
+        guard let w = word(current), let s = Subject(rawValue: w) ?? Subject.alias(w) else { return nil }
         advance()
         return s
     }
 
-    static let clauseKeywords = ["in", "by", "since", "until", "before", "on", "during"]
+    static let clauseKeywords = ["in", "by", "where", "since", "until", "before", "on", "during", "at", "with", "order", "top"]
 
-    /// clause -> currency_clause | group_clause | period
+    /// clause -> currency_clause | group_clause | where_clause | period | valuation | what_if | order_clause | top_clause
     mutating func clause(_ q: inout Query) throws(QueryError) {
+        let at = current.range
+        func once(_ present: Bool, _ name: String) throws(QueryError) {
+            if present { throw QueryError(.expected(["at most one `\(name)` clause"], found: "a second one", suggestion: nil), at: at) }
+        }
         switch word(current) {
         case "in":
-            guard q.currency == nil else { throw QueryError(.expected(["one `in` clause"], found: "a second", suggestion: nil), at: current.range) }
+            try once(q.currency != nil, "in")
             (q.currency, q.currencyRange) = try currencyClause()
         case "by":
-            guard q.groupBy.isEmpty else { throw QueryError(.expected(["one `by` clause"], found: "a second", suggestion: nil), at: current.range) }
+            try once(!q.groupBy.isEmpty, "by")
+            let start = current.range.lowerBound
             q.groupBy = try groupClause()
+            q.groupRange = start..<previousEnd
+        case "where":
+            try once(q.condition != nil, "where")
+            q.condition = try whereClause()
+        case "at":
+            try once(q.valuation != nil, "at")
+            q.valuation = try valuation()
+        case "with":
+            try once(!q.whatIf.isEmpty, "with")
+            q.whatIf = try whatIf()
+        case "order":
+            try once(q.order != nil, "order by")
+            q.order = try orderClause()
+        case "top":
+            try once(q.top != nil, "top")
+            q.top = try topClause()
         case let w? where PeriodKind(rawValue: w) != nil:
             q.periods.append(try period())
         default:
             let subjects = q.subject == .entries ? Subject.allCases.map(\.rawValue) : []
-            throw expected(["a clause (in, by, since, until, before, on, during)"], keywords: Parser.clauseKeywords + subjects)
+            throw expected(["a clause (in, by, where, since, until, before, on, during, at, with, order by, top)"],
+                           keywords: Parser.clauseKeywords + subjects + GroupKey.allCases.map(\.rawValue))
         }
-    }
-
-    /// aggregate -> 'sum' | 'count'
-    mutating func aggregate() throws(QueryError) -> Aggregate {
-        guard let w = word(current), let a = Aggregate(rawValue: w) else {
-            throw expected(["a statement (sum, count)"], keywords: Aggregate.allCases.map(\.rawValue))
-        }
-        advance()
-        return a
     }
 
     /// currency_clause -> 'in' (CURRENCY | 'native')
     mutating func currencyClause() throws(QueryError) -> (TargetCurrency, Range<Int>) {
         advance()
         let t = current
-        guard let w = word(t) else { throw expected(["a currency code (INR, USD, …) or native"]) }
-        advance()
-        if w == "native" { return (.native, t.range) }
-        return (.code(try currency(t)), t.range)
+        guard word(t) != nil else { throw expected(["a currency code (INR, USD, …) or native"]) }
+        if word(t) == "native" { advance(); return (.native, t.range) }
+        return (.code(try currency()), t.range)
     }
 
-    /// CURRENCY -> three letters naming an ISO 4217 currency
-    func currency(_ t: Token) throws(QueryError) -> Currency {
+    /// A currency code (CURRENCY): three letters naming an ISO 4217 currency.
+    mutating func currency() throws(QueryError) -> Currency {
+        let t = current
+        guard t.kind == .word else { throw expected(["a currency code such as INR or USD"]) }
         let text = lexer.text(t)
-        if let c = Currency(caseInsensitiveCode: text) { return c }
-        let codes = Currency.all.map(\.code)
-        throw QueryError(.unknownCurrency(text, suggestion: nearest(text.uppercased(), in: codes)), at: t.range)
+        guard let c = Currency(caseInsensitiveCode: text) else {
+            throw QueryError(.unknownCurrency(text, suggestion: nearest(text.uppercased(), in: Currency.all.map(\.code))), at: t.range)
+        }
+        advance()
+        return c
     }
 
     /// group_clause -> 'by' group_keys
@@ -128,15 +205,17 @@ public struct Parser {
     /// group_keys -> group_key (',' group_key)*
     mutating func groupKeys() throws(QueryError) -> [GroupKey] {
         var keys = [try groupKey()]
-        while current.kind == .symbol && lexer.text(current) == "," {
+        while isSymbol(",") {
             advance()
-            keys.append(try groupKey())
+            let at = current.range
+            let k = try groupKey()
+            if keys.contains(k) { throw QueryError(.expected(["a key not already listed"], found: "'\(k.rawValue)' again", suggestion: nil), at: at) }
+            keys.append(k)
         }
         return keys
     }
 
-    /// group_key -> 'category' | 'book' | 'party' | 'payment' | 'currency' | 'tag'
-    ///            | 'day' | 'week' | 'month' | 'quarter' | 'year'
+    /// group_key -> 'category' | 'book' | 'party' | 'payment' | 'currency' | 'tag' | 'day' | 'week' | 'month' | 'quarter' | 'year'
     mutating func groupKey() throws(QueryError) -> GroupKey {
         let names = GroupKey.allCases.map(\.rawValue)
         guard let w = word(current), let key = GroupKey(rawValue: w) ?? GroupKey.alias(w) else {
@@ -146,17 +225,133 @@ public struct Parser {
         return key
     }
 
+    // MARK: Conditions
+
+    /// where_clause -> 'where' condition
+    mutating func whereClause() throws(QueryError) -> Condition {
+        advance()
+        return try condition()
+    }
+
+    /// condition -> conjunction ('or' conjunction)*
+    mutating func condition() throws(QueryError) -> Condition {
+        var c = try conjunction()
+        while accept("or") { c = .or(c, try conjunction()) }
+        return c
+    }
+
+    /// conjunction -> negation ('and' negation)*
+    mutating func conjunction() throws(QueryError) -> Condition {
+        var c = try negation()
+        while accept("and") { c = .and(c, try negation()) }
+        return c
+    }
+
+    /// negation -> 'not' negation | '(' condition ')' | comparison
+    mutating func negation() throws(QueryError) -> Condition {
+        depth += 1
+        defer { depth -= 1 }
+        if depth > Parser.maxDepth {
+            throw QueryError(.unsupported("the condition nests deeper than \(Parser.maxDepth) levels"), at: current.range)
+        }
+        if accept("not") { return .not(try negation()) }
+        if isSymbol("(") {
+            let open = current.range
+            advance()
+            let c = try condition()
+            guard isSymbol(")") else {
+                if current.kind == .end { throw QueryError(.expected(["')' to close the '(' here"], found: "the end of the statement", suggestion: nil), at: open) }
+                throw expected(["')'", "and", "or"], keywords: ["and", "or"])
+            }
+            advance()
+            return c
+        }
+        return .comparison(try comparison())
+    }
+
+    static let operators = ["=", "!=", "<>", "<", "<=", ">", ">=", "~"]
+
+    /// comparison -> field (('=' | '!=' | '<' | '<=' | '>' | '>=' | '~') value | 'not'? 'in' '(' value (',' value)* ')')
+    mutating func comparison() throws(QueryError) -> Comparison {
+        let start = current.range.lowerBound
+        let f = try field()
+        if current.kind == .symbol, Parser.operators.contains(lexer.text(current)) {
+            let text = lexer.text(current)
+            let op = text == "<>" ? .notEqual : ComparisonOperator(rawValue: text) ?? .equal
+            advance()
+            let v = try value(for: f, op: op)
+            return Comparison(field: f, op: op, values: [v], range: start..<previousEnd)
+        }
+        let negated = accept("not")
+        guard accept("in") else {
+            throw expected(["a comparison (=, !=, <, <=, >, >=, ~, in)"], keywords: ["in"])
+        }
+        try expectSymbol("(")
+        var values = [try value(for: f, op: .equal)]
+        while isSymbol(",") {
+            advance()
+            values.append(try value(for: f, op: .equal))
+        }
+        guard isSymbol(")") else { throw expected(["',' or ')'"]) }
+        advance()
+        return Comparison(field: f, op: negated ? .notIn : .isIn, values: values, range: start..<previousEnd)
+    }
+
+    /// field -> 'amount' | 'category' | 'book' | 'party' | 'payment' | 'currency' | 'tag' | 'remarks' | 'date'
+    mutating func field() throws(QueryError) -> Field {
+        let names = Field.allCases.map(\.rawValue)
+        guard let w = word(current), let f = Field(rawValue: w) ?? Field.alias(w) else {
+            throw expected(["a field (\(names.joined(separator: ", ")))"], keywords: names)
+        }
+        advance()
+        return f
+    }
+
+    /// Words that end a bare value.
+    static let valueStops: Set<String> = ["and", "or", "not", "in", "by", "where", "since", "until", "before", "on", "during",
+                                           "at", "with", "order", "top"]
+
+    /// value -> STRING | NUMBER | date_expr | WORD+
+    mutating func value(for field: Field, op: ComparisonOperator) throws(QueryError) -> LiteralValue {
+        let t = current
+        switch field {
+        case .amount:
+            guard t.kind == .number, let n = ExactDecimal(lexer.text(t).replacingUnderscores()) else {
+                throw expected(["a number"])
+            }
+            advance()
+            return LiteralValue(literal: .number(n), range: t.range)
+        case .date:
+            let d = try dateExpression()
+            return LiteralValue(literal: .date(d), range: t.range.lowerBound..<previousEnd)
+        default:
+            if t.kind == .string {
+                advance()
+                return LiteralValue(literal: .text(lexer.stringValue(t)), range: t.range)
+            }
+            var parts: [String] = []
+            while current.kind == .word || current.kind == .number || current.kind == .date {
+                if let w = word(current), Parser.valueStops.contains(w) { break }
+                parts.append(lexer.text(current))
+                advance()
+            }
+            guard !parts.isEmpty else { throw expected(["a value (a \"quoted string\" or words)"]) }
+            return LiteralValue(literal: .text(parts.joined(separator: " ")), range: t.range.lowerBound..<previousEnd)
+        }
+    }
+
+    // MARK: Periods and dates
+
     /// period -> ('since' | 'until' | 'before' | 'on' | 'during') date_expr
     mutating func period() throws(QueryError) -> PeriodClause {
         let start = current.range.lowerBound
         guard let w = word(current), let kind = PeriodKind(rawValue: w) else { throw expected(["a period"]) }
         advance()
         let date = try dateExpression()
-        return PeriodClause(kind: kind, date: date, range: start..<tokens[index - 1].range.upperBound)
+        return PeriodClause(kind: kind, date: date, range: start..<previousEnd)
     }
 
-    /// date_expr -> DATE | YEAR | 'today' | 'yesterday' | ('this' | 'last') ('month' | 'year')
-    ///            | 'last' NUMBER 'days'
+    /// date_expr -> DATE | YEAR | 'today' | 'yesterday' | ('this' | 'last') ('month' | 'year') | 'last' NUMBER 'days'
     mutating func dateExpression() throws(QueryError) -> DateExpression {
         let t = current
         let options = ["a date (2025-10-05, 2025-10, 2025, 2025-Q4, today, this month, last 30 days)"]
@@ -168,16 +363,18 @@ public struct Parser {
             return .literal(range, text: text)
         case .word:
             let w = word(t) ?? ""
-            advance()
             switch w {
-            case "today": return .today
-            case "yesterday": return .yesterday
+            case "today": advance(); return .today
+            case "yesterday": advance(); return .yesterday
             case "this", "last":
+                advance()
                 let next = current
-                if w == "last", next.kind == .number, let n = Int(lexer.text(next)), n > 0, n <= 100_000 {
+                if w == "last", next.kind == .number {
+                    guard let n = Int(lexer.text(next)), n > 0, n <= 100_000 else {
+                        throw QueryError(.expected(["a number of days from 1 to 100000"], found: describe(next), suggestion: nil), at: next.range)
+                    }
                     advance()
-                    guard word(current) == "days" || word(current) == "day" else { throw expected(["days"], keywords: ["days"]) }
-                    advance()
+                    guard accept("days") || accept("day") else { throw expected(["days"], keywords: ["days"]) }
                     return .lastDays(n)
                 }
                 switch word(next) {
@@ -186,12 +383,176 @@ public struct Parser {
                 default: throw expected(["month or year" + (w == "last" ? " or a number of days" : "")], keywords: ["month", "year"])
                 }
             default:
-                index -= 1
                 throw expected(options, keywords: ["today", "yesterday", "this", "last"])
             }
         default:
             throw expected(options)
         }
+    }
+
+    // MARK: Valuation, what-if, order, top
+
+    /// valuation -> 'at' ('market' | 'latest' | date_expr)
+    mutating func valuation() throws(QueryError) -> ValuationClause {
+        advance()
+        if accept("market") { return .market }
+        if accept("latest") { return .latest }
+        if current.kind == .word && !["today", "yesterday", "this", "last"].contains(word(current) ?? "") {
+            throw expected(["market, latest or a date"], keywords: ["market", "latest", "today"])
+        }
+        return .asOf(try dateExpression())
+    }
+
+    /// what_if -> 'with' rate_setting (',' rate_setting)*
+    mutating func whatIf() throws(QueryError) -> [WhatIfRate] {
+        advance()
+        var rates = [try rateSetting()]
+        while isSymbol(",") {
+            advance()
+            rates.append(try rateSetting())
+        }
+        return rates
+    }
+
+    /// rate_setting -> 'rate'? pair '=' NUMBER
+    mutating func rateSetting() throws(QueryError) -> WhatIfRate {
+        let start = current.range.lowerBound
+        _ = accept("rate") || accept("rates")
+        let p = try pair()
+        try expectSymbol("=")
+        let r = try positiveNumber("a rate")
+        return WhatIfRate(pair: p, rate: r, range: start..<previousEnd)
+    }
+
+    /// pair -> CURRENCY '/' CURRENCY
+    mutating func pair() throws(QueryError) -> CurrencyPair {
+        let a = try currency()
+        guard isSymbol("/") else { throw expected(["'/' and a second currency (as in SGD/INR)"]) }
+        advance()
+        let at = current.range
+        let b = try currency()
+        guard a != b else { throw QueryError(.expected(["two different currencies"], found: "\(a)/\(b)", suggestion: nil), at: at) }
+        return CurrencyPair(a, b)
+    }
+
+    mutating func positiveNumber(_ what: String) throws(QueryError) -> ExactDecimal {
+        let t = current
+        guard t.kind == .number else { throw expected([what + " (a positive number)"]) }
+        guard let n = ExactDecimal(lexer.text(t).replacingUnderscores()) else {
+            throw QueryError(.expected([what + " that has at most 38 digits"], found: describe(t), suggestion: nil), at: t.range)
+        }
+        guard n.isPositive else { throw QueryError(.expected([what + " above zero"], found: describe(t), suggestion: nil), at: t.range) }
+        advance()
+        return n
+    }
+
+    /// order_clause -> 'order' 'by' ('amount' | 'count' | 'date' | group_key) ('asc' | 'desc')?
+    mutating func orderClause() throws(QueryError) -> Order {
+        let start = current.range.lowerBound
+        advance()
+        try expectWord("by")
+        let key: OrderKey
+        switch word(current) {
+        case "amount", "count", "value", "total", "sum", "avg", "min", "max": key = .value; advance()
+        case "date": key = .date; advance()
+        default:
+            let names = ["amount", "count", "date"] + GroupKey.allCases.map(\.rawValue)
+            guard let w = word(current), let g = GroupKey(rawValue: w) ?? GroupKey.alias(w) else {
+                throw expected(["amount, count, date or a group key"], keywords: names)
+            }
+            advance()
+            key = .key(g)
+        }
+        var descending = false
+        if accept("desc") || accept("descending") { descending = true } else { _ = accept("asc") || accept("ascending") }
+        return Order(key: key, descending: descending, range: start..<previousEnd)
+    }
+
+    /// top_clause -> 'top' NUMBER
+    mutating func topClause() throws(QueryError) -> Int {
+        advance()
+        let t = current
+        guard t.kind == .number, let n = Int(lexer.text(t)), n > 0 else {
+            throw expected(["a whole number of rows above zero"])
+        }
+        advance()
+        return n
+    }
+
+    // MARK: Other statements
+
+    /// convert -> 'convert' NUMBER CURRENCY 'to' CURRENCY (valuation | what_if)*
+    mutating func convert() throws(QueryError) -> Conversion {
+        advance()
+        let t = current
+        guard t.kind == .number, let amount = ExactDecimal(lexer.text(t).replacingUnderscores()) else {
+            throw expected(["an amount (convert 100 SGD to INR)"])
+        }
+        advance()
+        let from = try currency()
+        guard accept("to") || accept("in") || accept("into") else { throw expected(["'to'"], keywords: ["to"]) }
+        let to = try currency()
+        var c = Conversion(amount: amount, from: from, to: to, valuation: nil, whatIf: [])
+        try valuationAndWhatIf(&c.valuation, &c.whatIf)
+        return c
+    }
+
+    mutating func valuationAndWhatIf(_ valuation: inout ValuationClause?, _ whatIf: inout [WhatIfRate]) throws(QueryError) {
+        while current.kind != .end {
+            if isWord("at"), valuation == nil { valuation = try self.valuation() }
+            else if isWord("with"), whatIf.isEmpty { whatIf = try self.whatIf() }
+            else { throw expected(["at or with"], keywords: ["at", "with"]) }
+        }
+    }
+
+    /// rate -> 'rate' pair (valuation | what_if)*
+    mutating func rate() throws(QueryError) -> RateLookup {
+        advance()
+        var r = RateLookup(pair: try pair(), valuation: nil, whatIf: [])
+        try valuationAndWhatIf(&r.valuation, &r.whatIf)
+        return r
+    }
+
+    /// rates -> 'rates' (pair ('since' date_expr)? | ('in' CURRENCY)? ('where' 'currency' '~' value)? ('at' date_expr)?)
+    mutating func rates() throws(QueryError) -> RatesListing {
+        advance()
+        if current.kind == .word, index + 1 < tokens.count, tokens[index + 1].kind == .symbol, lexer.text(tokens[index + 1]) == "/" {
+            let p = try pair()
+            var since: DateExpression?
+            if accept("since") { since = try dateExpression() }
+            return .history(p, since: since)
+        }
+        var base: Currency?, search: String?, at: DateExpression?
+        if accept("in") { base = try currency() }
+        if accept("where") {
+            guard accept("currency") || accept("code") || accept("name") else { throw expected(["currency"], keywords: ["currency"]) }
+            guard isSymbol("~") || isSymbol("=") else { throw expected(["'~'"]) }
+            advance()
+            if case .text(let s) = try value(for: .currency, op: .contains).literal { search = s }
+        }
+        if accept("at") { at = try dateExpression() }
+        return .day(base: base, search: search, at: at)
+    }
+
+    /// set -> 'set' ('rate' pair '=' NUMBER | 'currency' CURRENCY)
+    mutating func set() throws(QueryError) -> Statement {
+        advance()
+        if accept("rate") {
+            let p = try pair()
+            try expectSymbol("=")
+            return .setRate(p, try positiveNumber("a rate"))
+        }
+        if accept("currency") { return .setCurrency(try currency()) }
+        throw expected(["rate or currency"], keywords: ["rate", "currency"])
+    }
+
+    /// unset -> 'unset' 'rate' pair
+    mutating func unset() throws(QueryError) -> Statement {
+        advance()
+        try expectWord("rate")
+        let start = current.range.lowerBound
+        let p = try pair()
+        return .unsetRate(p, start..<previousEnd)
     }
 }
 
@@ -213,6 +574,33 @@ extension GroupKey {
         default: return nil
         }
     }
+}
+
+extension Field {
+    static func alias(_ w: String) -> Field? {
+        switch w {
+        case "paymentmode": return .payment
+        case "remark", "note", "notes": return .remarks
+        case "tags": return .tag
+        default: return nil
+        }
+    }
+}
+
+extension Subject {
+    static func alias(_ w: String) -> Subject? {
+        switch w {
+        case "expense", "spending": return .expenses
+        case "transfer": return .transfers
+        case "entry": return .entries
+        default: return nil
+        }
+    }
+}
+
+extension String {
+    /// `1_000_000` → `1000000`.
+    func replacingUnderscores() -> String { filter { $0 != "_" } }
 }
 
 /// Date literals: `2025`, `2025-10`, `2025-10-05`, `2025-Q4`, `2025-W41`.

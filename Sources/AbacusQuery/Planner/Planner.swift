@@ -1,9 +1,19 @@
 // The planner: a parsed query + the session → a `Plan` the executor can run.
 //
-// It resolves names (the target currency, relative dates against `today`),
-// intersects the period clauses into one day range, and turns that range into a
-// row range with two binary searches on the date-sorted store (the date index).
-// The plan prints as text; `explain` will show it.
+// It resolves names against the ledger (currencies, categories, books, parties…,
+// with the nearest existing names as suggestions when one is misspelt), resolves
+// relative dates against `today`, and compiles the `where` condition into a
+// `Predicate` over the store's columns: a test on a dictionary-encoded column
+// becomes a mask over its codes, so each row costs one table lookup.
+//
+// Access path. Period clauses and top-level date conditions intersect into one
+// day range, found with two binary searches on the date-sorted store. A
+// top-level equality or `in` on category, book or currency can use that
+// column's posting lists instead: the planner estimates the rows each would
+// touch inside the day range and takes the smallest, when it is clearly fewer
+// than a scan of the range. Anything else is a scan, and both paths give the
+// same rows (a property test holds them to it). The plan prints as text:
+// that is what `explain` shows.
 
 import AbacusCore
 
@@ -14,31 +24,92 @@ public struct Plan: Sendable {
     public var target: Currency?
     public var groupBy: [GroupKey]
     public var days: DayRange?
-    /// Rows the scan touches, from the date index.
+    /// Rows of the day range (the date index's answer).
     public var rows: Range<Int>
-    public var usesDateIndex: Bool
+    /// A posting-list access instead of a scan of `rows`.
+    public var index: IndexAccess?
+    /// Conditions left for each row.
+    public var filter: Predicate?
+    public var filterText: [String]
     public var valuation: Valuation
+    public var whatIf: [CurrencyPair: ExactDecimal]
+    public var order: Order?
+    public var top: Int?
 
-    /// The plan as indented text.
+    /// The plan as indented text (what `explain` prints before the rates).
     public var description: String {
         var lines: [String] = []
-        lines.append("\(aggregate.rawValue) \(subject.rawValue)")
-        if usesDateIndex, let days {
-            lines.append("  scan rows \(rows.lowerBound)..<\(rows.upperBound) (\(rows.count) rows) using the date index for \(days.first)..\(days.last)")
+        let target = self.target.map { " in \($0.code)" } ?? (aggregate == .count ? "" : " in native")
+        lines.append("\(aggregate.rawValue) \(subject.rawValue)\(target)")
+        if let index {
+            lines.append("  SEARCH entries USING INDEX \(index.column.rawValue) (\(index.text)): \(index.rowCount) of \(rows.count) rows"
+                         + (days.map { " in \($0.first)..\($0.last)" } ?? ""))
+        } else if let days {
+            lines.append("  SEARCH entries USING INDEX date (\(days.first)..\(days.last)): rows \(rows.lowerBound)..<\(rows.upperBound), \(rows.count) rows")
         } else {
-            lines.append("  scan all \(rows.count) rows")
+            lines.append("  SCAN entries: \(rows.count) rows")
         }
         switch subject {
-        case .expenses: lines.append("  filter amount < 0 and not a transfer")
-        case .income: lines.append("  filter amount > 0 and not a transfer")
-        case .transfers: lines.append("  filter transfers")
+        case .expenses: lines.append("  FILTER amount < 0 and not a transfer (expenses)")
+        case .income: lines.append("  FILTER amount > 0 and not a transfer (income)")
+        case .transfers: lines.append("  FILTER transfers")
         case .entries: break
         }
-        if !groupBy.isEmpty { lines.append("  group by " + groupBy.map(\.rawValue).joined(separator: ", ")) }
+        for f in filterText { lines.append("  FILTER " + f) }
+        if !groupBy.isEmpty { lines.append("  GROUP BY " + groupBy.map(\.rawValue).joined(separator: ", ")) }
         if aggregate != .count {
-            lines.append(target.map { "  convert into \($0.code) (\(valuation))" } ?? "  no conversion (native currencies)")
+            if let t = self.target {
+                var line = "  CONVERT into \(t.code), \(valuation) valuation"
+                if !whatIf.isEmpty {
+                    line += ", with " + whatIf.keys.sorted { $0.description < $1.description }.map { "\($0) = \(whatIf[$0]?.description ?? "")" }.joined(separator: ", ")
+                }
+                lines.append(line)
+            } else {
+                lines.append("  NO CONVERSION (native currencies)")
+            }
         }
+        if let order { lines.append("  ORDER BY \(order.describe)") }
+        if let top { lines.append("  TOP \(top)") }
         return lines.joined(separator: "\n")
+    }
+}
+
+/// Rows from posting lists: the union of the lists of `codes`, restricted to the day range.
+public struct IndexAccess: Sendable {
+    public enum Column: String, Sendable { case category, book, currency }
+    public var column: Column
+    public var codes: [UInt32]
+    public var text: String
+    public var rowCount: Int
+}
+
+/// A compiled condition over one row.
+public indirect enum Predicate: Sendable {
+    case always(Bool)
+    /// The row's code in `column` is set in `mask`.
+    case code(CodeColumn, [Bool])
+    /// One of the row's tags is set in `mask` (index = tag code + 1; 0 is "no tags").
+    case tags([Bool])
+    case amount(ComparisonOperator, ExactDecimal)
+    case days(DayRange)
+    case and([Predicate])
+    case or([Predicate])
+    case not(Predicate)
+}
+
+public enum CodeColumn: String, Sendable {
+    case category, book, party, payment, currency, remarks
+}
+
+extension Order {
+    var describe: String {
+        let k: String
+        switch key {
+        case .value: k = "value"
+        case .date: k = "date"
+        case .key(let g): k = g.rawValue
+        }
+        return k + (descending ? " desc" : " asc")
     }
 }
 
@@ -46,6 +117,8 @@ public struct PlanContext: Sendable {
     public var ledger: Ledger
     public var today: Day
     public var defaultCurrency: Currency
+    /// Off in tests that compare index and scan.
+    public var useIndexes = true
 
     public init(ledger: Ledger, today: Day, defaultCurrency: Currency) {
         self.ledger = ledger
@@ -56,29 +129,55 @@ public struct PlanContext: Sendable {
 
 public enum Planner {
     public static func plan(_ q: Query, in context: PlanContext) throws(QueryError) -> Plan {
-        if q.groupBy.count > 4 { throw QueryError(.tooManyGroupKeys(q.groupBy.count), at: nil) }
+        if q.groupBy.count > 4 { throw QueryError(.tooManyGroupKeys(q.groupBy.count), at: q.groupRange) }
+        if q.aggregate == .list && !q.groupBy.isEmpty {
+            throw QueryError(.unsupported("`list` shows entries one by one and cannot group: drop `by`, or use sum or count"), at: q.groupRange)
+        }
         let target: Currency?
         switch q.currency {
         case .native?: target = nil
         case .code(let c)?: target = c
         case nil: target = context.defaultCurrency
         }
+        if let order = q.order, case .key(let k) = order.key, !q.groupBy.contains(k) {
+            throw QueryError(.unsupported("cannot order by \(k.rawValue): it is not one of the group keys"), at: order.range)
+        }
+        if let order = q.order, order.key == .date, q.aggregate != .list {
+            throw QueryError(.unsupported("order by date applies to `list`; grouped results order by amount or a group key"), at: order.range)
+        }
+
+        // Day range: periods and top-level date conditions.
         var days: DayRange?
         var empty = false
-        for p in q.periods {
-            let r = resolve(p.date, today: context.today)
-            var lo = Day(number: Int32.min), hi = Day(number: Int32.max)
-            switch p.kind {
-            case .since: lo = r.first
-            case .until: hi = r.last
-            case .before: hi = Day(number: r.first.number - 1)
-            case .on, .during: lo = r.first; hi = r.last
-            }
+        func intersect(_ lo: Day, _ hi: Day) {
             let current = days ?? DayRange(Day(number: Int32.min), Day(number: Int32.max))
             let merged = DayRange(max(current.first, lo), min(current.last, hi))
             if merged.first > merged.last { empty = true }
             days = merged
         }
+        for p in q.periods {
+            let r = resolve(p.date, today: context.today)
+            switch p.kind {
+            case .since: intersect(r.first, Day(number: Int32.max))
+            case .until: intersect(Day(number: Int32.min), r.last)
+            case .before: intersect(Day(number: Int32.min), Day(number: r.first.number - 1))
+            case .on, .during: intersect(r.first, r.last)
+            }
+        }
+
+        var compiler = ConditionCompiler(ledger: context.ledger, today: context.today, subject: q.subject)
+        var conjuncts: [(Predicate, String, Comparison?)] = []
+        if let c = q.condition {
+            for part in flattenAnd(c) {
+                // A top-level date comparison narrows the day range instead of filtering rows.
+                if case .comparison(let cmp) = part, cmp.field == .date, let r = try compiler.dateBounds(cmp) {
+                    intersect(r.first, r.last)
+                    continue
+                }
+                conjuncts.append((try compiler.compile(part), compiler.text(part), { if case .comparison(let x) = part { return x }; return nil }()))
+            }
+        }
+
         let store = context.ledger.entries
         var rows = 0..<store.count
         if let days {
@@ -86,8 +185,62 @@ public enum Planner {
             let hi = days.last.number == Int32.max ? store.count : store.firstRow(onOrAfter: Day(number: days.last.number + 1))
             rows = empty ? lo..<lo : lo..<max(lo, hi)
         }
+
+        // Posting lists: the most selective usable top-level conjunct, when clearly better than the scan.
+        var index: IndexAccess?
+        var chosen: Int?
+        if context.useIndexes {
+            for (i, part) in conjuncts.enumerated() {
+                guard let cmp = part.2, let access = indexAccess(cmp, compiler: compiler, store: store, rows: rows) else { continue }
+                if access.rowCount * 2 < rows.count, access.rowCount < (index?.rowCount ?? Int.max) {
+                    index = access
+                    chosen = i
+                }
+            }
+        }
+        var remaining = conjuncts
+        if let chosen { remaining.remove(at: chosen) }
+        let filter: Predicate? = remaining.isEmpty ? nil : (remaining.count == 1 ? remaining[0].0 : .and(remaining.map(\.0)))
+
+        var whatIf: [CurrencyPair: ExactDecimal] = [:]
+        for w in q.whatIf { whatIf[w.pair] = w.rate }
+        let valuation: Valuation
+        switch q.valuation {
+        case nil: valuation = .booked
+        case .market?: valuation = .market
+        case .latest?: valuation = .latest
+        case .asOf(let d)?: valuation = .asOf(resolve(d, today: context.today).last)
+        }
+        // `top N` ranks: without `order by`, the largest values come first.
+        let order = q.order ?? (q.top != nil ? Order(key: .value, descending: true, range: 0..<0) : nil)
         return Plan(aggregate: q.aggregate, subject: q.subject, target: target, groupBy: q.groupBy,
-                    days: days, rows: rows, usesDateIndex: days != nil, valuation: .booked)
+                    days: days, rows: rows, index: index, filter: filter, filterText: remaining.map(\.1),
+                    valuation: valuation, whatIf: whatIf, order: order, top: q.top)
+    }
+
+    static func flattenAnd(_ c: Condition) -> [Condition] {
+        if case .and(let a, let b) = c { return flattenAnd(a) + flattenAnd(b) }
+        return [c]
+    }
+
+    /// A posting-list access for `category|book|currency = x` or `in (…)`, with its row estimate.
+    static func indexAccess(_ cmp: Comparison, compiler: ConditionCompiler, store: EntryStore, rows: Range<Int>) -> IndexAccess? {
+        guard cmp.op == .equal || cmp.op == .isIn else { return nil }
+        let column: IndexAccess.Column
+        let postings: PostingIndex
+        switch cmp.field {
+        case .category: column = .category; postings = store.byCategory
+        case .book: column = .book; postings = store.byBook
+        case .currency: column = .currency; postings = store.byCurrency
+        default: return nil
+        }
+        guard let codes = try? compiler.codes(cmp) else { return nil }
+        var count = 0
+        for c in codes {
+            let list = postings.rows(for: Int(c))
+            count += PostingIndex.lowerBound(list, UInt32(rows.upperBound)) - PostingIndex.lowerBound(list, UInt32(rows.lowerBound))
+        }
+        return IndexAccess(column: column, codes: codes.sorted(), text: compiler.text(.comparison(cmp)), rowCount: count)
     }
 
     /// The days a date expression names.
@@ -110,5 +263,17 @@ public enum Planner {
         case .lastYear: return year(y - 1)
         case .lastDays(let n): return DayRange(Day(number: today.number - Int32(n) + 1), today)
         }
+    }
+}
+
+extension PostingIndex {
+    /// First position in an ascending row list whose row is ≥ `row`.
+    static func lowerBound(_ list: ArraySlice<UInt32>, _ row: UInt32) -> Int {
+        var lo = list.startIndex, hi = list.endIndex
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if list[mid] < row { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
     }
 }

@@ -30,35 +30,66 @@ public struct Renderer {
         }
     }
 
-    func display(_ v: ResultValue) -> String {
-        switch v {
-        case .money(let d, let c): return money.format(d, c)
+    /// A message (`set rate …`) in the current format.
+    public func render(message: String) -> String {
+        format == .json ? "{\"message\":" + JSONText.quote(message) + "}" : message
+    }
+
+    /// `explain`: the plan, then where the rates came from.
+    public func render(plan: String, rates: [String], warnings: [String]) -> String {
+        if format == .json {
+            return "{\"plan\":" + JSONText.quote(plan) + ",\"rates\":[" + rates.map(JSONText.quote).joined(separator: ",")
+                + "],\"warnings\":[" + warnings.map(JSONText.quote).joined(separator: ",") + "]}"
+        }
+        var lines = [plan]
+        if !rates.isEmpty { lines.append("rates:"); lines += rates.map { "  " + $0 } }
+        return lines.joined(separator: "\n")
+    }
+
+    func display(_ c: Cell) -> String {
+        switch c {
+        case .text(let s): return s
+        case .money(let d, let cur): return money.format(d, cur)
         case .count(let n): return String(n)
+        case .number(let d): return Renderer.shortNumber(d)
+        case .empty: return ""
         }
     }
 
-    func plain(_ v: ResultValue) -> String {
-        switch v {
-        case .money(let d, let c): return MoneyFormat.plain(d, c)
+    func plain(_ c: Cell) -> String {
+        switch c {
+        case .text(let s): return s
+        case .money(let d, let cur): return MoneyFormat.plain(d, cur)
         case .count(let n): return String(n)
+        case .number(let d): return d.normalized.description
+        case .empty: return ""
         }
     }
 
-    /// Header, body rows and total rows as display strings.
-    func cells(_ r: ResultSet) -> (header: [String], body: [[String]], totals: [[String]]) {
-        let body = r.rows.map { $0.keys + [display($0.value)] }
-        let totals = r.totals.map { $0.keys + [display($0.value)] }
-        return (r.columns, body, totals)
+    /// A rate for people: at most 12 significant digits (JSON and CSV keep every digit).
+    static func shortNumber(_ d: ExactDecimal) -> String {
+        let n = d.normalized
+        let digits = String(n.significand.magnitude).count
+        return (digits > 12 ? n.rounded(toScale: max(0, n.scale - (digits - 12))).normalized : n).description
+    }
+
+    /// Which columns hold numbers (right-aligned): those whose cells are all numeric or empty.
+    func numericColumns(_ r: ResultSet) -> [Bool] {
+        r.columns.indices.map { i in
+            let cells = (r.rows + r.totals).compactMap { i < $0.count ? $0[i] : nil }
+            return cells.contains { $0.isNumeric } && cells.allSatisfy { $0.isNumeric || $0 == .empty }
+        }
     }
 
     // MARK: Table
 
     func table(_ r: ResultSet) -> String {
-        let (header, body, totals) = cells(r)
-        let columns = header.count
+        let header = r.columns
+        let body = r.rows.map { $0.map(display) }
+        let totals = r.totals.map { $0.map(display) }
         var widths = header.map(TextWidth.of)
-        for row in body + totals { for (i, cell) in row.enumerated() { widths[i] = max(widths[i], TextWidth.of(cell)) } }
-        let numeric = (0..<columns).map { $0 == columns - 1 }
+        for row in body + totals { for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], TextWidth.of(cell)) } }
+        let numeric = numericColumns(r)
         func line(_ l: String, _ m: String, _ r: String) -> String {
             l + widths.map { String(repeating: "─", count: $0 + 2) }.joined(separator: m) + r
         }
@@ -81,10 +112,13 @@ public struct Renderer {
     // MARK: Markdown
 
     func markdown(_ r: ResultSet) -> String {
-        let (header, body, totals) = cells(r)
+        let header = r.columns
+        let body = r.rows.map { $0.map(display) }
+        let totals = r.totals.map { $0.map(display) }
+        let numeric = numericColumns(r)
         func escape(_ s: String) -> String { s.replacingAll("|", with: "\\|") }
         var out = ["| " + header.map(escape).joined(separator: " | ") + " |"]
-        out.append("|" + header.indices.map { $0 == header.count - 1 ? " ---: " : " --- " }.joined(separator: "|") + "|")
+        out.append("|" + header.indices.map { numeric[$0] ? " ---: " : " --- " }.joined(separator: "|") + "|")
         out += body.map { "| " + $0.map(escape).joined(separator: " | ") + " |" }
         out += totals.map { "| " + $0.enumerated().map { i, c in i == 0 && !c.isEmpty ? "**\(escape(c))**" : escape(c) }.joined(separator: " | ") + " |" }
         return out.joined(separator: "\n")
@@ -93,16 +127,16 @@ public struct Renderer {
     // MARK: JSON
 
     func json(_ r: ResultSet) -> String {
+        func value(_ c: Cell) -> String {
+            switch c {
+            case .count(let n): return String(n)
+            case .empty: return "null"
+            default: return JSONText.quote(plain(c))
+            }
+        }
         var out = "{\"columns\":[" + r.columns.map(JSONText.quote).joined(separator: ",") + "],\"rows\":["
         out += r.rows.map { row in
-            var fields = zip(r.columns, row.keys).map { JSONText.quote($0) + ":" + JSONText.quote($1) }
-            let valueText: String
-            switch row.value {
-            case .money: valueText = JSONText.quote(plain(row.value))
-            case .count(let n): valueText = String(n)
-            }
-            fields.append(JSONText.quote(r.columns[r.columns.count - 1]) + ":" + valueText)
-            return "{" + fields.joined(separator: ",") + "}"
+            "{" + zip(r.columns, row).map { JSONText.quote($0) + ":" + value($1) }.joined(separator: ",") + "}"
         }.joined(separator: ",")
         out += "],\"currency\":" + (r.currency.map { JSONText.quote($0.code) } ?? "null")
         out += ",\"warnings\":[" + r.warnings.map(JSONText.quote).joined(separator: ",") + "]}"
@@ -117,7 +151,7 @@ public struct Renderer {
                 ? "\"" + s.replacingAll("\"", with: "\"\"") + "\"" : s
         }
         var lines = [r.columns.map(field).joined(separator: ",")]
-        lines += r.rows.map { ($0.keys + [plain($0.value)]).map(field).joined(separator: ",") }
+        lines += r.rows.map { $0.map(plain).map(field).joined(separator: ",") }
         return lines.joined(separator: "\r\n")
     }
 }

@@ -1,0 +1,126 @@
+// `.help` and its topics. Every example here runs on the demo ledger (a test runs them).
+
+enum Help {
+    static let topics = ["query", "where", "dates", "rates", "statements", "format", "commands"]
+
+    static let keywords = ["sum", "count", "avg", "min", "max", "list", "expenses", "income", "transfers", "entries",
+                           "in", "native", "by", "where", "and", "or", "not", "category", "book", "party", "payment",
+                           "currency", "tag", "remarks", "amount", "date", "day", "week", "month", "quarter", "year",
+                           "since", "until", "before", "on", "during", "today", "yesterday", "this", "last", "days",
+                           "at", "market", "latest", "with", "rate", "order", "asc", "desc", "top", "explain",
+                           "convert", "to", "rates", "set", "unset", "books", "categories"]
+
+    static func text(topic: String) -> String? {
+        switch topic.lowercased() {
+        case "": return overview
+        case "query", "queries", "sum", "count": return query
+        case "where", "conditions", "filter": return conditions
+        case "dates", "date", "periods", "period": return dates
+        case "rates", "rate", "convert", "currency", "currencies": return rates
+        case "statements", "statement": return statements
+        case "format", "formats", "output": return format
+        case "commands", "command", "dot": return commands
+        default: return nil
+        }
+    }
+
+    static let overview = """
+    Abacus answers questions about a multi-currency ledger. One statement per line;
+    `;` separates statements, `\\` at the end of a line continues it, `#` starts a comment.
+
+      sum expenses in INR by category since 2025-10
+      count entries by book
+      convert 100 SGD to INR
+
+    Topics: .help query | where | dates | rates | statements | format | commands
+    """
+
+    static let query = """
+    AGG [SUBJECT] [in CUR|native] [by KEY, ...] [where COND] [PERIOD ...]
+        [at market|latest|DATE] [with rate A/B = N, ...] [order by amount|KEY [asc|desc]] [top N]
+
+      AGG      sum count avg min max list
+      SUBJECT  expenses (shown positive) income transfers entries (the default)
+      KEY      category book party payment currency tag day week month quarter year
+
+    Examples:
+      sum expenses in INR by category since 2025-10
+      avg expenses by book during 2025
+      max expenses in USD by month
+      sum expenses by category order by amount desc top 5
+      list expenses where amount > 5000 order by amount desc top 10
+      sum expenses in native by book
+    """
+
+    static let conditions = """
+    where FIELD OP VALUE, combined with and, or, not and parentheses.
+      FIELD  amount category book party payment currency tag remarks date
+      OP     = != < <= > >= ~ (contains, any case) in (...) not in (...)
+    Names match in any letter case; quote names with spaces or keywords.
+
+    Examples:
+      sum expenses where category = "Food & Dining"
+      count entries where party ~ "uber" or remarks ~ "taxi"
+      sum expenses by book where not (category in (Rent, Taxes))
+      list expenses where amount >= 10000 and date >= 2025-10
+    """
+
+    static let dates = """
+    PERIOD: since D (inclusive) | until D (through the end of D) | before D | on D | during D
+    D: 2025 | 2025-10 | 2025-10-05 | 2025-Q4 | 2025-W41 | today | yesterday
+       this month | last month | this year | last year | last 30 days
+    `today` is the system date, or --today / ABACUS_TODAY.
+
+    Examples:
+      sum expenses by month during 2025-Q4
+      count entries since 2025-04 until 2025-06
+      sum expenses by week during 2025-10
+    """
+
+    static let rates = """
+    Converting an entry uses the first that applies:
+      1. what-if: with rate SGD/INR = 55 (in the statement)
+      2. booked (default valuation): normalizedAmount / conversionRate / the book's locked rate
+      3. custom: set rate in this session, else the ledger's customRates
+      4. market: the newest snapshot or pair on or before the entry's date
+    Valuation: at market (skip booked) | at latest | at 2025-12-31.
+    A missing rate is an error that names the pair.
+
+    Examples:
+      convert 100 SGD to INR
+      rate EUR/INR
+      rates in USD
+      rates SGD/INR since 2025-10
+      sum expenses in INR by book at market
+      sum expenses in INR by book with rate SGD/INR = 60
+      explain sum expenses in INR by book
+    """
+
+    static let statements = """
+      sum|count|avg|min|max|list …   a query (.help query)
+      explain QUERY                  the plan and where the rates came from
+      convert 100 SGD to INR [at …] [with rate …]
+      rate SGD/INR [at …]            the rate used and its source
+      rates [in CUR] [where currency ~ "dollar"] [at DATE]
+      rates SGD/INR [since D]        the history of one pair
+      set rate SGD/INR = 55 | unset rate SGD/INR | set currency INR
+      books | categories
+    """
+
+    static let format = """
+    Output formats (.format NAME, or --format NAME):
+      table     boxes, money in each currency's home locale, a total row
+      csv       RFC 4180, plain decimal money
+      json      one object per statement per line: {"columns", "rows", "currency", "warnings"}
+      markdown  a table for documents
+    """
+
+    static let commands = """
+      .help [TOPIC]     this help
+      .load FILE        load another ledger instead of this one
+      .run SCRIPT       run a script of statements
+      .format NAME      table | csv | json | markdown
+      .timer on|off     print each statement's time
+      .quit             leave (or Ctrl-D)
+    """
+}
