@@ -199,6 +199,18 @@ public final class Converter {
         return .rate(id)
     }
 
+    /// One row's converted value: `amount` is the row's amount as the caller shows it
+    /// (negated for expenses, with `negate`). Nil when no rate exists (recorded as missing).
+    public func convertedValue(_ row: Int, amount: Int128, negate: Bool) -> WideDecimal? {
+        switch route(row) {
+        case .same: return WideDecimal(BigInt(amount), scale: store.amountScale)
+        case .normalized(let n): return WideDecimal(BigInt(negate ? -n.significand : n.significand), scale: n.scale)
+        case .product(let r): return WideDecimal(BigInt(amount) * BigInt(r.significand), scale: store.amountScale + r.scale)
+        case .rate(let id): return convert(nativeSum: BigInt(amount), rate: id)
+        case .missing: return nil
+        }
+    }
+
     private func whatIfRate(_ pair: CurrencyPair) -> Int? {
         let rate: Rate
         if let r = whatIf[pair] { rate = Rate(r) } else if let r = whatIf[pair.inverse] { rate = Rate(r).inverse } else { return nil }

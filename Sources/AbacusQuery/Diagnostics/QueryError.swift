@@ -16,6 +16,8 @@ public struct QueryError: Error, Sendable, Equatable {
         case unknownName(field: String, value: String, suggestions: [String])
         case badDate(String)
         case missingRates([MissingRate], target: Currency)
+        /// `convert` or `rate` for a pair nothing prices.
+        case noRate(CurrencyPair)
         case tooManyGroupKeys(Int)
         case overflow
         case emptyStatement
@@ -56,6 +58,9 @@ public struct QueryError: Error, Sendable, Equatable {
                 lines.append("supply one with `set rate \(m.pair) = …` for this session, or `with rate \(m.pair) = …` in the query")
             }
             return lines.joined(separator: "\n")
+        case .noRate(let pair):
+            return "no exchange rate for \(pair): no custom or market rate prices it, directly or through one other currency\n"
+                + "supply one with `set rate \(pair) = …` for this session, or `with rate \(pair) = …` in the statement"
         case .tooManyGroupKeys(let n):
             return "\(n) group keys: at most 4 may follow `by`"
         case .overflow:

@@ -289,14 +289,7 @@ public struct Executor {
                 picked.append((row, WideDecimal(BigInt(value), scale: store.amountScale), store.currency[row]))
                 return
             }
-            let v: WideDecimal
-            switch converter.route(row) {
-            case .same: v = WideDecimal(BigInt(value), scale: store.amountScale)
-            case .normalized(let n): v = WideDecimal(BigInt(flip ? -n.significand : n.significand), scale: n.scale)
-            case .product(let r): v = WideDecimal(BigInt(value) * BigInt(r.significand), scale: store.amountScale + r.scale)
-            case .rate(let id): v = converter.convert(nativeSum: BigInt(value), rate: id)
-            case .missing: return
-            }
+            guard let v = converter.convertedValue(row, amount: value, negate: flip) else { return }
             picked.append((row, v, target))
         }
         var warnings: [String] = []
@@ -340,16 +333,34 @@ public struct Executor {
     // MARK: Rows
 
     /// Calls `body` for each row of the plan that passes the subject and the filter, in row (date) order.
+    /// `amount` conditions compare the amount as the result shows it: converted into the target
+    /// currency (or native `in native`), so `where amount > 1000` in INR means above ₹1,000.
     func forEachRow(_ plan: Plan, _ body: (Int) throws(QueryError) -> Void) throws(QueryError) {
+        let amounts = plan.filter.map(Executor.testsAmount) == true
+            ? plan.target.map { Converter(ledger: ledger, resolver: resolver, target: $0, valuation: plan.valuation, whatIf: plan.whatIf) }
+            : nil
+        let flip = plan.subject == .expenses
         func visit(_ row: Int) throws(QueryError) {
             guard passes(plan.subject, row) else { return }
-            if let f = plan.filter, !evaluate(f, row, flip: plan.subject == .expenses) { return }
+            if let f = plan.filter, !evaluate(f, row, flip: flip, amounts: amounts) { return }
             try body(row)
         }
         if let index = plan.index {
             for row in indexRows(index, plan.rows) { try visit(row) }
         } else {
             for row in plan.rows { try visit(row) }
+        }
+        if let amounts, let target = plan.target, !amounts.missingRates.isEmpty {
+            throw QueryError(.missingRates(amounts.missingRates, target: target), at: nil)
+        }
+    }
+
+    static func testsAmount(_ p: Predicate) -> Bool {
+        switch p {
+        case .amount: return true
+        case .and(let ps), .or(let ps): return ps.contains(where: testsAmount)
+        case .not(let q): return testsAmount(q)
+        default: return false
         }
     }
 
@@ -384,7 +395,7 @@ public struct Executor {
         }
     }
 
-    func evaluate(_ p: Predicate, _ row: Int, flip: Bool) -> Bool {
+    func evaluate(_ p: Predicate, _ row: Int, flip: Bool, amounts: Converter?) -> Bool {
         switch p {
         case .always(let b): return b
         case .code(let column, let mask):
@@ -404,28 +415,36 @@ public struct Executor {
             for t in tags where Int(t) + 1 < mask.count && mask[Int(t) + 1] { return true }
             return false
         case .amount(let op, let x):
-            let a = store.amount[row]
-            let v = ExactDecimal(significand: flip ? -a : a, scale: store.amountScale)
+            let a = flip ? -store.amount[row] : store.amount[row]
+            let order: Int
+            if let amounts {
+                guard let v = amounts.convertedValue(row, amount: a, negate: flip) else { return false }
+                let w = WideDecimal(x)
+                order = v < w ? -1 : (v == w ? 0 : 1)
+            } else {
+                let v = ExactDecimal(significand: a, scale: store.amountScale)
+                order = v < x ? -1 : (v == x ? 0 : 1)
+            }
             switch op {
-            case .equal, .isIn: return v == x
-            case .notEqual, .notIn: return v != x
-            case .less: return v < x
-            case .lessOrEqual: return v <= x
-            case .greater: return v > x
-            case .greaterOrEqual: return v >= x
+            case .equal, .isIn: return order == 0
+            case .notEqual, .notIn: return order != 0
+            case .less: return order < 0
+            case .lessOrEqual: return order <= 0
+            case .greater: return order > 0
+            case .greaterOrEqual: return order >= 0
             case .contains: return false
             }
         case .days(let r):
             let d = store.day[row]
             return d >= r.first.number && d <= r.last.number
         case .and(let ps):
-            for q in ps where !evaluate(q, row, flip: flip) { return false }
+            for q in ps where !evaluate(q, row, flip: flip, amounts: amounts) { return false }
             return true
         case .or(let ps):
-            for q in ps where evaluate(q, row, flip: flip) { return true }
+            for q in ps where evaluate(q, row, flip: flip, amounts: amounts) { return true }
             return false
         case .not(let q):
-            return !evaluate(q, row, flip: flip)
+            return !evaluate(q, row, flip: flip, amounts: amounts)
         }
     }
 

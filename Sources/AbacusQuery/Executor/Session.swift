@@ -106,7 +106,7 @@ public final class Session {
         if let q = resolver.market(pair, on: day) {
             return (ResolvedRate(pair: pair, rate: q.rate, origin: .market(q)), q)
         }
-        throw QueryError(.missingRates([MissingRate(pair: pair, entries: 0)], target: pair.to), at: nil)
+        throw QueryError(.noRate(pair), at: nil)
     }
 
     func sourceDate(_ r: ResolvedRate) -> Cell {

@@ -93,6 +93,10 @@ public struct Parser {
         case "books": advance(); s = .books
         case "categories": advance(); s = .categories
         case let w? where Aggregate(rawValue: w) != nil: s = .query(try query())
+        case let w? where Subject(rawValue: w) != nil:
+            // "expenses by book": a question without its verb.
+            throw QueryError(.expected(["a statement (sum, count, avg, min, max, list, …)"], found: describe(current),
+                                       suggestion: "sum \(w)"), at: current.range)
         default:
             throw expected(["a statement (sum, count, avg, min, max, list, convert, rate, rates, set, books, categories, explain)"],
                            keywords: Parser.statementKeywords)

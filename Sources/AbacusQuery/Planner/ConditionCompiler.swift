@@ -4,8 +4,8 @@
 // `=`, `!=` and `in` name existing values: matching ignores letter case, and a
 // name the ledger does not hold is an error that offers the closest ones (a typo
 // must not silently match nothing). `~` is a case-insensitive "contains" and may
-// match nothing. `amount` compares the entry's own amount, as the subject shows
-// it (expenses positive); `date` compares days, a period standing for its days
+// match nothing. `amount` compares the amount as the result shows it (expenses
+// positive, converted into the target currency); `date` compares days, a period standing for its days
 // (`date < 2025-10` is before October, `date <= 2025-10` through its end).
 
 import AbacusCore
@@ -74,6 +74,9 @@ struct ConditionCompiler {
                 return .amount(cmp.op, n)
             }
         case .date:
+            if cmp.op == .contains {
+                throw QueryError(.unsupported("`~` (contains) compares text; compare date with =, !=, <, <=, >, >= or in"), at: cmp.range)
+            }
             if let r = try dateBounds(cmp) { return .days(r) }
             let ranges = try cmp.values.map { v throws(QueryError) -> DayRange in try dayRange(v, cmp) }
             let any = Predicate.or(ranges.map { .days($0) })
@@ -153,6 +156,8 @@ struct ConditionCompiler {
             let names = self.names(cmp.field)
             let lower = name.lowercased()
             var found = names.indices.filter { names[$0]?.lowercased() == lower }.map { UInt32($0) }
+            // "(none)", as groups show it, names the entries without a value.
+            if lower == Executor.none, names.first == .some(nil) { found.append(0) }
             if cmp.field == .book {
                 found += ledger.books.indices.filter { ledger.books[$0].id == name }.map { UInt32($0) }
             }

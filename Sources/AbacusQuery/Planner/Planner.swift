@@ -36,16 +36,21 @@ public struct Plan: Sendable {
     public var order: Order?
     public var top: Int?
 
+    /// `2025-10-01..2025-10-31`, `2025-10-01..` (open end), `..2025-03-31` (open start).
+    static func describe(_ days: DayRange) -> String {
+        (days.first.number == Int32.min ? "" : days.first.description) + ".." + (days.last.number == Int32.max ? "" : days.last.description)
+    }
+
     /// The plan as indented text (what `explain` prints before the rates).
     public var description: String {
         var lines: [String] = []
-        let target = self.target.map { " in \($0.code)" } ?? (aggregate == .count ? "" : " in native")
+        let target = aggregate == .count ? "" : (self.target.map { " in \($0.code)" } ?? " in native")
         lines.append("\(aggregate.rawValue) \(subject.rawValue)\(target)")
         if let index {
             lines.append("  SEARCH entries USING INDEX \(index.column.rawValue) (\(index.text)): \(index.rowCount) of \(rows.count) rows"
-                         + (days.map { " in \($0.first)..\($0.last)" } ?? ""))
+                         + (days.map { " in " + Plan.describe($0) } ?? ""))
         } else if let days {
-            lines.append("  SEARCH entries USING INDEX date (\(days.first)..\(days.last)): rows \(rows.lowerBound)..<\(rows.upperBound), \(rows.count) rows")
+            lines.append("  SEARCH entries USING INDEX date (\(Plan.describe(days))): rows \(rows.lowerBound)..<\(rows.upperBound), \(rows.count) rows")
         } else {
             lines.append("  SCAN entries: \(rows.count) rows")
         }
