@@ -239,13 +239,14 @@ public enum Planner {
         case .currency: column = .currency; postings = store.byCurrency
         default: return nil
         }
-        guard let codes = try? compiler.codes(cmp) else { return nil }
+        // `in (Rent, Rent)` names one list once.
+        guard let codes = (try? compiler.codes(cmp)).map({ Array(Set($0)).sorted() }) else { return nil }
         var count = 0
         for c in codes {
             let list = postings.rows(for: Int(c))
             count += PostingIndex.lowerBound(list, UInt32(rows.upperBound)) - PostingIndex.lowerBound(list, UInt32(rows.lowerBound))
         }
-        return IndexAccess(column: column, codes: codes.sorted(), text: compiler.text(.comparison(cmp)), rowCount: count)
+        return IndexAccess(column: column, codes: codes, text: compiler.text(.comparison(cmp)), rowCount: count)
     }
 
     /// The days a date expression names.
