@@ -68,11 +68,14 @@ enum Repository {
         }
     }
 
-    @Test func everyReadmeExampleParses() throws {
-        let examples = try Repository.examples(in: "README.md")
-        #expect(examples.count >= 5)
+    /// The tours run as written, in order, on the demo ledger.
+    @Test(arguments: ["README.md", "Grammar/README.md"])
+    func everyExampleRunsOnTheDemoLedger(_ file: String) throws {
+        let session = Session(ledger: try DemoLedgerTests.ledger.get(), today: Day(year: 2025, month: 12, day: 31)!)
+        let examples = try Repository.examples(in: file)
+        #expect(examples.count >= 10)
         for e in examples {
-            #expect(throws: Never.self, "\(e)") { try Parser.parse(e) }
+            #expect(throws: Never.self, "\(e)") { try session.execute(e) }
         }
     }
 }

@@ -315,7 +315,7 @@ public struct Parser {
     static let valueStops: Set<String> = ["and", "or", "not", "in", "by", "where", "since", "until", "before", "on", "during",
                                            "at", "with", "order", "top"]
 
-    /// value -> STRING | NUMBER | date_expr | WORD+
+    /// value -> STRING | NUMBER | date_expr | WORD+ | '(' 'none' ')'
     mutating func value(for field: Field, op: ComparisonOperator) throws(QueryError) -> LiteralValue {
         let t = current
         switch field {
@@ -332,6 +332,12 @@ public struct Parser {
             if t.kind == .string {
                 advance()
                 return LiteralValue(literal: .text(lexer.stringValue(t)), range: t.range)
+            }
+            // `(none)` unquoted, as groups print it.
+            if isSymbol("("), index + 2 < tokens.count, word(tokens[index + 1]) == "none",
+               tokens[index + 2].kind == .symbol, lexer.text(tokens[index + 2]) == ")" {
+                index += 3
+                return LiteralValue(literal: .text("(none)"), range: t.range.lowerBound..<previousEnd)
             }
             var parts: [String] = []
             while current.kind == .word || current.kind == .number || current.kind == .date {
