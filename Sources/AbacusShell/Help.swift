@@ -117,7 +117,7 @@ enum Help {
 
     static let commands = """
       .help [TOPIC]     this help
-      .load FILE        load another ledger instead of this one
+      .load FILE        add a ledger file to those loaded (it replaces the demo)
       .run SCRIPT       run a script of statements
       .format NAME      table | csv | json | markdown
       .timer on|off     print each statement's time

@@ -43,6 +43,8 @@ public final class Shell {
     var timer = false
     var quitRequested = false
     var runDepth = 0
+    /// Ledger files the session holds (empty while it holds the demo).
+    var loadedPaths: [String] = []
     let environment: [String: String]
     public var writeOut: (String) -> Void = { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) }
     public var writeErr: (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
@@ -82,6 +84,7 @@ public final class Shell {
         let ledger: Ledger
         do {
             ledger = try LedgerLoader.load(paths: paths)
+            loadedPaths = options.ledgers
         } catch {
             writeErr("error: " + error.description)
             return .unusable
@@ -189,11 +192,15 @@ public final class Shell {
             timer = argument.lowercased() == "on"
         case ".load":
             guard !argument.isEmpty else { return usage(".load LEDGER.json") }
+            // The file joins those already loaded (ids must stay unique across them), or replaces
+            // the demo. All or nothing: on any error the session keeps what it had.
             do {
-                let ledger = try LedgerLoader.load(paths: [argument])
+                let paths = loadedPaths + [argument]
+                let ledger = try LedgerLoader.load(paths: paths)
                 session.replaceLedger(ledger)
+                loadedPaths = paths
                 refreshCompletion()
-                writeErr("loaded \(argument): \(ledger.entries.count) entries in \(ledger.books.count) books")
+                writeErr("loaded \(argument): now \(ledger.entries.count) entries in \(ledger.books.count) books from \(paths.count) \(paths.count == 1 ? "file" : "files")")
             } catch {
                 writeErr(prefix + "error: " + error.description)
                 return false

@@ -81,6 +81,30 @@ func expectMatchesRecording(_ actual: String, _ relativePath: String, sourceLoca
         try expectMatchesRecording(r.stdout, "Examples/monthly.expected")
     }
 
+    @Test func dotRunRunsAScript() throws {
+        let r = try Binary.run(["Examples/demo.json", "-e", ".run Examples/monthly.abq"])
+        #expect(r.status == 0)
+        try expectMatchesRecording(r.stdout, "Examples/monthly.expected")
+    }
+
+    @Test func dotLoadAddsAFileOrReplacesTheDemo() throws {
+        let extra = try Binary.temporaryFile("extra.json", """
+            {"version": 1, "defaultCurrency": "INR",
+             "books": [{"id": "x", "name": "Extra", "currency": "INR"}],
+             "entries": [{"id": "x1", "bookId": "x", "amount": -5, "date": "2025-03-01", "category": "Tea"}]}
+            """)
+        // Beside a named ledger the file is added; in place of the demo it replaces it.
+        let added = try Binary.run(["Examples/demo.json"], stdin: ".load \(extra)\ncount entries\n")
+        #expect(added.status == 0)
+        #expect(added.stdout.contains("│  1201 │"))
+        let replaced = try Binary.run([], stdin: ".load \(extra)\ncount entries\n")
+        #expect(replaced.stdout.contains("│     1 │"))
+        // A file that cannot load changes nothing, and the script stops there with status 1.
+        let failed = try Binary.run(["Examples/demo.json"], stdin: ".load /nonexistent.json\ncount entries\n")
+        #expect(failed.status == 1)
+        #expect(failed.stderr.contains("/nonexistent.json: cannot open the ledger: no such file"))
+    }
+
     @Test func pipedStdinIsReadAsAScript() throws {
         let script = try String(contentsOf: Binary.root.appendingPathComponent("Examples/monthly.abq"), encoding: .utf8)
         let r = try Binary.run(["Examples/demo.json"], stdin: script)
