@@ -263,8 +263,9 @@ public final class Shell {
     /// Tab offers keywords, dot commands and the ledger's own names.
     func refreshCompletion() {
         let l = session.ledger
-        completionWords = Help.keywords + Shell.dotCommands + l.entries.categories + l.books.map(\.name)
-            + l.entries.parties.dropFirst() + l.entries.currencies.map(\.code)
+        var seen = Set<String>()
+        completionWords = (Help.keywords + Shell.dotCommands + l.entries.categories + l.books.map(\.name)
+            + l.entries.parties.dropFirst() + l.entries.currencies.map(\.code)).filter { seen.insert($0).inserted }
     }
 
     static func systemToday() -> Day {

@@ -105,10 +105,12 @@ public struct Comparison: Sendable, Equatable {
     public var range: Range<Int>
 }
 
+/// A condition; `and` and `or` hold all their operands in one list, so a long
+/// chain (`a or b or c …`) is one node, not a deep tree.
 public indirect enum Condition: Sendable, Equatable {
     case comparison(Comparison)
-    case and(Condition, Condition)
-    case or(Condition, Condition)
+    case and([Condition])
+    case or([Condition])
     case not(Condition)
 }
 

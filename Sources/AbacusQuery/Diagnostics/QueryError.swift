@@ -110,13 +110,24 @@ public enum Diagnostic {
             while lineStart > 0 && bytes[lineStart - 1] != 0x0A { lineStart -= 1 }
             var lineEnd = min(range.lowerBound, bytes.count)
             while lineEnd < bytes.count && bytes[lineEnd] != 0x0A { lineEnd += 1 }
-            let line = String(decoding: bytes[lineStart..<lineEnd], as: UTF8.self)
-            let before = String(decoding: bytes[lineStart..<min(range.lowerBound, bytes.count)], as: UTF8.self)
+            var before = String(decoding: bytes[lineStart..<min(range.lowerBound, bytes.count)], as: UTF8.self)
             let upper = min(max(range.upperBound, range.lowerBound), lineEnd)
-            let marked = String(decoding: bytes[min(range.lowerBound, bytes.count)..<upper], as: UTF8.self)
+            var marked = String(decoding: bytes[min(range.lowerBound, bytes.count)..<upper], as: UTF8.self)
+            var after = String(decoding: bytes[upper..<lineEnd], as: UTF8.self)
+            // A very long line shows a window around the error, not thousands of columns.
+            let context = 50
+            if TextWidth.of(before) > context {
+                before = "…" + String(before.suffix(context))
+            }
+            if TextWidth.of(marked) > context {
+                marked = String(marked.prefix(context)) + "…"
+                after = ""
+            } else if TextWidth.of(after) > context {
+                after = String(after.prefix(context)) + "…"
+            }
             let indent = String(repeating: " ", count: TextWidth.of(before))
             let width = max(1, TextWidth.of(marked))
-            out += "  " + line + "\n"
+            out += "  " + before + marked + after + "\n"
             out += "  " + indent + "^" + String(repeating: "~", count: width - 1) + "\n"
         }
         out += prefix + "error: " + error.message

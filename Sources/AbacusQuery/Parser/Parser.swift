@@ -239,16 +239,16 @@ public struct Parser {
 
     /// condition -> conjunction ('or' conjunction)*
     mutating func condition() throws(QueryError) -> Condition {
-        var c = try conjunction()
-        while accept("or") { c = .or(c, try conjunction()) }
-        return c
+        var terms = [try conjunction()]
+        while accept("or") { terms.append(try conjunction()) }
+        return terms.count == 1 ? terms[0] : .or(terms)
     }
 
     /// conjunction -> negation ('and' negation)*
     mutating func conjunction() throws(QueryError) -> Condition {
-        var c = try negation()
-        while accept("and") { c = .and(c, try negation()) }
-        return c
+        var terms = [try negation()]
+        while accept("and") { terms.append(try negation()) }
+        return terms.count == 1 ? terms[0] : .and(terms)
     }
 
     /// negation -> 'not' negation | '(' condition ')' | comparison

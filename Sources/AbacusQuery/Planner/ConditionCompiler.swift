@@ -25,8 +25,14 @@ struct ConditionCompiler {
 
     func compile(_ c: Condition) throws(QueryError) -> Predicate {
         switch c {
-        case .and(let a, let b): return .and([try compile(a), try compile(b)])
-        case .or(let a, let b): return .or([try compile(a), try compile(b)])
+        case .and(let terms):
+            var out: [Predicate] = []
+            for t in terms { out.append(try compile(t)) }
+            return .and(out)
+        case .or(let terms):
+            var out: [Predicate] = []
+            for t in terms { out.append(try compile(t)) }
+            return .or(out)
         case .not(let a): return .not(try compile(a))
         case .comparison(let cmp): return try compile(cmp)
         }
@@ -216,8 +222,8 @@ struct ConditionCompiler {
 
     func text(_ c: Condition) -> String {
         switch c {
-        case .and(let a, let b): return "\(wrapped(a)) and \(wrapped(b))"
-        case .or(let a, let b): return "\(wrapped(a)) or \(wrapped(b))"
+        case .and(let terms): return terms.map(wrapped).joined(separator: " and ")
+        case .or(let terms): return terms.map(wrapped).joined(separator: " or ")
         case .not(let a): return "not \(wrapped(a))"
         case .comparison(let cmp):
             let values = cmp.values.map { v -> String in

@@ -224,7 +224,7 @@ public enum Planner {
     }
 
     static func flattenAnd(_ c: Condition) -> [Condition] {
-        if case .and(let a, let b) = c { return flattenAnd(a) + flattenAnd(b) }
+        if case .and(let terms) = c { return terms.flatMap(flattenAnd) }
         return [c]
     }
 

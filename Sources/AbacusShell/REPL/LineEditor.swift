@@ -35,8 +35,11 @@ public final class LineEditor {
         rl_attempted_completion_function = { text, _, _ in
             rl_attempted_completion_over = 1
             let prefix = text.map { String(cString: $0) } ?? ""
+            // Words that match as typed come first: libedit inserts their common prefix
+            // letter for letter, so mixing cases (book, BookMyShow) would insert nothing.
+            let exact = completionWords.filter { $0.hasPrefix(prefix) }
             let lower = prefix.lowercased()
-            completionMatchesList = completionWords.filter { $0.lowercased().hasPrefix(lower) }
+            completionMatchesList = exact.isEmpty ? completionWords.filter { $0.lowercased().hasPrefix(lower) } : exact
             guard !completionMatchesList.isEmpty else { return nil }
             return rl_completion_matches(text) { _, state in
                 let i = Int(state)
