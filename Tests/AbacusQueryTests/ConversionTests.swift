@@ -199,3 +199,17 @@ func total(_ r: ResultSet) -> String? {
         #expect(total(r) == "0.05")
     }
 }
+
+@Suite struct LatestValuationTests {
+    @Test func atLatestUsesTheNewestRateAndSaysHowOldItIs() throws {
+        let ledger = try LedgerLoader.load(documents: [("test.json", conversionLedger)])
+        let s = Session(ledger: ledger, today: Day(year: 2025, month: 1, day: 14)!)
+        // e5 and e6 (USD) both at the newest USD/INR source, the pair of 2025-01-04 (84): 10 × 84 + 1 × 84 = 924.
+        let r = try s.run("sum expenses in INR where currency = USD at latest")
+        #expect(total(r) == "924.00")
+        // 2025-01-04 is 10 days before 2025-01-14.
+        #expect(r.warnings == ["the newest USD/INR rate is dated 2025-01-04, 10 days before today"])
+        guard case .table(let rate) = try s.execute("rate USD/INR at latest") else { Issue.record("no table"); return }
+        #expect(rate.warnings == r.warnings)
+    }
+}

@@ -82,6 +82,18 @@ public struct LateRateUse: Sendable, Equatable {
     public var entries: Int
 }
 
+/// Under `at latest`, a newest rate older than today: how stale it is.
+public struct StaleRate: Sendable, Equatable {
+    public var pair: CurrencyPair
+    public var day: Day
+    public var ageInDays: Int
+    public init(pair: CurrencyPair, day: Day, ageInDays: Int) { self.pair = pair; self.day = day; self.ageInDays = ageInDays }
+
+    public var warning: String {
+        "the newest \(pair) rate is dated \(day), \(ageInDays) \(ageInDays == 1 ? "day" : "days") before today"
+    }
+}
+
 public final class Converter {
     public enum Route {
         /// Already in the target currency.
@@ -101,6 +113,8 @@ public final class Converter {
     public let target: Currency
     public let valuation: Valuation
     public let whatIf: [CurrencyPair: ExactDecimal]
+    /// What "today" is, for the staleness of `at latest`.
+    public let today: Day?
 
     /// Distinct rates used, by id.
     public private(set) var rates: [ResolvedRate] = []
@@ -108,6 +122,7 @@ public final class Converter {
     public private(set) var provenance = Provenance()
     private var missing: [CurrencyPair: Int] = [:]
     private var late: [CurrencyPair: LateRateUse] = [:]
+    private var stale: [CurrencyPair: StaleRate] = [:]
 
     /// Day-scoped cache of custom/market routes: rows arrive mostly in day order.
     private var cacheDay: Int32 = .min
@@ -115,7 +130,8 @@ public final class Converter {
     private var lockedRoutes: [Int: Int] = [:]
 
     public init(ledger: Ledger, resolver: RateResolver, target: Currency, valuation: Valuation = .booked,
-                whatIf: [CurrencyPair: ExactDecimal] = [:]) {
+                whatIf: [CurrencyPair: ExactDecimal] = [:], today: Day? = nil) {
+        self.today = today
         self.ledger = ledger
         self.store = ledger.entries
         self.resolver = resolver
@@ -126,6 +142,11 @@ public final class Converter {
 
     public var missingRates: [MissingRate] {
         missing.map { MissingRate(pair: $0.key, entries: $0.value) }.sorted { ($0.pair.from, $0.pair.to) < ($1.pair.from, $1.pair.to) }
+    }
+
+    /// Under `at latest`: pairs whose newest market rate is older than today.
+    public var staleRates: [StaleRate] {
+        stale.values.sorted { ($0.pair.from, $0.pair.to) < ($1.pair.from, $1.pair.to) }
     }
 
     public var lateRateUses: [LateRateUse] {
@@ -235,6 +256,9 @@ public final class Converter {
             return intern(ResolvedRate(pair: pair, rate: c.rate, origin: .custom(c)))
         }
         guard let q = resolver.market(pair, on: asOf) else { return nil }
+        if valuation == .latest, let today, q.oldestDay < today {
+            stale[pair] = StaleRate(pair: pair, day: q.oldestDay, ageInDays: Int(today.number - q.oldestDay.number))
+        }
         if provenance.oldestMarketDay.map({ q.oldestDay < $0 }) ?? true { provenance.oldestMarketDay = q.oldestDay }
         if provenance.newestMarketDay.map({ q.newestDay > $0 }) ?? true { provenance.newestMarketDay = q.newestDay }
         return intern(ResolvedRate(pair: pair, rate: q.rate, origin: .market(q)))

@@ -17,11 +17,14 @@ public struct Executor {
     let ledger: Ledger
     let store: EntryStore
     let resolver: RateResolver
+    /// For the staleness of `at latest`.
+    let today: Day?
 
-    public init(ledger: Ledger, resolver: RateResolver) {
+    public init(ledger: Ledger, resolver: RateResolver, today: Day? = nil) {
         self.ledger = ledger
         self.store = ledger.entries
         self.resolver = resolver
+        self.today = today
     }
 
     /// Per-group state.
@@ -66,7 +69,7 @@ public struct Executor {
         if plan.target == nil && plan.aggregate != .count && !keys.contains(.currency) { keys.append(.currency) }
         if keys.count > 4 { throw QueryError(.tooManyGroupKeys(keys.count), at: nil) }
         let converting = plan.aggregate != .count && plan.target != nil
-        let converter = converting ? plan.target.map { Converter(ledger: ledger, resolver: resolver, target: $0, valuation: plan.valuation, whatIf: plan.whatIf) } : nil
+        let converter = converting ? plan.target.map { Converter(ledger: ledger, resolver: resolver, target: $0, valuation: plan.valuation, whatIf: plan.whatIf, today: today) } : nil
         let wantsExtremes = plan.aggregate == .min || plan.aggregate == .max
 
         var groupOf: [SIMD4<UInt32>: Int] = [:]
@@ -279,7 +282,7 @@ public struct Executor {
     // MARK: list
 
     func list(_ plan: Plan) throws(QueryError) -> ResultSet {
-        let converter = plan.target.map { Converter(ledger: ledger, resolver: resolver, target: $0, valuation: plan.valuation, whatIf: plan.whatIf) }
+        let converter = plan.target.map { Converter(ledger: ledger, resolver: resolver, target: $0, valuation: plan.valuation, whatIf: plan.whatIf, today: today) }
         let flip = plan.subject == .expenses
         var picked: [(row: Int, value: WideDecimal, currency: Currency)] = []
         try forEachRow(plan) { row throws(QueryError) in
@@ -337,7 +340,7 @@ public struct Executor {
     /// currency (or native `in native`), so `where amount > 1000` in INR means above ₹1,000.
     func forEachRow(_ plan: Plan, _ body: (Int) throws(QueryError) -> Void) throws(QueryError) {
         let amounts = plan.filter.map(Executor.testsAmount) == true
-            ? plan.target.map { Converter(ledger: ledger, resolver: resolver, target: $0, valuation: plan.valuation, whatIf: plan.whatIf) }
+            ? plan.target.map { Converter(ledger: ledger, resolver: resolver, target: $0, valuation: plan.valuation, whatIf: plan.whatIf, today: today) }
             : nil
         let flip = plan.subject == .expenses
         func visit(_ row: Int) throws(QueryError) {
@@ -451,7 +454,7 @@ public struct Executor {
     // MARK: Helpers
 
     static func warnings(_ converter: Converter) -> [String] {
-        converter.lateRateUses.map { late in
+        converter.staleRates.map(\.warning) + converter.lateRateUses.map { late in
             "no market rate for \(late.pair) on or before \(late.firstEntryDay); used the oldest, dated \(late.sourceDay), for \(late.entries) \(late.entries == 1 ? "entry" : "entries")"
         }
     }

@@ -55,10 +55,10 @@ public final class Session {
     public func execute(_ text: String) throws(QueryError) -> Output {
         switch try Parser.parse(text) {
         case .query(let q):
-            return .table(try Executor(ledger: ledger, resolver: resolver).run(try Planner.plan(q, in: context)))
+            return .table(try Executor(ledger: ledger, resolver: resolver, today: today).run(try Planner.plan(q, in: context)))
         case .explain(let q):
             let plan = try Planner.plan(q, in: context)
-            let result = try Executor(ledger: ledger, resolver: resolver).run(plan)
+            let result = try Executor(ledger: ledger, resolver: resolver, today: today).run(plan)
             return .explain(plan: plan.description, rates: result.rateNotes, warnings: result.warnings)
         case .convert(let c):
             return .table(try convert(c))
@@ -128,20 +128,27 @@ public final class Session {
         return ResultSet(columns: ["amount", "converted", "rate", "source", "date"],
                          rows: [[.money(c.amount, c.from), .money(rounded, c.to), .number(r.rate.decimal()),
                                  .text(resolver.describe(r.origin)), sourceDate(r)]],
-                         currency: c.to, warnings: staleness(r))
+                         currency: c.to, warnings: staleness(r, c.valuation))
     }
 
     func rate(_ l: RateLookup) throws(QueryError) -> ResultSet {
         let (r, _) = try resolve(l.pair, l.valuation, l.whatIf)
         return ResultSet(columns: ["pair", "rate", "source", "date"],
                          rows: [[.text(l.pair.description), .number(r.rate.decimal()), .text(resolver.describe(r.origin)), sourceDate(r)]],
-                         warnings: staleness(r))
+                         warnings: staleness(r, l.valuation))
     }
 
-    /// A market rate dated after the day asked for is the oldest there is: say so.
-    func staleness(_ r: ResolvedRate) -> [String] {
-        guard case .market(let q) = r.origin, q.isAfterRequestedDay else { return [] }
-        return ["no market rate for \(r.pair) on or before the day asked for; used the oldest, dated \(q.oldestDay)"]
+    /// A market rate dated after the day asked for is the oldest there is; under `at latest`
+    /// a newest rate older than today is stale: say so.
+    func staleness(_ r: ResolvedRate, _ valuation: ValuationClause?) -> [String] {
+        guard case .market(let q) = r.origin else { return [] }
+        if q.isAfterRequestedDay {
+            return ["no market rate for \(r.pair) on or before the day asked for; used the oldest, dated \(q.oldestDay)"]
+        }
+        if valuation == .latest, q.oldestDay < today {
+            return [StaleRate(pair: r.pair, day: q.oldestDay, ageInDays: Int(today.number - q.oldestDay.number)).warning]
+        }
+        return []
     }
 
     func rates(_ listing: RatesListing) throws(QueryError) -> ResultSet {
