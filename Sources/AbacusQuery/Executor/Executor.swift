@@ -66,7 +66,7 @@ public struct Executor {
     public func run(_ plan: Plan) throws(QueryError) -> ResultSet {
         if plan.aggregate == .list { return try list(plan) }
         var keys = plan.groupBy
-        if plan.target == nil && plan.aggregate != .count && !keys.contains(.currency) { keys.append(.currency) }
+        if plan.target == nil && !keys.contains(.currency) { keys.append(.currency) }
         if keys.count > 4 { throw QueryError(.tooManyGroupKeys(keys.count), at: nil) }
         let converting = plan.aggregate != .count && plan.target != nil
         let converter = converting ? plan.target.map { Converter(ledger: ledger, resolver: resolver, target: $0, valuation: plan.valuation, whatIf: plan.whatIf, today: today) } : nil
