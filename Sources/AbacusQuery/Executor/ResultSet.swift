@@ -31,9 +31,12 @@ public struct ResultSet: Sendable {
     public var provenance: Provenance?
     /// Conversion details for `explain` (the rates behind the numbers).
     public var rateNotes: [String]
+    /// A line for people under the table (the sparkline of a rate history); not in JSON or CSV.
+    public var footer: String?
 
     public init(columns: [String], rows: [[Cell]], totals: [[Cell]] = [], currency: Currency? = nil,
-                warnings: [String] = [], provenance: Provenance? = nil, rateNotes: [String] = []) {
+                warnings: [String] = [], provenance: Provenance? = nil, rateNotes: [String] = [], footer: String? = nil) {
+        self.footer = footer
         self.columns = columns
         self.rows = rows
         self.totals = totals

@@ -162,7 +162,10 @@ public final class Session {
             if rows.isEmpty && !resolver.hasSingleSource(pair) {
                 throw QueryError(.unsupported("no market source quotes \(pair) directly"), at: nil)
             }
-            return ResultSet(columns: ["date", "rate", "source"], rows: rows)
+            let values = rows.compactMap { row -> ExactDecimal? in if case .number(let d) = row[1] { return d } else { return nil } }
+            func short(_ d: ExactDecimal?) -> String { d.flatMap { WideDecimal($0).approximated(significantDigits: 8) }?.description ?? "" }
+            let footer = values.count > 1 ? "\(pair) \(Session.sparkline(values)) \(short(values.min()))…\(short(values.max()))" : nil
+            return ResultSet(columns: ["date", "rate", "source"], rows: rows, footer: footer)
         case .day(let base, let search, let at):
             let base = base ?? currency
             let day = at.map { Planner.resolve($0, today: today).last } ?? today
@@ -175,6 +178,23 @@ public final class Session {
             }
             return ResultSet(columns: ["currency", "name", "rate (1 \(base.code))", "source", "date"], rows: rows)
         }
+    }
+
+    /// ▁▂▃▄▅▆▇█ for a series of rates, at most 64 wide (the last value of each stretch), scaled
+    /// between its minimum and maximum with exact arithmetic.
+    static func sparkline(_ values: [ExactDecimal]) -> String {
+        let bars = Array("▁▂▃▄▅▆▇█")
+        let width = min(values.count, 64)
+        let sampled = (0..<width).map { values[($0 + 1) * values.count / width - 1] }
+        guard let lo = sampled.min(), let hi = sampled.max() else { return "" }
+        let span = WideDecimal(hi) + WideDecimal(lo.negated)
+        return String(sampled.map { v -> Character in
+            guard span.significand != 0 else { return bars[3] }
+            let offset = WideDecimal(v) + WideDecimal(lo.negated)
+            let s = max(offset.scale, span.scale)
+            let level = (offset.rescaled(to: s).significand * 7 * 2 + span.rescaled(to: s).significand) / (span.rescaled(to: s).significand * 2)
+            return bars[max(0, min(7, Int(level)))]
+        })
     }
 
     // MARK: Listings

@@ -23,8 +23,8 @@ public struct Renderer {
 
     public func render(_ r: ResultSet) -> String {
         switch format {
-        case .table: return table(r)
-        case .markdown: return markdown(r)
+        case .table: return table(r) + (r.footer.map { "\n" + $0 } ?? "")
+        case .markdown: return markdown(r) + (r.footer.map { "\n\n" + $0 } ?? "")
         case .json: return json(r)
         case .csv: return csv(r)
         }
