@@ -113,13 +113,15 @@ enum Help {
       csv       RFC 4180, plain decimal money
       json      one object per statement per line: {"columns", "rows", "currency", "warnings"}
       markdown  a table for documents
+      chart     a bar chart of a grouped result, compact money (₹12L, $1.2M)
+    Colour only on a terminal; never with NO_COLOR or --no-color.
     """
 
     static let commands = """
       .help [TOPIC]     this help
       .load FILE        add a ledger file to those loaded (it replaces the demo)
       .run SCRIPT       run a script of statements
-      .format NAME      table | csv | json | markdown
+      .format NAME      table | csv | json | markdown | chart
       .timer on|off     print each statement's time
       .quit             leave (or Ctrl-D)
     """

@@ -26,6 +26,10 @@ public struct ShellOptions: Sendable {
     public var locale: String?
     public var color = true
     public var keepGoing = false
+    /// Print each statement before its result.
+    public var echo = false
+    /// Skip `~/.abacusrc`.
+    public var noRC = false
 
     public init() {}
 }
@@ -45,6 +49,8 @@ public final class Shell {
     var runDepth = 0
     /// Ledger files the session holds (empty while it holds the demo).
     var loadedPaths: [String] = []
+    var stdoutIsTerminal = false
+    var stderrIsTerminal = false
     let environment: [String: String]
     public var writeOut: (String) -> Void = { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) }
     public var writeErr: (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
@@ -59,7 +65,9 @@ public final class Shell {
     /// installed binary, else `Examples/demo.json` of the checkout the binary was built in.
     public static func demoLedgerPath(environment: [String: String]) -> String? {
         if let p = environment["ABACUS_DEMO_LEDGER"], !p.isEmpty { return p }
-        let exe = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        // /proc/self/exe names the binary even when it was found through PATH.
+        let selfExe = FileManager.default.fileExists(atPath: "/proc/self/exe") ? "/proc/self/exe" : CommandLine.arguments[0]
+        let exe = URL(fileURLWithPath: selfExe).resolvingSymlinksInPath()
         var dir = exe.deletingLastPathComponent()
         let installed = dir.deletingLastPathComponent().appendingPathComponent("share/abacus/demo.json").path
         if FileManager.default.fileExists(atPath: installed) { return installed }
@@ -94,6 +102,13 @@ public final class Shell {
         }
         let today = options.today ?? Shell.systemToday()
         session = Session(ledger: ledger, today: today)
+        // Colour and terminal width only where a person is looking.
+        stdoutIsTerminal = isatty(1) == 1
+        stderrIsTerminal = isatty(2) == 1
+        renderer.color = options.color && stdoutIsTerminal
+        renderer.width = stdoutIsTerminal ? Shell.terminalWidth() : nil
+        session.isCancelled = { interrupted != 0 }
+        runStartupFile()
 
         if interactive { return repl() }
         var status = ExitStatus.success
@@ -121,6 +136,33 @@ public final class Shell {
         return status
     }
 
+    /// `~/.abacusrc`: statements and dot commands run before anything else (skipped with --no-rc).
+    /// An error there is reported with its place and start-up goes on.
+    func runStartupFile() {
+        guard !options.noRC, let home = environment["HOME"], !home.isEmpty else { return }
+        let path = home + "/.abacusrc"
+        guard let data = FileManager.default.contents(atPath: path) else { return }
+        for statement in StatementSplitter.split(String(decoding: data, as: UTF8.self)) {
+            execute(statement.text, location: "\(path):\(statement.line):\(statement.column)")
+        }
+    }
+
+    static func terminalWidth() -> Int? {
+        var size = winsize()
+        if ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        return nil
+    }
+
+    /// Diagnostics to stderr, with "error:"/"warning:"/"hint:" coloured on a terminal.
+    func report(_ text: String) {
+        guard options.color && stderrIsTerminal else { writeErr(text); return }
+        var t = text
+        for (word, style) in [("error:", ANSI.red + ANSI.bold), ("warning:", ANSI.yellow), ("hint:", ANSI.cyan)] {
+            t = t.replacingOccurrences(of: word, with: style + word + ANSI.reset)
+        }
+        writeErr(t)
+    }
+
     /// Runs every statement of a script; stops at the first failure unless --keep-going.
     func runScript(_ text: String, name: String?) -> ExitStatus {
         var status = ExitStatus.success
@@ -138,21 +180,23 @@ public final class Shell {
     /// Runs one statement or dot command; false when it failed (the error is already printed).
     @discardableResult
     func execute(_ text: String, location: String?) -> Bool {
+        if options.echo { writeOut(text) }
         if text.hasPrefix(".") { return dotCommand(text, location: location) }
         let started = DispatchTime.now()
+        interrupted = 0
         do {
             switch try session.execute(text) {
             case .table(let result):
-                if renderer.format != .json { result.warnings.forEach { writeErr("warning: " + $0) } }
+                if renderer.format != .json { result.warnings.forEach { report("warning: " + $0) } }
                 writeOut(renderer.render(result))
             case .message(let m):
                 writeOut(renderer.render(message: m))
             case .explain(let plan, let rates, let warnings):
-                if renderer.format != .json { warnings.forEach { writeErr("warning: " + $0) } }
+                if renderer.format != .json { warnings.forEach { report("warning: " + $0) } }
                 writeOut(renderer.render(plan: plan, rates: rates, warnings: warnings))
             }
         } catch {
-            writeErr(Diagnostic.render(error, statement: text, location: location))
+            report(Diagnostic.render(error, statement: text, location: location))
             return false
         }
         if timer {
@@ -185,7 +229,7 @@ public final class Shell {
             }
             writeOut(help)
         case ".format", ".mode":
-            guard let f = OutputFormat(rawValue: argument.lowercased()) else { return usage(".format table|csv|json|markdown") }
+            guard let f = OutputFormat(rawValue: argument.lowercased()) else { return usage(".format table|csv|json|markdown|chart") }
             renderer.format = f
         case ".timer":
             guard ["on", "off"].contains(argument.lowercased()) else { return usage(".timer on|off") }
@@ -251,7 +295,8 @@ public final class Shell {
                 if StatementSplitter.needsContinuation(pending) { continue }
                 let text = pending
                 pending = ""
-                editor.remember(text)
+                // A statement typed over several lines is remembered as one line.
+                editor.remember(StatementSplitter.joinedLines(text))
                 for statement in StatementSplitter.split(text) where !quitRequested {
                     execute(statement.text, location: nil)
                 }

@@ -14,6 +14,8 @@ struct Abacus: ParsableCommand {
           sum expenses in INR by category since 2025-10
         With no -e or -f and a terminal on stdin, opens the interactive shell; piped
         stdin is read as a script. With no ledger named, the bundled demo ledger is used.
+        ~/.abacusrc runs first (unless --no-rc). History: $XDG_STATE_HOME/abacus/history
+        or ABACUS_HISTORY. Colour only on a terminal, never with NO_COLOR or --no-color.
         Exit status: 0 success, 1 a statement failed, 2 the ledger or command line is unusable.
         """,
         version: abacusVersion
@@ -28,7 +30,7 @@ struct Abacus: ParsableCommand {
     @Option(name: [.customShort("f"), .customLong("file")], help: ArgumentHelp("Run a script of statements (repeatable).", valueName: "SCRIPT"))
     var scripts: [String] = []
 
-    @Option(help: "Output format: table, csv, json or markdown.")
+    @Option(help: "Output format: table, csv, json, markdown or chart.")
     var format: String = "table"
 
     @Option(help: ArgumentHelp("The date that today, this month, … mean (default: ABACUS_TODAY or the system date).", valueName: "YYYY-MM-DD"))
@@ -43,9 +45,15 @@ struct Abacus: ParsableCommand {
     @Flag(help: "Keep running a script after a statement fails.")
     var keepGoing = false
 
+    @Flag(help: "Print each statement before its result.")
+    var echo = false
+
+    @Flag(help: "Do not run ~/.abacusrc at start-up.")
+    var noRc = false
+
     func validate() throws {
         guard OutputFormat(rawValue: format) != nil else {
-            throw ValidationError("--format must be table, csv, json or markdown, not '\(format)'")
+            throw ValidationError("--format must be table, csv, json, markdown or chart, not '\(format)'")
         }
         if let today, Day.parse(today) == nil || today.utf8.count != 10 {
             throw ValidationError("--today must be a date YYYY-MM-DD, not '\(today)'")
@@ -67,6 +75,8 @@ struct Abacus: ParsableCommand {
         options.locale = locale
         options.color = !noColor && env["NO_COLOR"] == nil
         options.keepGoing = keepGoing
+        options.echo = echo
+        options.noRC = noRc
         let status = Shell(options: options).run()
         throw ExitCode(status.rawValue)
     }

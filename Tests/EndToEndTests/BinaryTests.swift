@@ -54,8 +54,8 @@ enum Binary {
 
     static func temporaryFile(_ name: String, _ contents: String) throws -> String {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("abacus-tests-\(ProcessInfo.processInfo.processIdentifier)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let url = dir.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try contents.write(to: url, atomically: true, encoding: .utf8)
         return url.path
     }
@@ -220,7 +220,7 @@ func expectMatchesRecording(_ actual: String, _ relativePath: String, sourceLoca
     @Test func aBadOptionExitsWithTwo() throws {
         let r = try Binary.run(["--format", "yaml", "-e", "count entries"])
         #expect(r.status == 2)
-        #expect(r.stderr.contains("--format must be table, csv, json or markdown"))
+        #expect(r.stderr.contains("--format must be table, csv, json, markdown or chart"))
     }
 
     @Test func helpDescribesTheOptions() throws {
@@ -229,6 +229,55 @@ func expectMatchesRecording(_ actual: String, _ relativePath: String, sourceLoca
         for option in ["-e, --execute", "-f, --file", "--format", "--today", "--locale", "--no-color", "--keep-going"] {
             #expect(r.stdout.contains(option), "--help lacks \(option)")
         }
+    }
+
+    @Test func abacusrcRunsFirstUnlessNoRC() throws {
+        let home = try Binary.temporaryFile("home/.abacusrc", "set currency USD\n")
+        let dir = (home as NSString).deletingLastPathComponent
+        let withRC = try Binary.run(["Examples/demo.json", "--format", "csv", "-e", "sum expenses"], environment: ["HOME": dir])
+        #expect(withRC.stdout.contains("56442.56"))   // converted into USD, as the rc file said
+        let without = try Binary.run(["Examples/demo.json", "--no-rc", "--format", "csv", "-e", "sum expenses"], environment: ["HOME": dir])
+        #expect(without.stdout.contains("4748506.89"))
+    }
+
+    @Test func echoPrintsEachStatementBeforeItsResult() throws {
+        let r = try Binary.run(["Examples/demo.json", "--echo", "--format", "csv"], stdin: "count entries\ncount expenses # spending\n")
+        #expect(r.stdout == "count entries\ncount\r\n1200\ncount expenses\ncount\r\n1143\n")
+    }
+
+    @Test func pipedRunsPrintNoPromptsAndNoColour() throws {
+        let r = try Binary.run(["Examples/demo.json"], stdin: "sum expenses by book\nsum bogus\n", environment: ["NO_COLOR": ""])
+        #expect(!r.stdout.contains("abacus>"))
+        #expect(!r.stdout.contains("\u{1B}["))
+        #expect(!r.stderr.contains("\u{1B}["))
+        #expect(r.stderr.contains("error:"))
+    }
+
+    @Test func csvOutputRoundTripsThroughACSVParser() throws {
+        let r = try Binary.run(["Examples/demo.json", "--format", "csv", "-e", "list expenses where party ~ \",\" or party ~ \"'\""])
+        #expect(r.status == 0)
+        // A small RFC 4180 reader: quoted fields, doubled quotes, CRLF records.
+        var records: [[String]] = [[]]
+        var field = "", quoted = false, i = r.stdout.startIndex
+        let text = r.stdout
+        while i < text.endIndex {
+            let c = text[i]
+            if quoted {
+                if c == "\"" {
+                    let next = text.index(after: i)
+                    if next < text.endIndex && text[next] == "\"" { field.append("\""); i = next } else { quoted = false }
+                } else { field.append(c) }
+            } else if c == "\"" { quoted = true }
+            else if c == "," { records[records.count - 1].append(field); field = "" }
+            else if c == "\r\n" || c == "\n" { records[records.count - 1].append(field); field = ""; records.append([]) }
+            else { field.append(c) }
+            i = text.index(after: i)
+        }
+        if records.last?.isEmpty == true { records.removeLast() }
+        #expect(records.first == ["date", "book", "category", "party", "amount"])
+        #expect(records.count > 2)
+        #expect(records.allSatisfy { $0.count == 5 })
+        #expect(records.contains { $0[3] == "The Hoxton, Holborn" })
     }
 
     @Test func todayFixesRelativeDates() throws {

@@ -34,4 +34,18 @@ public enum TextWidth {
             return false
         }
     }
+
+    /// The longest prefix that fits `width` columns with a trailing "…".
+    public static func truncate(_ s: String, to width: Int) -> String {
+        guard of(s) > width else { return s }
+        var out = ""
+        var used = 0
+        for ch in s {
+            let w = of(String(ch))
+            if used + w > width - 1 { break }
+            out.append(ch)
+            used += w
+        }
+        return out + "…"
+    }
 }

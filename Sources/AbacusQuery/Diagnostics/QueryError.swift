@@ -21,6 +21,8 @@ public struct QueryError: Error, Sendable, Equatable {
         case tooManyGroupKeys(Int)
         case overflow
         case emptyStatement
+        /// Stopped by the user (Ctrl-C).
+        case cancelled
         case unsupported(String)
     }
 
@@ -67,6 +69,8 @@ public struct QueryError: Error, Sendable, Equatable {
             return "a result needs more than 38 digits and cannot be held exactly"
         case .emptyStatement:
             return "empty statement"
+        case .cancelled:
+            return "interrupted"
         case .unsupported(let what):
             return what
         }

@@ -19,12 +19,14 @@ public struct Executor {
     let resolver: RateResolver
     /// For the staleness of `at latest`.
     let today: Day?
+    let isCancelled: @Sendable () -> Bool
 
-    public init(ledger: Ledger, resolver: RateResolver, today: Day? = nil) {
+    public init(ledger: Ledger, resolver: RateResolver, today: Day? = nil, isCancelled: @escaping @Sendable () -> Bool = { false }) {
         self.ledger = ledger
         self.store = ledger.entries
         self.resolver = resolver
         self.today = today
+        self.isCancelled = isCancelled
     }
 
     /// Per-group state.
@@ -343,7 +345,10 @@ public struct Executor {
             ? plan.target.map { Converter(ledger: ledger, resolver: resolver, target: $0, valuation: plan.valuation, whatIf: plan.whatIf, today: today) }
             : nil
         let flip = plan.subject == .expenses
+        var sinceCheck = 0
         func visit(_ row: Int) throws(QueryError) {
+            sinceCheck &+= 1
+            if sinceCheck & 0xFFFF == 0, isCancelled() { throw QueryError(.cancelled, at: nil) }
             guard passes(plan.subject, row) else { return }
             if let f = plan.filter, !evaluate(f, row, flip: flip, amounts: amounts) { return }
             try body(row)

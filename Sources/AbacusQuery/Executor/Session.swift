@@ -17,6 +17,8 @@ public final class Session {
     private var resolver: RateResolver
     /// Off only in tests that compare index access with scans.
     public var useIndexes = true
+    /// Polled while a statement runs; true stops it (Ctrl-C in the shell).
+    public var isCancelled: @Sendable () -> Bool = { false }
 
     public init(ledger: Ledger, today: Day) {
         self.ledger = ledger
@@ -55,10 +57,10 @@ public final class Session {
     public func execute(_ text: String) throws(QueryError) -> Output {
         switch try Parser.parse(text) {
         case .query(let q):
-            return .table(try Executor(ledger: ledger, resolver: resolver, today: today).run(try Planner.plan(q, in: context)))
+            return .table(try Executor(ledger: ledger, resolver: resolver, today: today, isCancelled: isCancelled).run(try Planner.plan(q, in: context)))
         case .explain(let q):
             let plan = try Planner.plan(q, in: context)
-            let result = try Executor(ledger: ledger, resolver: resolver, today: today).run(plan)
+            let result = try Executor(ledger: ledger, resolver: resolver, today: today, isCancelled: isCancelled).run(plan)
             return .explain(plan: plan.description, rates: result.rateNotes, warnings: result.warnings)
         case .convert(let c):
             return .table(try convert(c))

@@ -18,6 +18,14 @@ public enum StatementSplitter {
         scan(text).open
     }
 
+    /// A statement typed over several lines as one line: a `\` line break becomes a space, and
+    /// so does a newline inside parentheses (where it was only whitespace).
+    public static func joinedLines(_ text: String) -> String {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        for i in lines.indices where lines[i].hasSuffix("\\") { lines[i].removeLast() }
+        return lines.map { $0.trimmingSpaces() }.filter { !$0.isEmpty }.joined(separator: " ")
+    }
+
     public static func split(_ script: String) -> [ScriptStatement] {
         scan(script).statements
     }

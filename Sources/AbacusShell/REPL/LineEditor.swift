@@ -31,6 +31,9 @@ public final class LineEditor {
 
     public init(historyPath: String?) {
         self.historyPath = historyPath
+        // Without a UTF-8 locale libedit drops every non-ASCII byte ("café" arrives as "caf").
+        setlocale(LC_ALL, "")
+        if String(cString: nl_langinfo(nl_item(CODESET))) != "UTF-8" { setlocale(LC_CTYPE, "C.UTF-8") }
         rl_readline_name = UnsafePointer(readlineName)
         rl_attempted_completion_function = { text, _, _ in
             rl_attempted_completion_over = 1

@@ -9,12 +9,16 @@ import AbacusCore
 import AbacusQuery
 
 public enum OutputFormat: String, CaseIterable, Sendable {
-    case table, csv, json, markdown
+    case table, csv, json, markdown, chart
 }
 
 public struct Renderer {
     public var format: OutputFormat
     public let money: MoneyFormat
+    /// ANSI styles (bold headers and totals, red negative money); only for a terminal.
+    public var color = false
+    /// The terminal's width: tables wider than this shrink their text columns; charts fill it.
+    public var width: Int?
 
     public init(format: OutputFormat, money: MoneyFormat) {
         self.format = format
@@ -24,6 +28,7 @@ public struct Renderer {
     public func render(_ r: ResultSet) -> String {
         switch format {
         case .table: return table(r) + (r.footer.map { "\n" + $0 } ?? "")
+        case .chart: return Chart(renderer: self).render(r) ?? (table(r) + (r.footer.map { "\n" + $0 } ?? ""))
         case .markdown: return markdown(r) + (r.footer.map { "\n\n" + $0 } ?? "")
         case .json: return json(r)
         case .csv: return csv(r)
@@ -90,20 +95,35 @@ public struct Renderer {
         var widths = header.map(TextWidth.of)
         for row in body + totals { for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], TextWidth.of(cell)) } }
         let numeric = numericColumns(r)
+        // Too wide for the terminal: shrink the widest text column, a column at a time, never below 8.
+        if let width {
+            var total = widths.reduce(0, +) + 3 * widths.count + 1
+            while total > width {
+                guard let i = widths.indices.filter({ !numeric[$0] && widths[$0] > 8 }).max(by: { widths[$0] < widths[$1] }) else { break }
+                let cut = min(total - width, widths[i] - 8)
+                widths[i] -= cut
+                total -= cut
+            }
+        }
         func line(_ l: String, _ m: String, _ r: String) -> String {
             l + widths.map { String(repeating: "─", count: $0 + 2) }.joined(separator: m) + r
         }
-        func row(_ cells: [String]) -> String {
+        func row(_ cells: [String], _ style: String?, _ source: [Cell]?) -> String {
             "│" + cells.enumerated().map { i, c in
-                let pad = String(repeating: " ", count: widths[i] - TextWidth.of(c))
-                return " " + (numeric[i] ? pad + c : c + pad) + " "
+                let text = TextWidth.of(c) > widths[i] ? TextWidth.truncate(c, to: widths[i]) : c
+                let pad = String(repeating: " ", count: max(0, widths[i] - TextWidth.of(text)))
+                var styled = text
+                if color, let source, i < source.count, case .money(let d, _) = source[i], d.isNegative, !d.rounded(toScale: 2).isZero {
+                    styled = ANSI.red + text + ANSI.reset
+                } else if color, let style { styled = style + text + ANSI.reset }
+                return " " + (numeric[i] ? pad + styled : styled + pad) + " "
             }.joined(separator: "│") + "│"
         }
-        var out = [line("┌", "┬", "┐"), row(header), line("├", "┼", "┤")]
-        out += body.map(row)
+        var out = [line("┌", "┬", "┐"), row(header, ANSI.bold, nil), line("├", "┼", "┤")]
+        out += zip(body, r.rows).map { row($0, nil, $1) }
         if !totals.isEmpty && !body.isEmpty {
             out.append(line("├", "┼", "┤"))
-            out += totals.map(row)
+            out += zip(totals, r.totals).map { row($0, ANSI.bold, $1) }
         }
         out.append(line("└", "┴", "┘"))
         return out.joined(separator: "\n")
@@ -154,6 +174,14 @@ public struct Renderer {
         lines += r.rows.map { $0.map(plain).map(field).joined(separator: ",") }
         return lines.joined(separator: "\r\n")
     }
+}
+
+enum ANSI {
+    static let bold = "\u{1B}[1m"
+    static let red = "\u{1B}[31m"
+    static let yellow = "\u{1B}[33m"
+    static let cyan = "\u{1B}[36m"
+    static let reset = "\u{1B}[0m"
 }
 
 enum JSONText {
