@@ -305,12 +305,9 @@ public final class Shell {
         return .success
     }
 
-    /// Tab offers keywords, dot commands and the ledger's own names.
+    /// Tab completes from the ledger now loaded.
     func refreshCompletion() {
-        let l = session.ledger
-        var seen = Set<String>()
-        completionWords = (Help.keywords + Shell.dotCommands + l.entries.categories + l.books.map(\.name)
-            + l.entries.parties.dropFirst() + l.entries.currencies.map(\.code)).filter { seen.insert($0).inserted }
+        completer = Completer(ledger: session.ledger)
     }
 
     static func systemToday() -> Day {

@@ -11,8 +11,9 @@ import Foundation
 import Glibc
 #endif
 
-/// Words offered by Tab; set by the shell (keywords, names from the ledger, codes).
-nonisolated(unsafe) var completionWords: [String] = []
+/// Decides what Tab offers; set by the shell once a ledger is loaded.
+nonisolated(unsafe) var completer: Completer?
+nonisolated(unsafe) private var wordBreaks: UnsafeMutablePointer<CChar>? = strdup(" \t\n,()=<>~!/;")
 nonisolated(unsafe) var interrupted: sig_atomic_t = 0
 nonisolated(unsafe) private var readlineName: UnsafeMutablePointer<CChar>? = strdup("abacus")
 nonisolated(unsafe) private var completionMatchesList: [String] = []
@@ -35,14 +36,18 @@ public final class LineEditor {
         setlocale(LC_ALL, "")
         if String(cString: nl_langinfo(nl_item(CODESET))) != "UTF-8" { setlocale(LC_CTYPE, "C.UTF-8") }
         rl_readline_name = UnsafePointer(readlineName)
-        rl_attempted_completion_function = { text, _, _ in
-            rl_attempted_completion_over = 1
+        rl_basic_word_break_characters = UnsafePointer(wordBreaks)
+        rl_attempted_completion_function = { text, start, _ in
             let prefix = text.map { String(cString: $0) } ?? ""
-            // Words that match as typed come first: libedit inserts their common prefix
-            // letter for letter, so mixing cases (book, BookMyShow) would insert nothing.
-            let exact = completionWords.filter { $0.hasPrefix(prefix) }
-            let lower = prefix.lowercased()
-            completionMatchesList = exact.isEmpty ? completionWords.filter { $0.lowercased().hasPrefix(lower) } : exact
+            let line = rl_line_buffer.map { String(cString: $0) } ?? ""
+            switch completer?.complete(line: line, start: Int(start)) ?? .words([]) {
+            case .files:
+                rl_attempted_completion_over = 0   // libedit completes the file name
+                return nil
+            case .words(let words):
+                rl_attempted_completion_over = 1
+                completionMatchesList = Completer.filter(words, prefix: prefix)
+            }
             guard !completionMatchesList.isEmpty else { return nil }
             return rl_completion_matches(text) { _, state in
                 let i = Int(state)
