@@ -81,6 +81,13 @@ func expectMatchesRecording(_ actual: String, _ relativePath: String, sourceLoca
         try expectMatchesRecording(r.stdout, "Examples/monthly.expected")
     }
 
+    @Test func tripsScriptMatchesItsRecordedOutput() throws {
+        let r = try Binary.run(["Examples/demo.json", "--today", "2025-12-31", "-f", "Examples/trips.abq"])
+        #expect(r.status == 0)
+        #expect(r.stderr == "")
+        try expectMatchesRecording(r.stdout, "Examples/trips.expected")
+    }
+
     @Test func dotRunRunsAScript() throws {
         let r = try Binary.run(["Examples/demo.json", "-e", ".run Examples/monthly.abq"])
         #expect(r.status == 0)
