@@ -118,6 +118,8 @@ public final class Converter {
 
     /// Distinct rates used, by id.
     public private(set) var rates: [ResolvedRate] = []
+    /// Each rate as the decimal amounts are multiplied by: exact, or to 34 significant digits for a quotient.
+    public private(set) var factors: [ExactDecimal] = []
     private var rateIDs: [ResolvedRate: Int] = [:]
     public private(set) var provenance = Provenance()
     private var missing: [CurrencyPair: Int] = [:]
@@ -126,7 +128,8 @@ public final class Converter {
 
     /// Day-scoped cache of custom/market routes: rows arrive mostly in day order.
     private var cacheDay: Int32 = .min
-    private var dayRoutes: [Currency: Int?] = [:]
+    /// (currency, rate id or -1 for none) for `cacheDay`: a few pairs, searched linearly.
+    private var dayRoutes: [(currency: Currency, id: Int)] = []
     private var lockedRoutes: [Int: Int] = [:]
 
     public init(ledger: Ledger, resolver: RateResolver, target: Currency, valuation: Valuation = .booked,
@@ -191,21 +194,21 @@ public final class Converter {
         }
         // 3 and 4. Custom, then market: depend only on (currency, day).
         let day = store.day[row]
-        if day != cacheDay || valuation == .latest {
-            if day != cacheDay { dayRoutes.removeAll(keepingCapacity: true) }
+        if day != cacheDay {
+            dayRoutes.removeAll(keepingCapacity: true)
             cacheDay = day
         }
-        let id: Int?
-        if let cached = dayRoutes[from] {
-            id = cached
-        } else {
-            id = resolve(pair, on: Day(number: day))
-            dayRoutes[from] = .some(id)
+        var found = -2
+        for entry in dayRoutes where entry.currency == from { found = entry.id; break }
+        if found == -2 {
+            found = resolve(pair, on: Day(number: day)) ?? -1
+            dayRoutes.append((from, found))
         }
-        guard let id else {
+        guard found >= 0 else {
             missing[pair, default: 0] += 1
             return .missing
         }
+        let id = found
         switch rates[id].origin {
         case .custom: provenance.custom += 1
         case .market(let q):
@@ -268,32 +271,26 @@ public final class Converter {
         if let id = rateIDs[r] { return id }
         let id = rates.count
         rates.append(r)
+        factors.append(r.rate.factor)
         rateIDs[r] = id
         return id
     }
 
-    /// Converts a native sum (at the store's amount scale) at rate `id`.
+    /// Converts a native sum (at the store's amount scale) at rate `id`: an exact product.
     public func convert(nativeSum: BigInt, rate id: Int) -> WideDecimal {
-        WideDecimal.convert(nativeSum, scale: store.amountScale, at: rates[id].rate)
+        let f = factors[id]
+        return WideDecimal(nativeSum * BigInt(f.significand), scale: store.amountScale + f.scale)
     }
 }
 
 extension WideDecimal {
-    /// Fractional digits kept by a division: far beyond the 28 significant digits §3 asks.
+    /// Fractional digits kept by a division (an average): far beyond the 28 significant digits §3 asks.
     public static let quotientScale = 40
 
-    /// `amount × 10^-scale × rate`, exact when the rate is a decimal, else to `quotientScale` decimals.
+    /// `amount × 10^-scale × rate`: the exact product with the rate's factor.
     public static func convert(_ amount: BigInt, scale: Int, at rate: Rate) -> WideDecimal {
-        let n = rate.numerator, d = rate.denominator.normalized
-        let product = amount * BigInt(n.significand)
-        if d.significand == 1 && d.scale == 0 {
-            return WideDecimal(product, scale: scale + n.scale)
-        }
-        // value = product × 10^-(scale + n.scale) / (d.sig × 10^-d.scale)
-        let e = d.scale + quotientScale - scale - n.scale
-        let numerator = e >= 0 ? product * BigInt(10).power(e) : product
-        let denominator = e >= 0 ? BigInt(d.significand) : BigInt(d.significand) * BigInt(10).power(-e)
-        return WideDecimal(divideHalfEven(numerator, denominator), scale: quotientScale)
+        let f = rate.factor
+        return WideDecimal(amount * BigInt(f.significand), scale: scale + f.scale)
     }
 }
 
@@ -315,64 +312,68 @@ public struct WideSum: Sendable {
     public var value: BigInt { (big ?? BigInt(0)) + BigInt(small) }
 }
 
-/// An exact sum of decimals of mixed scales, plus native sums awaiting one conversion per rate.
+/// An exact running sum of products of two 128-bit integers, in 256 bits: a row's
+/// amount times its conversion factor costs one full-width multiply and one add, no
+/// allocation. 2^255 is far beyond any ledger; reaching it is reported, not wrapped.
+public struct ProductSum: Sendable {
+    var high: Int128 = 0
+    var low: UInt128 = 0
+    public private(set) var overflowed = false
+
+    public init() {}
+
+    @inline(__always)
+    public mutating func add(_ a: Int128, times b: Int128) {
+        // Most products fit 128 bits; only the rest need the full-width multiply.
+        let (p, o) = a.multipliedReportingOverflow(by: b)
+        if _fastPath(!o) {
+            add(high: p < 0 ? -1 : 0, low: UInt128(truncatingIfNeeded: p))
+        } else {
+            let w = a.multipliedFullWidth(by: b)
+            add(high: w.high, low: w.low)
+        }
+    }
+
+    @inline(__always)
+    mutating func add(high h: Int128, low l: UInt128) {
+        let (newLow, carry) = low.addingReportingOverflow(l)
+        low = newLow
+        let (h1, o1) = high.addingReportingOverflow(h)
+        let (h2, o2) = h1.addingReportingOverflow(carry ? 1 : 0)
+        high = h2
+        if o1 || o2 { overflowed = true }
+    }
+
+    public var value: BigInt { (BigInt(high) << 128) + BigInt(low) }
+}
+
+/// An exact sum of converted amounts: each row adds its amount times its conversion
+/// factor (1 when already in the target), kept per scale of the product.
 public struct ConvertedSum: Sendable {
-    /// Exact parts in the target currency, by scale.
-    private var exact: [(scale: Int, sum: WideSum)] = []
-    /// Native sums (at the store's amount scale) by rate id.
-    public private(set) var byRate: [Int: WideSum] = [:]
+    private var parts: [(scale: Int, sum: ProductSum)] = []
     public private(set) var count = 0
 
     public init() {}
 
     @inline(__always)
-    public mutating func addExact(_ significand: Int128, scale: Int) {
+    public mutating func add(_ amount: Int128, times factor: Int128, scale: Int) {
         count += 1
-        for i in exact.indices where exact[i].scale == scale {
-            exact[i].sum.add(significand)
+        for i in parts.indices where parts[i].scale == scale {
+            parts[i].sum.add(amount, times: factor)
             return
         }
-        var s = WideSum()
-        s.add(significand)
-        exact.append((scale, s))
+        var s = ProductSum()
+        s.add(amount, times: factor)
+        parts.append((scale, s))
     }
 
-    @inline(__always)
-    public mutating func addNative(_ amount: Int128, rate id: Int) {
-        count += 1
-        byRate[id, default: WideSum()].add(amount)
-    }
-
-    public mutating func merge(_ other: ConvertedSum) {
-        for part in other.exact {
-            if let i = exact.firstIndex(where: { $0.scale == part.scale }) {
-                var s = exact[i].sum
-                if let big = part.sum.big { s = WideSum.from(s.value + big) }
-                s.add(part.sum.small)
-                exact[i].sum = s
-            } else {
-                exact.append(part)
-            }
-        }
-        for (id, s) in other.byRate {
-            byRate[id] = WideSum.from((byRate[id]?.value ?? BigInt(0)) + s.value)
-        }
-        count += other.count
-    }
-
-    /// The converted total, before rounding.
-    public func total(with converter: Converter) -> WideDecimal {
+    /// The exact total; nil only past 2^255.
+    public var total: WideDecimal? {
         var t = WideDecimal.zero
-        for part in exact { t = t + WideDecimal(part.sum.value, scale: part.scale) }
-        for (id, s) in byRate { t = t + converter.convert(nativeSum: s.value, rate: id) }
+        for part in parts {
+            if part.sum.overflowed { return nil }
+            t = t + WideDecimal(part.sum.value, scale: part.scale)
+        }
         return t
-    }
-}
-
-extension WideSum {
-    static func from(_ v: BigInt) -> WideSum {
-        var s = WideSum()
-        if let small = Int128(exactly: v) { s.small = small } else { s.big = v }
-        return s
     }
 }

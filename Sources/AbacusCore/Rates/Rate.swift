@@ -2,9 +2,9 @@
 //
 // A rate straight from the ledger is `n / 1`. An inverse (`1 / n`), a cross rate
 // inside a snapshot (`rates[Y] / rates[X]`) and a two-leg chain (a product of
-// two fractions) stay fractions too, so no quotient is ever rounded until an
-// amount is converted; only then is one division done, to 40 decimals, which is
-// more than the 28 significant digits SPEC §3 asks of quotients.
+// two fractions) stay fractions until a `factor` is needed: then one division
+// gives the quotient to 34 significant digits (SPEC §3 asks at least 28), and
+// every amount times that factor is an exact product.
 
 import BigInt
 
@@ -41,6 +41,14 @@ public struct Rate: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var isExactDecimal: Bool { denominator == .one }
+
+    /// Significant digits a quotient rate (an inverse, a cross rate, a chain) keeps: SPEC §3 asks
+    /// at least 28. Amounts are then multiplied by this decimal, and those products are exact.
+    public static let quotientDigits = 34
+
+    /// What amounts are multiplied by: the rate itself when it is a decimal, else the quotient
+    /// to `quotientDigits` significant digits, rounded half-even.
+    public var factor: ExactDecimal { decimal(significantDigits: Rate.quotientDigits) }
 
     /// The rate as a decimal with `digits` significant digits (exact when it is one).
     public func decimal(significantDigits digits: Int = 28) -> ExactDecimal {

@@ -76,6 +76,8 @@ public struct Executor {
 
         var groupOf: [SIMD4<UInt32>: Int] = [:]
         var groups: [Group] = []
+        // The converter's factors, copied when it learns a new rate (a local array keeps the loop free of calls).
+        var factors: [ExactDecimal] = []
         var single = Group(key: .zero)   // the one group of an ungrouped statement
         let grouped = !keys.isEmpty
         let flip = plan.subject == .expenses
@@ -84,13 +86,19 @@ public struct Executor {
         let periodKeys = keys.enumerated().filter { $0.element.isPeriod }
         let codeKeys = keys.enumerated().filter { !$0.element.isPeriod && $0.element != .tag }
         var matched = 0
+        let singleCodeKey: GroupKey? = keys.count == 1 && !keys[0].isPeriod && keys[0] != .tag ? keys[0] : nil
+        var denseGroup = [Int32](repeating: -1, count: singleCodeKey.map(codeSpace) ?? 0)
+        var dayGroup = -1
 
         try forEachRow(plan) { row throws(QueryError) in
             matched += 1
             let a = store.amount[row]
             let value = flip ? -a : a
             var route: Converter.Route = .same
-            if let converter { route = converter.route(row) }
+            if let converter {
+                route = converter.route(row)
+                if case .rate = route, factors.count != converter.factors.count { factors = converter.factors }
+            }
 
             func feed(_ g: inout Group) throws(QueryError) {
                 g.count += 1
@@ -102,19 +110,22 @@ public struct Executor {
                 }
                 switch route {
                 case .same:
-                    g.sum.addExact(value, scale: store.amountScale)
+                    g.sum.add(value, times: 1, scale: store.amountScale)
                     if wantsExtremes { g.extremes.add(ExactDecimal(significand: value, scale: store.amountScale)) }
                 case .normalized(let n):
                     let v = flip ? -n.significand : n.significand
-                    g.sum.addExact(v, scale: n.scale)
+                    g.sum.add(v, times: 1, scale: n.scale)
                     if wantsExtremes { g.extremes.add(ExactDecimal(significand: v, scale: n.scale)) }
                 case .product(let r):
-                    let (p, o) = value.multipliedReportingOverflow(by: r.significand)
-                    if o { throw QueryError(.overflow, at: nil) }
-                    g.sum.addExact(p, scale: store.amountScale + r.scale)
-                    if wantsExtremes { g.extremes.add(ExactDecimal(significand: p, scale: store.amountScale + r.scale)) }
+                    g.sum.add(value, times: r.significand, scale: store.amountScale + r.scale)
+                    if wantsExtremes {
+                        let (p, o) = value.multipliedReportingOverflow(by: r.significand)
+                        if o { throw QueryError(.overflow, at: nil) }
+                        g.extremes.add(ExactDecimal(significand: p, scale: store.amountScale + r.scale))
+                    }
                 case .rate(let id):
-                    g.sum.addNative(value, rate: id)
+                    let f = factors[id]
+                    g.sum.add(value, times: f.significand, scale: store.amountScale + f.scale)
                     if wantsExtremes { g.extremes.add(native: value, rate: id) }
                 case .missing:
                     break
@@ -122,6 +133,20 @@ public struct Executor {
             }
 
             guard grouped else { try feed(&single); return }
+            // One key on a coded column: the code indexes the group directly.
+            if let column = singleCodeKey {
+                let c = Int(code(column, row))
+                var g = Int(denseGroup[c])
+                if g < 0 {
+                    g = groups.count
+                    denseGroup[c] = Int32(g)
+                    var key = SIMD4<UInt32>.zero
+                    key[0] = UInt32(c)
+                    groups.append(Group(key: key))
+                }
+                try feed(&groups[g])
+                return
+            }
             var key = SIMD4<UInt32>.zero
             if !periodKeys.isEmpty {
                 let d = store.day[row]
@@ -129,8 +154,11 @@ public struct Executor {
                     var codes = SIMD4<UInt32>.zero
                     for (i, k) in periodKeys { codes[i] = Executor.periodCode(k, Day(number: d)) }
                     dayCache = (d, codes)
+                    dayGroup = -1
                 }
                 key = dayCache.codes
+                // One period key: every row of a day is in the same group.
+                if keys.count == 1, dayGroup >= 0 { try feed(&groups[dayGroup]); return }
             }
             for (i, k) in codeKeys { key[i] = code(k, row) }
             // Each tag of the row is a group of its own; no tags is the group "(none)".
@@ -146,6 +174,7 @@ public struct Executor {
                     groupOf[key] = g
                     groups.append(Group(key: key))
                 }
+                if keys.count == 1 && !periodKeys.isEmpty { dayGroup = g }
                 try feed(&groups[g])
                 t += 1
             } while t < tags.endIndex
@@ -164,11 +193,10 @@ public struct Executor {
             switch plan.aggregate {
             case .count, .list: return nil
             case .sum:
-                return converter.map { g.sum.total(with: $0) } ?? WideDecimal(g.native.value, scale: store.amountScale)
+                return try sumValue(g, converter)
             case .avg:
                 guard g.count > 0 else { return nil }
-                let total = converter.map { g.sum.total(with: $0) } ?? WideDecimal(g.native.value, scale: store.amountScale)
-                return total.divided(by: g.count)
+                return try sumValue(g, converter).divided(by: g.count)
             case .min, .max:
                 return g.extremes.extreme(plan.aggregate == .max, converter: converter)
             }
@@ -269,7 +297,7 @@ public struct Executor {
             var total = WideDecimal.zero
             var count = 0
             for g in groups {
-                total = total + (converter.map { g.sum.total(with: $0) } ?? WideDecimal(g.native.value, scale: store.amountScale))
+                total = total + (try sumValue(g, converter))
                 count += g.count
             }
             return plan.aggregate == .sum ? total : (count > 0 ? total.divided(by: count) : nil)
@@ -279,6 +307,13 @@ public struct Executor {
         case .count, .list:
             return nil
         }
+    }
+
+    /// A group's exact sum: converted, or native (`in native`).
+    func sumValue(_ g: Group, _ converter: Converter?) throws(QueryError) -> WideDecimal {
+        guard converter != nil else { return WideDecimal(g.native.value, scale: store.amountScale) }
+        guard let t = g.sum.total else { throw QueryError(.overflow, at: nil) }
+        return t
     }
 
     // MARK: list
@@ -486,6 +521,18 @@ public struct Executor {
     func round(_ v: WideDecimal, _ c: Currency) throws(QueryError) -> ExactDecimal {
         guard let r = v.rounded(toScale: c.minorUnits) else { throw QueryError(.overflow, at: nil) }
         return r
+    }
+
+    /// How many codes a coded column can hold.
+    func codeSpace(_ k: GroupKey) -> Int {
+        switch k {
+        case .category: return store.categories.count
+        case .book: return ledger.books.count
+        case .party: return store.parties.count
+        case .payment: return store.payments.count
+        case .currency: return 26 * 26 * 26 + 1
+        default: return 0
+        }
     }
 
     @inline(__always)
