@@ -1,7 +1,7 @@
 // Aggregating before converting is allowed only where it gives the same result as
 // converting each entry first (SPEC §3). On generated ledgers, every grouped sum
-// the engine computes (native sums per rate, one conversion per rate) must equal
-// the sum of the entries converted one by one.
+// the engine computes (products added in 256-bit sums per scale) must equal the
+// sum of the entries converted one by one.
 
 import AbacusCore
 @testable import AbacusQuery
@@ -53,7 +53,7 @@ import Testing
                                            ("EUR", .booked, "sum expenses in EUR by category")] {
             let session = Session(ledger: ledger, today: Day(year: 2025, month: 12, day: 31)!)
             let result = try session.run(query)
-            // Entry by entry: each converted alone (to 40 decimals when the rate is a quotient), summed exactly.
+            // Entry by entry: each converted alone (its amount times the rate's factor), summed as BigInts.
             let currency = try #require(Currency(code: target))
             let converter = Converter(ledger: ledger, resolver: RateResolver(ledger: ledger), target: currency, valuation: valuation)
             var perCategory: [String: WideDecimal] = [:]

@@ -2,12 +2,13 @@
 //
 // `Converter` decides, entry by entry, which step of §3 applies — what-if,
 // booked (normalizedAmount, conversionRate, the book's locked rate), custom,
-// market — and returns a `Route`. Entries that share a rate are summed in their
-// own currency and converted once: Σ(aᵢ × r) = (Σaᵢ) × r holds exactly, so this
-// is the same exact result as converting each entry first. `ConvertedSum` holds
-// such a mix of exact parts and per-rate native sums; `total` does the one
-// division per rate, to 40 decimals, and rounding happens later, once, at the
-// end. `Provenance` counts where every entry's rate came from.
+// market — and returns a `Route`. Every rate becomes a decimal factor: the rate
+// itself when it is a decimal, or the quotient to 34 significant digits for an
+// inverse, cross or chained rate (§3 asks at least 28). Each entry's converted
+// value is then its amount times that factor — an exact product — and
+// `ConvertedSum` adds those products exactly in 256 bits, so a group's total is
+// the exact sum of its entries converted one by one; it is rounded once, later.
+// `Provenance` counts where every entry's rate came from.
 
 import BigInt
 
