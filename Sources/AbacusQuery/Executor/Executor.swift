@@ -6,8 +6,9 @@
 // row with two tags lands in two groups) and feeds the group's accumulator along
 // the route the `Converter` chose: its amount times the route's factor, added
 // exactly. Min and max keep the extreme native amount per rate (a positive rate
-// keeps order), so they need one conversion per rate, not per entry. Every value is rounded once, half-even, to the target's minor unit.
-// A rate missing for any row fails the whole statement, naming pairs and counts.
+// keeps order), so they need one conversion per rate, not per entry. Every value
+// is rounded once, half-even, to the target's minor unit. A rate missing for any
+// row fails the whole statement, naming pairs and counts.
 
 import AbacusCore
 import BigInt
