@@ -64,8 +64,8 @@ import Testing
     @Test func inverseAndCrossRatesStayFractionsUntilAnAmountIsConverted() throws {
         // 1 USD = 83.5 INR and 0.92 EUR: EUR→INR = 83.5 / 0.92.
         let r = Rate(numerator: ExactDecimal("83.5")!, denominator: ExactDecimal("0.92")!)
-        // 92 EUR × 83.5 / 0.92 = 8350 exactly: no rounding crept into the rate.
-        let v = WideDecimal.convert(9200, scale: 2, at: r)
+        // 92 EUR × 83.5 / 0.92 = 8350: the factor keeps 34 significant digits, so the product is 8350 to the cent.
+        let v = try #require(WideDecimal.convert(9200, scale: 2, at: r))
         #expect(v.rounded(toScale: 2)?.description == "8350.00")
         // As a decimal the quotient carries 28 significant digits: 90.76086956521739130434782609.
         #expect(r.decimal(significantDigits: 28).description == "90.76086956521739130434782609")

@@ -213,3 +213,23 @@ func total(_ r: ResultSet) -> String? {
         #expect(rate.warnings == r.warnings)
     }
 }
+
+@Suite struct ReviewRegressionTests {
+    /// An entry whose conversionRate has 37 digits: amount × rate needs more than 38 digits.
+    static let wide = """
+    {"version": 1, "defaultCurrency": "INR",
+     "books": [{"id": "s", "name": "S", "currency": "SGD"}],
+     "entries": [
+      {"id": "1", "bookId": "s", "amount": -1.25, "date": "2025-01-01", "category": "A", "normalizedCurrency": "INR", "conversionRate": 0.0163456789012345678901234567890123456},
+      {"id": "2", "bookId": "s", "amount": -2, "date": "2025-01-01", "category": "B", "normalizedCurrency": "INR", "normalizedAmount": -120}
+     ]}
+    """
+
+    @Test func minAndMaxOfProductsPast38Digits() throws {
+        let s = try session(ReviewRegressionTests.wide)
+        // 1.25 × 0.0163456789012345678901234567890123456 = 0.0204320986265432098626543209862654320 → 0.02; entry 2 is 120.
+        #expect(total(try s.run("max expenses")) == "120.00")
+        #expect(total(try s.run("min expenses")) == "0.02")
+        #expect(total(try s.run("sum expenses")) == "120.02")
+    }
+}

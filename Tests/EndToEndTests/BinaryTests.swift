@@ -106,6 +106,15 @@ func expectMatchesRecording(_ actual: String, _ relativePath: String, sourceLoca
         #expect(added.stdout.contains("│  1201 │"))
         let replaced = try Binary.run([], stdin: ".load \(extra)\ncount entries\n")
         #expect(replaced.stdout.contains("│     1 │"))
+        // In place of the demo, the new ledger's default currency applies (it is USD here).
+        let usd = try Binary.temporaryFile("usd.json", """
+            {"version": 1, "defaultCurrency": "USD",
+             "books": [{"id": "u", "name": "U", "currency": "USD"}],
+             "entries": [{"id": "u1", "bookId": "u", "amount": -10, "date": "2025-03-01", "category": "Tea"}]}
+            """)
+        let switched = try Binary.run(["--no-rc", "--format", "json"], stdin: ".load \(usd)\nsum expenses\n")
+        #expect(switched.stdout.contains("\"currency\":\"USD\""))
+        #expect(switched.stdout.contains("\"amount\":\"10.00\""))
         // A file that cannot load changes nothing, and the script stops there with status 1.
         let failed = try Binary.run(["Examples/demo.json"], stdin: ".load /nonexistent.json\ncount entries\n")
         #expect(failed.status == 1)

@@ -223,9 +223,12 @@ extension ExactDecimal: Comparable, Hashable {
             return a.significand.signum() < b.significand.signum() ? -1 : 1
         }
         let s = max(a.scale, b.scale)
-        let (x, ox) = a.significand.multipliedReportingOverflow(by: pow10[s - a.scale])
-        let (y, oy) = b.significand.multipliedReportingOverflow(by: pow10[s - b.scale])
-        if !ox && !oy { return x < y ? -1 : (x == y ? 0 : 1) }
+        // A product of two decimals may carry a scale past 38: then only the wide path can align.
+        if s - a.scale <= maxScale && s - b.scale <= maxScale {
+            let (x, ox) = a.significand.multipliedReportingOverflow(by: pow10[s - a.scale])
+            let (y, oy) = b.significand.multipliedReportingOverflow(by: pow10[s - b.scale])
+            if !ox && !oy { return x < y ? -1 : (x == y ? 0 : 1) }
+        }
         // Alignment overflowed 128 bits: compare wide.
         let wx = BigInt(a.significand) * BigInt(10).power(s - a.scale)
         let wy = BigInt(b.significand) * BigInt(10).power(s - b.scale)

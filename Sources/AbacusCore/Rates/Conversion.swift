@@ -121,6 +121,8 @@ public final class Converter {
     public private(set) var rates: [ResolvedRate] = []
     /// Each rate as the decimal amounts are multiplied by: exact, or to 34 significant digits for a quotient.
     public private(set) var factors: [ExactDecimal] = []
+    /// Set when a rate's quotient exceeds 10^38 (only absurd inputs): the statement must fail.
+    public private(set) var unrepresentable = false
     private var rateIDs: [ResolvedRate: Int] = [:]
     public private(set) var provenance = Provenance()
     private var missing: [CurrencyPair: Int] = [:]
@@ -215,7 +217,9 @@ public final class Converter {
         case .market(let q):
             provenance.market += 1
             if q.isAfterRequestedDay {
-                let entryDay = Day(number: day)
+                // The day a rate was asked for: the entry's, or the valuation date of `at DATE`.
+                var entryDay = Day(number: day)
+                if case .asOf(let d) = valuation { entryDay = d }
                 late[pair, default: LateRateUse(pair: pair, sourceDay: q.newestDay, firstEntryDay: entryDay, entries: 0)].entries += 1
                 if let l = late[pair], entryDay < l.firstEntryDay { late[pair]?.firstEntryDay = entryDay }
             }
@@ -272,7 +276,7 @@ public final class Converter {
         if let id = rateIDs[r] { return id }
         let id = rates.count
         rates.append(r)
-        factors.append(r.rate.factor)
+        if let f = r.rate.factor { factors.append(f) } else { factors.append(.zero); unrepresentable = true }
         rateIDs[r] = id
         return id
     }
@@ -289,8 +293,8 @@ extension WideDecimal {
     public static let quotientScale = 40
 
     /// `amount × 10^-scale × rate`: the exact product with the rate's factor.
-    public static func convert(_ amount: BigInt, scale: Int, at rate: Rate) -> WideDecimal {
-        let f = rate.factor
+    public static func convert(_ amount: BigInt, scale: Int, at rate: Rate) -> WideDecimal? {
+        guard let f = rate.factor else { return nil }
         return WideDecimal(amount * BigInt(f.significand), scale: scale + f.scale)
     }
 }

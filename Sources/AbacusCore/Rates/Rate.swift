@@ -48,22 +48,33 @@ public struct Rate: Hashable, Sendable, CustomStringConvertible {
 
     /// What amounts are multiplied by: the rate itself when it is a decimal, else the quotient
     /// to `quotientDigits` significant digits, rounded half-even.
-    public var factor: ExactDecimal { decimal(significantDigits: Rate.quotientDigits) }
+    public var factor: ExactDecimal? { decimalValue(significantDigits: Rate.quotientDigits) }
 
-    /// The rate as a decimal with `digits` significant digits (exact when it is one).
-    public func decimal(significantDigits digits: Int = 28) -> ExactDecimal {
+    /// The rate as a decimal with `digits` significant digits (exact when it is one), rounded
+    /// half-even once from the exact quotient. Fewer digits only below 10^-10, where the 38-decimal
+    /// scale runs out; nil for a quotient beyond 10^38, which no decimal here can hold.
+    public func decimalValue(significantDigits digits: Int = 28) -> ExactDecimal? {
         if denominator == .one { return numerator }
         let n = BigInt(numerator.significand) * BigInt(10).power(denominator.scale)
         let d = BigInt(denominator.significand) * BigInt(10).power(numerator.scale)
-        // Enough fractional digits that the quotient carries `digits` significant ones.
-        var scale = digits
-        var q = WideDecimal.divideHalfEven(n * BigInt(10).power(scale), d)
-        while q.magnitude.description.count > digits + 1 && scale > 0 {
-            scale -= 1
-            q = WideDecimal.divideHalfEven(n * BigInt(10).power(scale), d)
+        func quotient(_ s: Int) -> BigInt { WideDecimal.divideHalfEven(n * BigInt(10).power(s), d) }
+        func length(_ q: BigInt) -> Int { q.magnitude.description.count }
+        var scale = min(max(digits - (length(n) - length(d)), 0), ExactDecimal.maxScale)
+        var q = quotient(scale)
+        while length(q) > digits && scale > 0 { scale -= 1; q = quotient(scale) }
+        while length(q) < digits && scale < ExactDecimal.maxScale {
+            let next = quotient(scale + 1)
+            if length(next) > digits { break }
+            scale += 1
+            q = next
         }
-        // Rates come from ≤ 38-digit decimals, so their quotient is far inside the range.
-        return WideDecimal(q, scale: scale).approximated(significantDigits: min(digits, ExactDecimal.maxDigits)) ?? .zero
+        guard let sig = Int128(exactly: q), sig.magnitude <= ExactDecimal.maxSignificand.magnitude else { return nil }
+        return ExactDecimal(significand: sig, scale: scale).normalized
+    }
+
+    /// `decimalValue`, for display: an unrepresentable quotient shows as 0 (it cannot be used to convert).
+    public func decimal(significantDigits digits: Int = 28) -> ExactDecimal {
+        decimalValue(significantDigits: digits) ?? .zero
     }
 
     public var description: String { decimal().normalized.description }

@@ -42,12 +42,20 @@ public struct Executor {
     struct Extremes {
         var exactMin: ExactDecimal?
         var exactMax: ExactDecimal?
+        /// Values too wide for 128 bits (a 38-digit amount times a 38-digit rate).
+        var wideMin: WideDecimal?
+        var wideMax: WideDecimal?
         var rateMin: [Int: Int128] = [:]
         var rateMax: [Int: Int128] = [:]
 
         mutating func add(_ v: ExactDecimal) {
             if exactMin.map({ v < $0 }) ?? true { exactMin = v }
             if exactMax.map({ v > $0 }) ?? true { exactMax = v }
+        }
+
+        mutating func add(_ v: WideDecimal) {
+            if wideMin.map({ v < $0 }) ?? true { wideMin = v }
+            if wideMax.map({ v > $0 }) ?? true { wideMax = v }
         }
 
         mutating func add(native a: Int128, rate id: Int) {
@@ -58,6 +66,7 @@ public struct Executor {
         func extreme(_ max: Bool, converter: Converter?) -> WideDecimal? {
             var candidates: [WideDecimal] = []
             if let e = max ? exactMax : exactMin { candidates.append(WideDecimal(e)) }
+            if let w = max ? wideMax : wideMin { candidates.append(w) }
             if let converter {
                 for (id, a) in max ? rateMax : rateMin { candidates.append(converter.convert(nativeSum: BigInt(a), rate: id)) }
             }
@@ -120,8 +129,11 @@ public struct Executor {
                     g.sum.add(value, times: r.significand, scale: store.amountScale + r.scale)
                     if wantsExtremes {
                         let (p, o) = value.multipliedReportingOverflow(by: r.significand)
-                        if o { throw QueryError(.overflow, at: nil) }
-                        g.extremes.add(ExactDecimal(significand: p, scale: store.amountScale + r.scale))
+                        if o {
+                            g.extremes.add(WideDecimal(BigInt(value) * BigInt(r.significand), scale: store.amountScale + r.scale))
+                        } else {
+                            g.extremes.add(ExactDecimal(significand: p, scale: store.amountScale + r.scale))
+                        }
                     }
                 case .rate(let id):
                     let f = factors[id]
@@ -184,6 +196,7 @@ public struct Executor {
         if let converter {
             let missing = converter.missingRates
             if !missing.isEmpty, let target = plan.target { throw QueryError(.missingRates(missing, target: target), at: nil) }
+            if converter.unrepresentable { throw QueryError(.overflow, at: nil) }
             warnings = Executor.warnings(converter)
         }
 
@@ -268,8 +281,19 @@ public struct Executor {
         } else if let ci = keys.firstIndex(of: .currency) {
             var byCurrency: [Currency: [Group]] = [:]
             for r in results { byCurrency[Currency(packed: UInt16(r.group.key[ci])), default: []].append(r.group) }
+            // With tags an entry sits in several groups: take each currency's value from the rows
+            // themselves (the statement without its groups) so each entry counts once.
+            var once: [Currency: WideDecimal] = [:]
+            if tagIndex != nil && shownAll {
+                var ungrouped = plan
+                ungrouped.groupBy = []
+                ungrouped.order = nil
+                ungrouped.top = nil
+                for row in try run(ungrouped).rows { if case .money(let v, let c)? = row.last { once[c] = WideDecimal(v) } }
+            }
             for c in byCurrency.keys.sorted() {
-                guard let total = try overallValue(plan, byCurrency[c] ?? [], shownAll: shownAll && tagIndex == nil, converter: nil) else { continue }
+                let value = tagIndex != nil && shownAll ? once[c] : try overallValue(plan, byCurrency[c] ?? [], shownAll: false, converter: nil)
+                guard let total = value else { continue }
                 var row = label
                 if ci > 0 { row[ci] = .text(c.code) }
                 totals.append(row + [.money(try round(total, c), c)])
@@ -336,6 +360,7 @@ public struct Executor {
         if let converter {
             let missing = converter.missingRates
             if !missing.isEmpty, let target = plan.target { throw QueryError(.missingRates(missing, target: target), at: nil) }
+            if converter.unrepresentable { throw QueryError(.overflow, at: nil) }
             warnings = Executor.warnings(converter)
         }
         if let order = plan.order {
@@ -565,6 +590,12 @@ public struct Executor {
 
     public static let none = "(none)"
 
+    /// Four digits, as dates are written (`0099`).
+    static func year(_ y: Int) -> String {
+        let s = String(y)
+        return s.count >= 4 ? s : String(repeating: "0", count: 4 - s.count) + s
+    }
+
     func label(_ k: GroupKey, _ c: UInt32) -> String {
         switch k {
         case .category: return store.categories[Int(c)]
@@ -574,10 +605,10 @@ public struct Executor {
         case .currency: return Currency(packed: UInt16(c)).code
         case .tag: return c == 0 ? Executor.none : store.tags[Int(c) - 1]
         case .day: return Day(number: Int32(bitPattern: c)).description
-        case .week: return "\(c / 100)-W" + (c % 100 < 10 ? "0" : "") + "\(c % 100)"
-        case .month: let m = c % 12 + 1; return "\(c / 12)-" + (m < 10 ? "0" : "") + "\(m)"
-        case .quarter: return "\(c / 4)-Q\(c % 4 + 1)"
-        case .year: return "\(c)"
+        case .week: return Executor.year(Int(c / 100)) + "-W" + (c % 100 < 10 ? "0" : "") + "\(c % 100)"
+        case .month: let m = c % 12 + 1; return Executor.year(Int(c / 12)) + "-" + (m < 10 ? "0" : "") + "\(m)"
+        case .quarter: return Executor.year(Int(c / 4)) + "-Q\(c % 4 + 1)"
+        case .year: return Executor.year(Int(c))
         }
     }
 

@@ -33,9 +33,13 @@ public final class Session {
         return c
     }
 
-    /// Replaces the ledger (`.load`); session rates and settings stay.
+    /// Whether `set currency` chose the currency (else it follows the ledger's default).
+    private var currencyWasSet = false
+
+    /// Replaces the ledger (`.load`); session rates and a `set currency` stay.
     public func replaceLedger(_ l: Ledger) {
         ledger = l
+        if !currencyWasSet { currency = l.defaultCurrency }
         resolver = RateResolver(ledger: l, session: sessionRates)
     }
 
@@ -80,6 +84,7 @@ public final class Session {
             return .message("removed this session's rate for \(pair)")
         case .setCurrency(let c):
             currency = c
+            currencyWasSet = true
             return .message("amounts now convert into \(c) unless a statement says otherwise")
         case .books:
             return .table(books())
@@ -125,8 +130,8 @@ public final class Session {
                              rows: [[.money(c.amount, c.from), .money(c.amount.rounded(toScale: c.to.minorUnits), c.to), .number(.one), .text("same currency")]])
         }
         let (r, _) = try resolve(CurrencyPair(c.from, c.to), c.valuation, c.whatIf)
-        let converted = WideDecimal.convert(BigInt(c.amount.significand), scale: c.amount.scale, at: r.rate)
-        guard let rounded = converted.rounded(toScale: c.to.minorUnits) else { throw QueryError(.overflow, at: nil) }
+        guard let converted = WideDecimal.convert(BigInt(c.amount.significand), scale: c.amount.scale, at: r.rate),
+              let rounded = converted.rounded(toScale: c.to.minorUnits) else { throw QueryError(.overflow, at: nil) }
         return ResultSet(columns: ["amount", "converted", "rate", "source", "date"],
                          rows: [[.money(c.amount, c.from), .money(rounded, c.to), .number(r.rate.decimal()),
                                  .text(resolver.describe(r.origin)), sourceDate(r)]],

@@ -88,7 +88,8 @@ public struct Lexer {
                 continue
             }
             if isWordByte(b) {
-                while i < n && isWordByte(bytes[i]) { i += 1 }
+                // A hyphen between letters or digits stays in the word (`client-brightline`, `e-00042`).
+                while i < n && (isWordByte(bytes[i]) || (bytes[i] == UInt8(ascii: "-") && i + 1 < n && isWordByte(bytes[i + 1]) && bytes[i + 1] != UInt8(ascii: "-"))) { i += 1 }
                 // A trailing '.' or '\'' belongs to the sentence, not the word.
                 var end = i
                 while end > start + 1 && (bytes[end - 1] == UInt8(ascii: ".") || bytes[end - 1] == UInt8(ascii: "'")) { end -= 1 }
