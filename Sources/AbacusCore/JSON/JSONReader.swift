@@ -180,6 +180,13 @@ struct JSONReader {
         let open = pos
         pos += 1
         let start = pos
+        // Eight bytes at a time while none of them is a quote, a backslash, a control
+        // character or non-ASCII: the common case of keys, codes, dates and names.
+        while pos + 8 <= count {
+            let word = UnsafeRawPointer(base + pos).loadUnaligned(as: UInt64.self)
+            if JSONReader.hasSpecialByte(word) { break }
+            pos += 8
+        }
         while pos < count {
             let b = base[pos]
             if b == UInt8(ascii: "\"") {
@@ -193,6 +200,18 @@ struct JSONReader {
             if b >= 0x80 { try skipUTF8Sequence() } else { pos += 1 }
         }
         throw fail("unterminated string", at: open)
+    }
+
+    /// True when any byte of `w` is `"`, `\\`, below 0x20 or at least 0x80 (SWAR, no branches per byte).
+    @inline(__always)
+    static func hasSpecialByte(_ w: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZero(_ x: UInt64) -> UInt64 { (x &- ones) & ~x & highs }
+        let quote = hasZero(w ^ (ones &* 0x22))
+        let backslash = hasZero(w ^ (ones &* 0x5C))
+        let control = (w &- ones &* 0x20) & ~w & highs
+        return (quote | backslash | control | (w & highs)) != 0
     }
 
     /// Continues a string that holds escapes, decoding it into `scratch`.

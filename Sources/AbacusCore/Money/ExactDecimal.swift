@@ -142,15 +142,11 @@ public struct ExactDecimal: Sendable, CustomStringConvertible {
         var digitCount = 0  // significant digits accumulated (leading zeros skipped)
         var scale = 0
         var droppedNonZero = false
-        func push(_ d: UInt8) -> Bool {
-            if sig == 0 && d == 0 { return true }
-            if digitCount == maxDigits { return false }
-            sig = sig * 10 + Int128(d)
-            digitCount += 1
-            return true
-        }
         while i < n && isDigit(bytes[i]) {
-            if !push(bytes[i] &- 48) { droppedNonZero = true }
+            let d = bytes[i] &- 48
+            if sig != 0 || d != 0 {
+                if digitCount == maxDigits { droppedNonZero = true } else { sig = sig &* 10 &+ Int128(d); digitCount += 1 }
+            }
             i += 1
         }
         if i < n && bytes[i] == UInt8(ascii: ".") {
@@ -163,7 +159,10 @@ public struct ExactDecimal: Sendable, CustomStringConvertible {
             while lastNonZero > i && bytes[lastNonZero - 1] == UInt8(ascii: "0") { lastNonZero -= 1 }
             var j = i
             while j < lastNonZero {
-                if !push(bytes[j] &- 48) { droppedNonZero = true }
+                let d = bytes[j] &- 48
+                if sig != 0 || d != 0 {
+                    if digitCount == maxDigits { droppedNonZero = true } else { sig = sig &* 10 &+ Int128(d); digitCount += 1 }
+                }
                 scale += 1
                 j += 1
             }
