@@ -126,3 +126,20 @@ import Testing
         #expect(total.rounded(toScale: ledger.entries.amountScale)?.description == "100000.0")
     }
 }
+
+@Suite struct JSONStringScanTests {
+    /// The eight-bytes-at-a-time scan must stop at a quote, backslash, control byte or non-ASCII
+    /// byte wherever it stands; a miss would read past the string or accept a raw control character.
+    @Test(arguments: 0..<20)
+    func everySpecialByteIsSeenAtEveryOffset(offset: Int) throws {
+        let prefix = String(repeating: "a", count: offset)
+        for (inside, expectError) in [("\u{01}", true), ("\u{1F}", true), ("é", false), ("\\n", false), ("\\\"", false)] {
+            let doc = "{\"version\":1,\"defaultCurrency\":\"INR\",\"x\":\"\(prefix)\(inside)bcdefghijklmnop\"}"
+            let result = Result { try LedgerLoader.load(documents: [("s.json", doc)]) }
+            switch result {
+            case .success: #expect(!expectError, "offset \(offset): \(inside.debugDescription) accepted")
+            case .failure(let e): #expect(expectError, "offset \(offset): \(e)")
+            }
+        }
+    }
+}
