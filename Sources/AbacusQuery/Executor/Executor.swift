@@ -192,13 +192,7 @@ public struct Executor {
             } while t < tags.endIndex
         }
 
-        var warnings: [String] = []
-        if let converter {
-            let missing = converter.missingRates
-            if !missing.isEmpty, let target = plan.target { throw QueryError(.missingRates(missing, target: target), at: nil) }
-            if converter.unrepresentable { throw QueryError(.overflow, at: nil) }
-            warnings = Executor.warnings(converter)
-        }
+        let warnings = try conversionOutcome(converter, plan.target)
 
         // One value per group, exact until rounded here.
         let columns = keys.map(\.rawValue) + [plan.aggregate == .count ? "count" : "amount"]
@@ -340,61 +334,6 @@ public struct Executor {
         return t
     }
 
-    // MARK: list
-
-    func list(_ plan: Plan) throws(QueryError) -> ResultSet {
-        let converter = plan.target.map { Converter(ledger: ledger, resolver: resolver, target: $0, valuation: plan.valuation, whatIf: plan.whatIf, today: today) }
-        let flip = plan.subject == .expenses
-        var picked: [(row: Int, value: WideDecimal, currency: Currency)] = []
-        try forEachRow(plan) { row throws(QueryError) in
-            let a = store.amount[row]
-            let value = flip ? -a : a
-            guard let converter, let target = plan.target else {
-                picked.append((row, WideDecimal(BigInt(value), scale: store.amountScale), store.currency[row]))
-                return
-            }
-            guard let v = converter.convertedValue(row, amount: value, negate: flip) else { return }
-            picked.append((row, v, target))
-        }
-        var warnings: [String] = []
-        if let converter {
-            let missing = converter.missingRates
-            if !missing.isEmpty, let target = plan.target { throw QueryError(.missingRates(missing, target: target), at: nil) }
-            if converter.unrepresentable { throw QueryError(.overflow, at: nil) }
-            warnings = Executor.warnings(converter)
-        }
-        if let order = plan.order {
-            switch order.key {
-            case .value:
-                picked.sort { order.descending ? $1.value < $0.value : $0.value < $1.value }
-            case .date:
-                if order.descending { picked.sort { ($0.row) > ($1.row) } }
-            case .key:
-                break
-            }
-        }
-        if let top = plan.top, top < picked.count { picked = Array(picked.prefix(top)) }
-        let native = plan.target == nil
-        let columns = ["date", "book", "category", "party"] + (native ? ["currency"] : []) + ["amount"]
-        var rows: [[Cell]] = []
-        rows.reserveCapacity(picked.count)
-        for p in picked {
-            var cells: [Cell] = [.text(Day(number: store.day[p.row]).description), .text(ledger.books[Int(store.book[p.row])].name),
-                                 .text(store.categories[Int(store.category[p.row])]),
-                                 .text(store.party[p.row] == 0 ? Executor.none : store.parties[Int(store.party[p.row])])]
-            if native { cells.append(.text(p.currency.code)) }
-            cells.append(.money(try round(p.value, p.currency), p.currency))
-            rows.append(cells)
-        }
-        var totals: [[Cell]] = []
-        if let target = plan.target, !picked.isEmpty {
-            let total = picked.reduce(WideDecimal.zero) { $0 + $1.value }
-            totals = [[.text("Total")] + Array(repeating: .empty, count: columns.count - 2) + [.money(try round(total, target), target)]]
-        }
-        return ResultSet(columns: columns, rows: rows, totals: totals, currency: plan.target, warnings: warnings,
-                         provenance: converter?.provenance, rateNotes: converter.map(rateNotes) ?? [])
-    }
-
     // MARK: Rows
 
     /// Calls `body` for each row of the plan that passes the subject and the filter, in row (date) order.
@@ -418,9 +357,7 @@ public struct Executor {
         } else {
             for row in plan.rows { try visit(row) }
         }
-        if let amounts, let target = plan.target, !amounts.missingRates.isEmpty {
-            throw QueryError(.missingRates(amounts.missingRates, target: target), at: nil)
-        }
+        _ = try conversionOutcome(amounts, plan.target)
     }
 
     static func testsAmount(_ p: Predicate) -> Bool {
@@ -518,6 +455,15 @@ public struct Executor {
 
     // MARK: Helpers
 
+    /// After a scan: a missing or unusable rate fails the statement; otherwise the converter's warnings.
+    func conversionOutcome(_ converter: Converter?, _ target: Currency?) throws(QueryError) -> [String] {
+        guard let converter, let target else { return [] }
+        let missing = converter.missingRates
+        if !missing.isEmpty { throw QueryError(.missingRates(missing, target: target), at: nil) }
+        if converter.unrepresentable { throw QueryError(.overflow, at: nil) }
+        return Executor.warnings(converter)
+    }
+
     static func warnings(_ converter: Converter) -> [String] {
         converter.staleRates.map(\.warning) + converter.lateRateUses.map { late in
             "no market rate for \(late.pair) on or before \(late.firstEntryDay); used the oldest, dated \(late.sourceDay), for \(late.entries) \(late.entries == 1 ? "entry" : "entries")"
@@ -546,90 +492,6 @@ public struct Executor {
     func round(_ v: WideDecimal, _ c: Currency) throws(QueryError) -> ExactDecimal {
         guard let r = v.rounded(toScale: c.minorUnits) else { throw QueryError(.overflow, at: nil) }
         return r
-    }
-
-    /// How many codes a coded column can hold.
-    func codeSpace(_ k: GroupKey) -> Int {
-        switch k {
-        case .category: return store.categories.count
-        case .book: return ledger.books.count
-        case .party: return store.parties.count
-        case .payment: return store.payments.count
-        case .currency: return 26 * 26 * 26 + 1
-        default: return 0
-        }
-    }
-
-    @inline(__always)
-    func code(_ k: GroupKey, _ row: Int) -> UInt32 {
-        switch k {
-        case .category: return store.category[row]
-        case .book: return store.book[row]
-        case .party: return store.party[row]
-        case .payment: return store.payment[row]
-        case .currency: return UInt32(store.currency[row].packed)
-        case .tag, .day, .week, .month, .quarter, .year: return 0
-        }
-    }
-
-    static func periodCode(_ k: GroupKey, _ d: Day) -> UInt32 {
-        let (y, m, _) = d.civil
-        switch k {
-        case .day: return UInt32(bitPattern: d.number)
-        case .week: let w = d.isoWeek; return UInt32(w.year * 100 + w.week)
-        case .month: return UInt32(y * 12 + m - 1)
-        case .quarter: return UInt32(y * 4 + (m - 1) / 3)
-        case .year: return UInt32(y)
-        default: return 0
-        }
-    }
-
-    func labels(_ key: SIMD4<UInt32>, _ keys: [GroupKey]) -> [String] {
-        keys.enumerated().map { i, k in label(k, key[i]) }
-    }
-
-    public static let none = "(none)"
-
-    /// Four digits, as dates are written (`0099`).
-    static func year(_ y: Int) -> String {
-        let s = String(y)
-        return s.count >= 4 ? s : String(repeating: "0", count: 4 - s.count) + s
-    }
-
-    func label(_ k: GroupKey, _ c: UInt32) -> String {
-        switch k {
-        case .category: return store.categories[Int(c)]
-        case .book: return ledger.books[Int(c)].name
-        case .party: return c == 0 ? Executor.none : store.parties[Int(c)]
-        case .payment: return c == 0 ? Executor.none : store.payments[Int(c)]
-        case .currency: return Currency(packed: UInt16(c)).code
-        case .tag: return c == 0 ? Executor.none : store.tags[Int(c) - 1]
-        case .day: return Day(number: Int32(bitPattern: c)).description
-        case .week: return Executor.year(Int(c / 100)) + "-W" + (c % 100 < 10 ? "0" : "") + "\(c % 100)"
-        case .month: let m = c % 12 + 1; return Executor.year(Int(c / 12)) + "-" + (m < 10 ? "0" : "") + "\(m)"
-        case .quarter: return Executor.year(Int(c / 4)) + "-Q\(c % 4 + 1)"
-        case .year: return Executor.year(Int(c))
-        }
-    }
-
-    /// Ascending by each key in turn: periods chronologically, names alphabetically, "(none)" last.
-    func compareKeys(_ a: SIMD4<UInt32>, _ b: SIMD4<UInt32>, _ keys: [GroupKey], _ la: [String], _ lb: [String], onlyIndex: Int? = nil) -> Bool {
-        for (j, k) in keys.enumerated() {
-            let i = onlyIndex ?? j
-            let li = onlyIndex == nil ? j : 0
-            guard a[i] != b[i] else { continue }
-            if k.isPeriod {
-                if k == .day { return Int32(bitPattern: a[i]) < Int32(bitPattern: b[i]) }
-                return a[i] < b[i]
-            }
-            let optional = k == .party || k == .payment || k == .tag
-            let noneA = optional && a[i] == 0, noneB = optional && b[i] == 0
-            if noneA != noneB { return noneB }
-            let x = la[li].lowercased(), y = lb[li].lowercased()
-            if x != y { return x < y }
-            return la[li] < lb[li]
-        }
-        return false
     }
 }
 

@@ -1,0 +1,57 @@
+// `list`: the entries themselves, each with its amount converted into the target
+// currency (or in its own currency `in native`), in date order unless `order by`
+// says otherwise, cut to `top N`. A converted listing ends with the exact total
+// of the rows shown, rounded once.
+
+import AbacusCore
+import BigInt
+
+extension Executor {
+
+    func list(_ plan: Plan) throws(QueryError) -> ResultSet {
+        let converter = plan.target.map { Converter(ledger: ledger, resolver: resolver, target: $0, valuation: plan.valuation, whatIf: plan.whatIf, today: today) }
+        let flip = plan.subject == .expenses
+        var picked: [(row: Int, value: WideDecimal, currency: Currency)] = []
+        try forEachRow(plan) { row throws(QueryError) in
+            let a = store.amount[row]
+            let value = flip ? -a : a
+            guard let converter, let target = plan.target else {
+                picked.append((row, WideDecimal(BigInt(value), scale: store.amountScale), store.currency[row]))
+                return
+            }
+            guard let v = converter.convertedValue(row, amount: value, negate: flip) else { return }
+            picked.append((row, v, target))
+        }
+        let warnings = try conversionOutcome(converter, plan.target)
+        if let order = plan.order {
+            switch order.key {
+            case .value:
+                picked.sort { order.descending ? $1.value < $0.value : $0.value < $1.value }
+            case .date:
+                if order.descending { picked.sort { ($0.row) > ($1.row) } }
+            case .key:
+                break
+            }
+        }
+        if let top = plan.top, top < picked.count { picked = Array(picked.prefix(top)) }
+        let native = plan.target == nil
+        let columns = ["date", "book", "category", "party"] + (native ? ["currency"] : []) + ["amount"]
+        var rows: [[Cell]] = []
+        rows.reserveCapacity(picked.count)
+        for p in picked {
+            var cells: [Cell] = [.text(Day(number: store.day[p.row]).description), .text(ledger.books[Int(store.book[p.row])].name),
+                                 .text(store.categories[Int(store.category[p.row])]),
+                                 .text(store.party[p.row] == 0 ? Executor.none : store.parties[Int(store.party[p.row])])]
+            if native { cells.append(.text(p.currency.code)) }
+            cells.append(.money(try round(p.value, p.currency), p.currency))
+            rows.append(cells)
+        }
+        var totals: [[Cell]] = []
+        if let target = plan.target, !picked.isEmpty {
+            let total = picked.reduce(WideDecimal.zero) { $0 + $1.value }
+            totals = [[.text("Total")] + Array(repeating: .empty, count: columns.count - 2) + [.money(try round(total, target), target)]]
+        }
+        return ResultSet(columns: columns, rows: rows, totals: totals, currency: plan.target, warnings: warnings,
+                         provenance: converter?.provenance, rateNotes: converter.map(rateNotes) ?? [])
+    }
+}
