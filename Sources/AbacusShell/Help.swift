@@ -103,6 +103,8 @@ enum Help {
       rate SGD/INR [at …]            the rate used and its source
       rates [in CUR] [where currency ~ "dollar"] [at DATE]
       rates SGD/INR [since D]        the history of one pair
+      rates refresh [BASE] [--force] fetch live rates (cached; see ABACUS_RATES_URL)
+      rates status                   each source of market rates and its age
       set rate SGD/INR = 55 | unset rate SGD/INR | set currency INR
       books | categories
     """
@@ -123,6 +125,7 @@ enum Help {
       .run SCRIPT       run a script of statements
       .format NAME      table | csv | json | markdown | chart
       .timer on|off     print each statement's time
+      .set ttl MINUTES  reuse fetched rates younger than this
       .quit             leave (or Ctrl-D)
     """
 }

@@ -30,6 +30,12 @@ public struct ShellOptions: Sendable {
     public var echo = false
     /// Skip `~/.abacusrc`.
     public var noRC = false
+    /// Never touch the network (`rates refresh` says so and changes nothing).
+    public var offline = false
+    /// `--refresh-rates`: run `rates refresh` before anything else.
+    public var refreshRates = false
+    /// `--rates-cache FILE`, instead of `$XDG_CACHE_HOME/abacus/rates.json`.
+    public var ratesCache: String?
 
     public init() {}
 }
@@ -51,6 +57,7 @@ public final class Shell {
     var loadedPaths: [String] = []
     var stdoutIsTerminal = false
     var stderrIsTerminal = false
+    var liveRates: LiveRates?
     let environment: [String: String]
     public var writeOut: (String) -> Void = { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) }
     public var writeErr: (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
@@ -89,13 +96,21 @@ public final class Shell {
             }
             paths = [demo]
         }
-        let ledger: Ledger
+        var ledger: Ledger
         do {
             ledger = try LedgerLoader.load(paths: paths)
             loadedPaths = options.ledgers
         } catch {
             writeErr("error: " + error.description)
             return .unusable
+        }
+        // Rates fetched earlier join the ledger's market rates (a corrupt cache is reported and ignored).
+        let live = LiveRates(environment: environment, cachePath: options.ratesCache, offline: options.offline)
+        liveRates = live
+        let cached = live.loadCache(report: writeErr)
+        if !cached.isEmpty {
+            live.firstLiveOrder = ((ledger.snapshots.map(\.order) + ledger.pairs.map(\.order)).max() ?? -1) + 1
+            ledger.addMarketSnapshots(cached)
         }
         if options.ledgers.isEmpty {
             writeErr("No ledger named: loaded the demo ledger (\(ledger.entries.count) entries, \(ledger.books.count) books). Run `abacus LEDGER.json` for your own.")
@@ -108,7 +123,9 @@ public final class Shell {
         renderer.color = options.color && stdoutIsTerminal
         renderer.width = stdoutIsTerminal ? Shell.terminalWidth() : nil
         session.isCancelled = { interrupted != 0 }
+        session.liveRates = live
         runStartupFile()
+        if options.refreshRates { execute("rates refresh", location: "--refresh-rates") }
 
         if interactive { return repl() }
         var status = ExitStatus.success
@@ -206,7 +223,7 @@ public final class Shell {
         return true
     }
 
-    static let dotCommands = [".help", ".load", ".run", ".format", ".timer", ".quit"]
+    static let dotCommands = [".help", ".load", ".run", ".format", ".timer", ".set", ".quit"]
 
     func dotCommand(_ text: String, location: String?) -> Bool {
         let parts = text.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true).map(String.init)
@@ -234,6 +251,13 @@ public final class Shell {
         case ".timer":
             guard ["on", "off"].contains(argument.lowercased()) else { return usage(".timer on|off") }
             timer = argument.lowercased() == "on"
+        case ".set":
+            let words = argument.split(separator: " ").map(String.init)
+            guard words.count == 2, words[0].lowercased() == "ttl", let minutes = Int(words[1]), minutes >= 0 else {
+                return usage(".set ttl MINUTES")
+            }
+            liveRates?.ttlMinutes = minutes
+            writeOut(renderer.render(message: "rates fetched within the last \(minutes) min are reused"))
         case ".load":
             guard !argument.isEmpty else { return usage(".load LEDGER.json") }
             // The file joins those already loaded (ids must stay unique across them), or replaces

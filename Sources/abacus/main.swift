@@ -16,6 +16,8 @@ struct Abacus: ParsableCommand {
         stdin is read as a script. With no ledger named, the bundled demo ledger is used.
         ~/.abacusrc runs first (unless --no-rc). History: $XDG_STATE_HOME/abacus/history
         or ABACUS_HISTORY. Colour only on a terminal, never with NO_COLOR or --no-color.
+        Live rates: `rates refresh` fetches from ABACUS_RATES_URL ({base}, {key}; key from
+        ABACUS_RATES_KEY), reusing cached rates younger than ABACUS_RATES_TTL minutes (30).
         Exit status: 0 success, 1 a statement failed, 2 the ledger or command line is unusable.
         """,
         version: abacusVersion
@@ -51,6 +53,15 @@ struct Abacus: ParsableCommand {
     @Flag(help: "Do not run ~/.abacusrc at start-up.")
     var noRc = false
 
+    @Flag(help: "Fetch the latest exchange rates (or reuse fresh cached ones) before anything else.")
+    var refreshRates = false
+
+    @Flag(help: "Never touch the network; use the ledger's and the cache's rates.")
+    var offline = false
+
+    @Option(help: ArgumentHelp("Where fetched rates are cached (default: $XDG_CACHE_HOME/abacus/rates.json).", valueName: "FILE"))
+    var ratesCache: String?
+
     func validate() throws {
         guard OutputFormat(rawValue: format) != nil else {
             throw ValidationError("--format must be table, csv, json, markdown or chart, not '\(format)'")
@@ -77,6 +88,9 @@ struct Abacus: ParsableCommand {
         options.keepGoing = keepGoing
         options.echo = echo
         options.noRC = noRc
+        options.refreshRates = refreshRates
+        options.offline = offline
+        options.ratesCache = ratesCache
         let status = Shell(options: options).run()
         throw ExitCode(status.rawValue)
     }

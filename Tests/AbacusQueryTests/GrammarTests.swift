@@ -75,6 +75,12 @@ enum Repository {
         let examples = try Repository.examples(in: file)
         #expect(examples.count >= 10)
         for e in examples {
+            // Live rates need the shell's service (and a network): those examples must parse, and
+            // LiveRatesTests runs them against a local server.
+            if e.hasPrefix("rates refresh") || e.hasPrefix("rates status") {
+                #expect(throws: Never.self, "\(e)") { try Parser.parse(String(e.prefix { $0 != "#" })) }
+                continue
+            }
             #expect(throws: Never.self, "\(e)") { try session.execute(e) }
         }
     }

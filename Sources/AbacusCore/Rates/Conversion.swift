@@ -86,12 +86,23 @@ public struct LateRateUse: Sendable, Equatable {
 /// Under `at latest`, a newest rate older than today: how stale it is.
 public struct StaleRate: Sendable, Equatable {
     public var pair: CurrencyPair
+    /// The rate's own date.
     public var day: Day
+    /// When it was fetched, if later than its date (a live rate).
+    public var fetched: Day?
     public var ageInDays: Int
-    public init(pair: CurrencyPair, day: Day, ageInDays: Int) { self.pair = pair; self.day = day; self.ageInDays = ageInDays }
+
+    public init(pair: CurrencyPair, day: Day, freshness: Day, today: Day) {
+        self.pair = pair
+        self.day = day
+        self.fetched = freshness > day ? freshness : nil
+        self.ageInDays = Int(today.number - freshness.number)
+    }
 
     public var warning: String {
-        "the newest \(pair) rate is dated \(day), \(ageInDays) \(ageInDays == 1 ? "day" : "days") before today"
+        let days = "\(ageInDays) \(ageInDays == 1 ? "day" : "days")"
+        if let fetched { return "the newest \(pair) rate, dated \(day), was fetched on \(fetched), \(days) before today" }
+        return "the newest \(pair) rate is dated \(day), \(days) before today"
     }
 }
 
@@ -264,8 +275,9 @@ public final class Converter {
             return intern(ResolvedRate(pair: pair, rate: c.rate, origin: .custom(c)))
         }
         guard let q = resolver.market(pair, on: asOf) else { return nil }
-        if valuation == .latest, let today, q.oldestDay < today {
-            stale[pair] = StaleRate(pair: pair, day: q.oldestDay, ageInDays: Int(today.number - q.oldestDay.number))
+        // Under `at latest`, a rate is as fresh as its fetch (when the source records one) or its date.
+        if valuation == .latest, let today, resolver.freshness(q) < today {
+            stale[pair] = StaleRate(pair: pair, day: q.oldestDay, freshness: resolver.freshness(q), today: today)
         }
         if provenance.oldestMarketDay.map({ q.oldestDay < $0 }) ?? true { provenance.oldestMarketDay = q.oldestDay }
         if provenance.newestMarketDay.map({ q.newestDay > $0 }) ?? true { provenance.newestMarketDay = q.newestDay }

@@ -222,6 +222,16 @@ public final class RateResolver: @unchecked Sendable {
         timeline(pair).map { MarketLeg(pair: pair, source: $0.source, day: $0.day, rate: $0.rate, isAfterRequestedDay: false) }
     }
 
+    /// How fresh a quote is: its oldest leg's fetch day when the source records one, else its date.
+    public func freshness(_ q: MarketQuote) -> Day {
+        q.legs.map { leg -> Day in
+            if case .snapshot(let i) = leg.source, let fetched = ledger.snapshots[i].fetchedAt.flatMap(Day.parse), fetched > leg.day {
+                return fetched
+            }
+            return leg.day
+        }.min() ?? q.oldestDay
+    }
+
     // MARK: Descriptions
 
     /// Where a rate came from, in words: `market snapshot 2025-10-04 (demo) via USD`.

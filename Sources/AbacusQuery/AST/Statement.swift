@@ -12,6 +12,10 @@ public enum Statement: Sendable {
     case setRate(CurrencyPair, ExactDecimal)
     case unsetRate(CurrencyPair, Range<Int>)
     case setCurrency(Currency)
+    /// `rates refresh [BASE] [--force]`: fetch live rates (or reuse fresh cached ones).
+    case ratesRefresh(base: Currency?, force: Bool)
+    /// `rates status`: each source of market rates and its age.
+    case ratesStatus
     case books
     case categories
 }

@@ -8,6 +8,14 @@
 import AbacusCore
 import BigInt
 
+/// Live rates (fetching, the cache, their status): provided by the shell, which may use the network.
+public protocol LiveRatesService: AnyObject {
+    /// Fetches (or reuses fresh cached) rates, adds them to the session, and says what happened.
+    func refresh(base: Currency?, force: Bool, session: Session) throws(QueryError) -> String
+    /// Each source of market rates, its newest date, when it was fetched and its age.
+    func status(session: Session) -> ResultSet
+}
+
 public final class Session {
     public private(set) var ledger: Ledger
     public var today: Day
@@ -17,6 +25,8 @@ public final class Session {
     private var resolver: RateResolver
     /// Off only in tests that compare index access with scans.
     public var useIndexes = true
+    /// `rates refresh` and `rates status` go here; nil where there is no such service.
+    public weak var liveRates: LiveRatesService?
     /// Polled while a statement runs; true stops it (Ctrl-C in the shell).
     public var isCancelled: @Sendable () -> Bool = { false }
 
@@ -41,6 +51,12 @@ public final class Session {
         ledger = l
         if !currencyWasSet { currency = l.defaultCurrency }
         resolver = RateResolver(ledger: l, session: sessionRates)
+    }
+
+    /// Adds fetched market snapshots to the session's ledger (the ledger file is never touched).
+    public func addMarketSnapshots(_ snapshots: [RateSnapshot]) {
+        ledger.addMarketSnapshots(snapshots)
+        resolver = RateResolver(ledger: ledger, session: sessionRates)
     }
 
     public func plan(_ text: String) throws(QueryError) -> Plan {
@@ -86,6 +102,12 @@ public final class Session {
             currency = c
             currencyWasSet = true
             return .message("amounts now convert into \(c) unless a statement says otherwise")
+        case .ratesRefresh(let base, let force):
+            guard let liveRates else { throw QueryError(.unsupported("live rates are not available here"), at: nil) }
+            return .message(try liveRates.refresh(base: base, force: force, session: self))
+        case .ratesStatus:
+            guard let liveRates else { throw QueryError(.unsupported("live rates are not available here"), at: nil) }
+            return .table(liveRates.status(session: self))
         case .books:
             return .table(books())
         case .categories:
@@ -152,8 +174,8 @@ public final class Session {
         if q.isAfterRequestedDay {
             return ["no market rate for \(r.pair) on or before the day asked for; used the oldest, dated \(q.oldestDay)"]
         }
-        if valuation == .latest, q.oldestDay < today {
-            return [StaleRate(pair: r.pair, day: q.oldestDay, ageInDays: Int(today.number - q.oldestDay.number)).warning]
+        if valuation == .latest, resolver.freshness(q) < today {
+            return [StaleRate(pair: r.pair, day: q.oldestDay, freshness: resolver.freshness(q), today: today).warning]
         }
         return []
     }

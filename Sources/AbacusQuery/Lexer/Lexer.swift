@@ -59,6 +59,12 @@ public struct Lexer {
         while i < n {
             let b = bytes[i]
             if b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D { i += 1; continue }
+            if Lexer.isOption(bytes, at: i) {
+                // `--force` (of `rates refresh`) is a word; any other `--` starts a comment.
+                tokens.append(Token(kind: .word, range: i..<(i + 7)))
+                i += 7
+                continue
+            }
             if b == UInt8(ascii: "#") || (b == UInt8(ascii: "-") && i + 1 < n && bytes[i + 1] == UInt8(ascii: "-")) {
                 while i < n && bytes[i] != 0x0A { i += 1 }
                 continue
@@ -117,6 +123,14 @@ public struct Lexer {
         }
         tokens.append(Token(kind: .end, range: n..<n))
         return tokens
+    }
+
+    /// True at `--force` followed by the end or a space: the one option a statement takes.
+    static func isOption(_ bytes: [UInt8], at i: Int) -> Bool {
+        let word = Array("--force".utf8)
+        guard i + word.count <= bytes.count, Array(bytes[i..<(i + word.count)]).map({ $0 | 0x20 }) == word.map({ $0 | 0x20 }) else { return false }
+        let end = i + word.count
+        return end == bytes.count || bytes[end] == 0x20 || bytes[end] == 0x09 || bytes[end] == 0x0A || bytes[end] == UInt8(ascii: ";")
     }
 
     /// A token after which `-` is a minus sign, not a sign of a number.

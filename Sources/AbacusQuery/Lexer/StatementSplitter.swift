@@ -69,7 +69,7 @@ public enum StatementSplitter {
             switch b {
             case UInt8(ascii: "#"):
                 inComment = true
-            case UInt8(ascii: "-") where i + 1 < bytes.count && bytes[i + 1] == UInt8(ascii: "-"):
+            case UInt8(ascii: "-") where i + 1 < bytes.count && bytes[i + 1] == UInt8(ascii: "-") && !Lexer.isOption(bytes, at: i):
                 inComment = true
             case UInt8(ascii: "\\") where i + 1 < bytes.count && (bytes[i + 1] == 0x0A || (bytes[i + 1] == 0x0D && i + 2 < bytes.count && bytes[i + 2] == 0x0A)):
                 // Line continuation: the backslash and the newline become a space.

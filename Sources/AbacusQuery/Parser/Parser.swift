@@ -87,7 +87,19 @@ public struct Parser {
         case "explain": s = .explain(try explain())
         case "convert": s = .convert(try convert())
         case "rate": s = .rate(try rate())
-        case "rates": s = .rates(try rates())
+        case "rates":
+            if index + 1 < tokens.count, word(tokens[index + 1]) == "refresh" {
+                advance(); advance()
+                var base: Currency?
+                if current.kind == .word, word(current) != "--force" { base = try currency() }
+                let force = accept("--force")
+                s = .ratesRefresh(base: base, force: force)
+            } else if index + 1 < tokens.count, word(tokens[index + 1]) == "status" {
+                advance(); advance()
+                s = .ratesStatus
+            } else {
+                s = .rates(try rates())
+            }
         case "set": s = try set()
         case "unset": s = try unset()
         case "books": advance(); s = .books
@@ -523,7 +535,7 @@ public struct Parser {
         return r
     }
 
-    /// rates -> 'rates' (pair ('since' date_expr)? | ('in' CURRENCY)? ('where' 'currency' '~' value)? ('at' date_expr)?)
+    /// rates -> 'rates' ('refresh' CURRENCY? '--force'? | 'status' | pair ('since' date_expr)? | ('in' CURRENCY)? ('where' 'currency' '~' value)? ('at' date_expr)?)
     mutating func rates() throws(QueryError) -> RatesListing {
         advance()
         if current.kind == .word, index + 1 < tokens.count, tokens[index + 1].kind == .symbol, lexer.text(tokens[index + 1]) == "/" {
