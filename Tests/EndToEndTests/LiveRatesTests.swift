@@ -94,6 +94,19 @@ final class RatesServer {
         }
     }
 
+    @Test func refreshRatesFlagAndSetTTL() throws {
+        let server = try RatesServer()
+        let env = try LiveRatesTests.environment(server, path: "/latest?from={base}")
+        let r = try run(env, ["count entries"], ["--refresh-rates", "--format", "csv"])
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("fetched 3 USD rates"))
+        #expect(try server.count() == 1)
+        // `.set ttl 0`: the next refresh asks again even though the cache is fresh.
+        let again = try Binary.run(["Examples/demo.json", "--no-rc"], stdin: ".set ttl 0\nrates refresh\n", environment: env)
+        #expect(again.status == 0)
+        #expect(try server.count() == 2)
+    }
+
     @Test func offlineNeverTouchesTheNetwork() throws {
         let server = try RatesServer()
         let env = try LiveRatesTests.environment(server, path: "/latest?from={base}")
