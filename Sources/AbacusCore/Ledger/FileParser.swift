@@ -11,6 +11,9 @@ struct FileParser {
     var section = ""
     var index = -1
     var field = ""
+    /// The entry field being read (an index into `entryFieldNames`), or -1: an Int is cheaper
+    /// to keep current than a String, and entries are read a million times.
+    var entryField = -1
     /// Index inside the field's array (`tags[2]`), or -1.
     var subIndex = -1
 
@@ -22,7 +25,8 @@ struct FileParser {
     var path: String {
         var p = section
         if index >= 0 { p += "[\(index)]" }
-        if !field.isEmpty { p += p.isEmpty ? field : "." + field }
+        let name = entryField >= 0 ? FileParser.entryFieldNames[entryField] : field
+        if !name.isEmpty { p += p.isEmpty ? name : "." + name }
         if subIndex >= 0 { p += "[\(subIndex)]" }
         return p
     }
@@ -174,6 +178,40 @@ struct FileParser {
         seen |= mask
     }
 
+    static let entryFieldNames = ["id", "bookId", "amount", "currency", "date", "category", "party", "paymentMode", "remarks",
+                                  "tags", "isTransfer", "normalizedAmount", "normalizedCurrency", "conversionRate", "historicalRates"]
+
+    /// The index of an entry key in `entryFieldNames`, or -1: by length first, then bytes.
+    @inline(__always)
+    static func entryField(_ reader: JSONReader, _ key: JSONString) -> Int {
+        switch key.end - key.start {
+        case 2: return reader.equals(key, "id") ? 0 : -1
+        case 4: return reader.equals(key, "date") ? 4 : reader.equals(key, "tags") ? 9 : -1
+        case 5: return reader.equals(key, "party") ? 6 : -1
+        case 6: return reader.equals(key, "bookId") ? 1 : reader.equals(key, "amount") ? 2 : -1
+        case 7: return reader.equals(key, "remarks") ? 8 : -1
+        case 8: return reader.equals(key, "currency") ? 3 : reader.equals(key, "category") ? 5 : -1
+        case 10: return reader.equals(key, "isTransfer") ? 10 : -1
+        case 11: return reader.equals(key, "paymentMode") ? 7 : -1
+        case 14: return reader.equals(key, "conversionRate") ? 13 : -1
+        case 15: return reader.equals(key, "historicalRates") ? 14 : -1
+        case 16: return reader.equals(key, "normalizedAmount") ? 11 : -1
+        case 18: return reader.equals(key, "normalizedCurrency") ? 12 : -1
+        default: return -1
+        }
+    }
+
+    /// Marks an entry field as read, refusing a repeat.
+    @inline(__always)
+    mutating func markEntryField(_ bit: Int, _ seen: inout UInt32, _ keyOffset: Int) throws {
+        entryField = bit
+        let mask = UInt32(1) << UInt32(bit)
+        if seen & mask != 0 {
+            throw LedgerRuleError(offset: keyOffset, path: path, message: "duplicate key \"\(FileParser.entryFieldNames[bit])\" in one object")
+        }
+        seen |= mask
+    }
+
     /// Unknown keys are ignored, but must still not repeat.
     mutating func skipUnknown(_ key: JSONString, _ unknown: inout [[UInt8]], _ keyOffset: Int) throws {
         let bytes = reader.withBytes(key) { Array($0) }
@@ -263,8 +301,9 @@ struct FileParser {
         while let key = try reader.nextKey(&first) {
             let keyOffset = key.start - 1
             // Most keys are plain ASCII without escapes; compare bytes, build no string.
-            if reader.equals(key, "id") {
-                try markSeen(0, &seen, keyOffset, "id")
+            switch FileParser.entryField(reader, key) {
+            case 0:
+                try markEntryField(0, &seen, keyOffset)
                 let at = reader.skipSpace(from: reader.pos)
                 let s: JSONString
                 if let c = reader.peek(), c == UInt8(ascii: "-") || (c &- 48) < 10 {
@@ -280,37 +319,37 @@ struct FileParser {
                     let (file, i) = b.place(ofRow: Int(code))
                     throw rule("duplicate entry id \"\(b.ids.string(code))\" (also \(file): entries[\(i)])", at: at)
                 }
-            } else if reader.equals(key, "bookId") {
-                try markSeen(1, &seen, keyOffset, "bookId")
+            case 1:
+                try markEntryField(1, &seen, keyOffset)
                 let at = reader.skipSpace(from: reader.pos)
                 let s = try string()
                 let (code, isNew) = reader.withBytes(s) { b.bookRefs.intern($0) }
                 bookRef = code
                 if isNew { b.bookRefFirstUse.append((fileIndex, index, at)) }
-            } else if reader.equals(key, "amount") {
-                try markSeen(2, &seen, keyOffset, "amount")
+            case 2:
+                try markEntryField(2, &seen, keyOffset)
                 amount = try number("a number (negative for an expense, positive for income)")
-            } else if reader.equals(key, "currency") {
-                try markSeen(3, &seen, keyOffset, "currency")
+            case 3:
+                try markEntryField(3, &seen, keyOffset)
                 currency = try optionalCurrency() ?? .none
-            } else if reader.equals(key, "date") {
-                try markSeen(4, &seen, keyOffset, "date")
+            case 4:
+                try markEntryField(4, &seen, keyOffset)
                 day = try date().number
-            } else if reader.equals(key, "category") {
-                try markSeen(5, &seen, keyOffset, "category")
+            case 5:
+                try markEntryField(5, &seen, keyOffset)
                 let s = try string()
                 category = reader.withBytes(s) { b.categories.intern($0).code }
-            } else if reader.equals(key, "party") {
-                try markSeen(6, &seen, keyOffset, "party")
+            case 6:
+                try markEntryField(6, &seen, keyOffset)
                 if let s = try optionalString() { party = reader.withBytes(s) { b.parties.intern($0).code + 1 } }
-            } else if reader.equals(key, "paymentMode") {
-                try markSeen(7, &seen, keyOffset, "paymentMode")
+            case 7:
+                try markEntryField(7, &seen, keyOffset)
                 if let s = try optionalString() { payment = reader.withBytes(s) { b.payments.intern($0).code + 1 } }
-            } else if reader.equals(key, "remarks") {
-                try markSeen(8, &seen, keyOffset, "remarks")
+            case 8:
+                try markEntryField(8, &seen, keyOffset)
                 if let s = try optionalString(), s.end > s.start { remarks = reader.withBytes(s) { b.remarkTexts.intern($0).code + 1 } }
-            } else if reader.equals(key, "tags") {
-                try markSeen(9, &seen, keyOffset, "tags")
+            case 9:
+                try markEntryField(9, &seen, keyOffset)
                 if !(try reader.consumeNull()) {
                     try reader.beginArray("an array of strings")
                     var firstTag = true
@@ -324,26 +363,28 @@ struct FileParser {
                     }
                     subIndex = -1
                 }
-            } else if reader.equals(key, "isTransfer") {
-                try markSeen(10, &seen, keyOffset, "isTransfer")
+            case 10:
+                try markEntryField(10, &seen, keyOffset)
                 transfer = try bool() ?? false
-            } else if reader.equals(key, "normalizedAmount") {
-                try markSeen(11, &seen, keyOffset, "normalizedAmount")
+            case 11:
+                try markEntryField(11, &seen, keyOffset)
                 normalizedAmount = try reader.consumeNull() ? nil : try number()
-            } else if reader.equals(key, "normalizedCurrency") {
-                try markSeen(12, &seen, keyOffset, "normalizedCurrency")
+            case 12:
+                try markEntryField(12, &seen, keyOffset)
                 normalizedCurrency = try optionalCurrency() ?? .none
-            } else if reader.equals(key, "conversionRate") {
-                try markSeen(13, &seen, keyOffset, "conversionRate")
+            case 13:
+                try markEntryField(13, &seen, keyOffset)
                 conversionRate = try reader.consumeNull() ? nil : try positiveNumber("conversionRate")
-            } else if reader.equals(key, "historicalRates") {
-                try markSeen(14, &seen, keyOffset, "historicalRates")
+            case 14:
+                try markEntryField(14, &seen, keyOffset)
                 try parseRateTable(allowNull: true)
-            } else {
+            default:
+                entryField = -1
                 field = reader.string(key)
                 try skipUnknown(key, &unknown, keyOffset)
             }
         }
+        entryField = -1
         field = ""
         let required: [(Int, String)] = [(0, "\"id\" (a unique string)"), (1, "\"bookId\" (the id of its book)"),
                                           (2, "\"amount\" (negative for an expense)"), (4, "\"date\" (YYYY-MM-DD)"),
@@ -382,7 +423,8 @@ struct FileParser {
         try reader.beginObject("an object of currency codes to rates")
         var first = true
         var table: [Currency: ExactDecimal] = [:]
-        let outer = field
+        let outer = entryField >= 0 ? FileParser.entryFieldNames[entryField] : field
+        entryField = -1
         while let key = try reader.nextKey(&first) {
             let keyOffset = key.start - 1
             let code = reader.string(key)
