@@ -126,6 +126,7 @@ enum Help {
       .format NAME      table | csv | json | markdown | chart
       .timer on|off     print each statement's time
       .set ttl MINUTES  reuse fetched rates younger than this
+      .set rates-url URL / .set rates-key KEY   the live-rates provider (e.g. in ~/.abacusrc)
       .quit             leave (or Ctrl-D)
     """
 }

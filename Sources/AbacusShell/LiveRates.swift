@@ -22,8 +22,8 @@ final class LiveRates: LiveRatesService {
     static let defaultURL = "https://api.frankfurter.app/latest?from={base}"
 
     let cachePath: String?
-    let urlTemplate: String
-    let key: String?
+    var urlTemplate: String
+    var key: String?
     var ttlMinutes: Int
     let offline: Bool
     let timeout: TimeInterval

@@ -252,12 +252,21 @@ public final class Shell {
             guard ["on", "off"].contains(argument.lowercased()) else { return usage(".timer on|off") }
             timer = argument.lowercased() == "on"
         case ".set":
-            let words = argument.split(separator: " ").map(String.init)
-            guard words.count == 2, words[0].lowercased() == "ttl", let minutes = Int(words[1]), minutes >= 0 else {
-                return usage(".set ttl MINUTES")
+            // Settings of live rates, usable in ~/.abacusrc: ttl, rates-url, rates-key. Silent, like
+            // sqlite3's settings, so an rc file adds nothing to a script's output.
+            let words = argument.split(separator: " ", maxSplits: 1).map(String.init)
+            guard words.count == 2 else { return usage(".set ttl MINUTES | .set rates-url URL | .set rates-key KEY") }
+            switch words[0].lowercased() {
+            case "ttl":
+                guard let minutes = Int(words[1]), minutes >= 0 else { return usage(".set ttl MINUTES") }
+                liveRates?.ttlMinutes = minutes
+            case "rates-url":
+                liveRates?.urlTemplate = words[1]
+            case "rates-key":
+                liveRates?.key = words[1]
+            default:
+                return usage(".set ttl MINUTES | .set rates-url URL | .set rates-key KEY")
             }
-            liveRates?.ttlMinutes = minutes
-            writeOut(renderer.render(message: "rates fetched within the last \(minutes) min are reused"))
         case ".load":
             guard !argument.isEmpty else { return usage(".load LEDGER.json") }
             // The file joins those already loaded (ids must stay unique across them), or replaces
@@ -319,8 +328,8 @@ public final class Shell {
                 if StatementSplitter.needsContinuation(pending) { continue }
                 let text = pending
                 pending = ""
-                // A statement typed over several lines is remembered as one line.
-                editor.remember(StatementSplitter.joinedLines(text))
+                // A statement typed over several lines is remembered as one line; a key never is.
+                if !text.lowercased().contains(".set rates-key") { editor.remember(StatementSplitter.joinedLines(text)) }
                 for statement in StatementSplitter.split(text) where !quitRequested {
                     execute(statement.text, location: nil)
                 }

@@ -141,6 +141,19 @@ final class RatesServer {
         #expect(r.stderr.contains("key=…"))
     }
 
+    @Test func providerSettingsFromTheRCFile() throws {
+        let server = try RatesServer()
+        var env = try LiveRatesTests.environment(server, path: "/unused")
+        env["ABACUS_RATES_URL"] = nil
+        let rc = try Binary.temporaryFile("rchome/.abacusrc", ".set rates-url \(server.url("/latest?from={base}&k={key}"))\n.set rates-key rc-secret\n")
+        env["HOME"] = (rc as NSString).deletingLastPathComponent
+        let r = try Binary.run(["Examples/demo.json", "--today", "2026-11-22", "-e", "rates refresh"], environment: env)
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("fetched 3 USD rates"))
+        #expect(!r.stdout.contains("rc-secret") && !r.stderr.contains("rc-secret"))
+        #expect(try server.count() == 1)
+    }
+
     @Test func statusShowsEachSourceAndItsAge() throws {
         let server = try RatesServer()
         let env = try LiveRatesTests.environment(server, path: "/latest?from={base}")
