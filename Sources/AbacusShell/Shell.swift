@@ -197,7 +197,7 @@ public final class Shell {
     /// Runs one statement or dot command; false when it failed (the error is already printed).
     @discardableResult
     func execute(_ text: String, location: String?) -> Bool {
-        if options.echo { writeOut(text) }
+        if options.echo { writeOut(text.lowercased().hasPrefix(".set rates-key") ? ".set rates-key …" : text) }
         if text.hasPrefix(".") { return dotCommand(text, location: location) }
         let started = DispatchTime.now()
         interrupted = 0
