@@ -30,7 +30,7 @@ final class LiveRates: LiveRatesService {
     /// Snapshots read from or written to the cache, newest last.
     private(set) var cached: [RateSnapshot] = []
     /// Market sources at or after this order came from the cache or a refresh, not the ledger.
-    var firstLiveOrder = Int.max
+    private(set) var firstLiveOrder = Int.max
 
     init(environment: [String: String], cachePath: String?, offline: Bool) {
         self.cachePath = cachePath ?? LiveRates.defaultCachePath(environment)
@@ -106,7 +106,7 @@ final class LiveRates: LiveRatesService {
                 notes.append("not cached: \(error.description)")
             }
         }
-        if firstLiveOrder == Int.max { firstLiveOrder = nextOrder(session) }
+        if firstLiveOrder == Int.max { firstLiveOrder = session.ledger.nextMarketOrder }
         session.addMarketSnapshots([parsed.snapshot])
         if !parsed.skipped.isEmpty {
             let n = parsed.skipped.count
@@ -116,8 +116,10 @@ final class LiveRates: LiveRatesService {
         return "fetched \(snap.rates.count) \(snap.base) rates of \(snap.day) from \(LiveRates.host(of: shown))" + (notes.isEmpty ? "" : "; " + notes.joined(separator: "; "))
     }
 
-    func nextOrder(_ session: Session) -> Int {
-        ((session.ledger.snapshots.map(\.order) + session.ledger.pairs.map(\.order)).max() ?? -1) + 1
+    /// Adds the cached snapshots to a freshly loaded ledger, after its own sources.
+    func attach(to ledger: inout Ledger) {
+        firstLiveOrder = ledger.nextMarketOrder
+        ledger.addMarketSnapshots(cached)
     }
 
     func newestCached(base: Currency) -> RateSnapshot? {

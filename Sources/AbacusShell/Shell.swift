@@ -107,11 +107,8 @@ public final class Shell {
         // Rates fetched earlier join the ledger's market rates (a corrupt cache is reported and ignored).
         let live = LiveRates(environment: environment, cachePath: options.ratesCache, offline: options.offline)
         liveRates = live
-        let cached = live.loadCache(report: writeErr)
-        if !cached.isEmpty {
-            live.firstLiveOrder = ((ledger.snapshots.map(\.order) + ledger.pairs.map(\.order)).max() ?? -1) + 1
-            ledger.addMarketSnapshots(cached)
-        }
+        _ = live.loadCache(report: writeErr)
+        live.attach(to: &ledger)
         if options.ledgers.isEmpty {
             writeErr("No ledger named: loaded the demo ledger (\(ledger.entries.count) entries, \(ledger.books.count) books). Run `abacus LEDGER.json` for your own.")
         }
@@ -273,7 +270,8 @@ public final class Shell {
             // the demo. All or nothing: on any error the session keeps what it had.
             do {
                 let paths = loadedPaths + [argument]
-                let ledger = try LedgerLoader.load(paths: paths)
+                var ledger = try LedgerLoader.load(paths: paths)
+                liveRates?.attach(to: &ledger)
                 session.replaceLedger(ledger)
                 loadedPaths = paths
                 refreshCompletion()

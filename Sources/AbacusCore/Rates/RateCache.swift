@@ -166,10 +166,15 @@ public enum RateCache {
 }
 
 extension Ledger {
+    /// The order the next market source added would take: after every one there is.
+    public var nextMarketOrder: Int {
+        (snapshots.map(\.order) + pairs.map(\.order)).max().map { $0 + 1 } ?? 0
+    }
+
     /// Adds market snapshots from outside the ledger (the rates cache), after the file's own:
     /// on one date, a later source wins among equals.
     public mutating func addMarketSnapshots(_ more: [RateSnapshot]) {
-        var order = (snapshots.map(\.order) + pairs.map(\.order)).max().map { $0 + 1 } ?? 0
+        var order = nextMarketOrder
         for var s in more {
             s.order = order
             order += 1
