@@ -83,6 +83,30 @@ public struct LateRateUse: Sendable, Equatable {
     public var entries: Int
 }
 
+/// One entry's converted value, exact: 128-bit when it fits, wide otherwise.
+public enum RowValue: Comparable, Sendable {
+    /// Its scale may pass 38 (a product); comparison aligns it exactly.
+    case exact(ExactDecimal)
+    case wide(WideDecimal)
+
+    public var wide: WideDecimal {
+        switch self {
+        case .exact(let d): return WideDecimal(d)
+        case .wide(let w): return w
+        }
+    }
+
+    public static func < (a: RowValue, b: RowValue) -> Bool {
+        if case .exact(let x) = a, case .exact(let y) = b { return x < y }
+        return a.wide < b.wide
+    }
+
+    public static func == (a: RowValue, b: RowValue) -> Bool {
+        if case .exact(let x) = a, case .exact(let y) = b { return x == y }
+        return a.wide == b.wide
+    }
+}
+
 /// Under `at latest`, a newest rate older than today: how stale it is.
 public struct StaleRate: Sendable, Equatable {
     public var pair: CurrencyPair
@@ -242,11 +266,22 @@ public final class Converter {
     /// One row's converted value: `amount` is the row's amount as the caller shows it
     /// (negated for expenses, with `negate`). Nil when no rate exists (recorded as missing).
     public func convertedValue(_ row: Int, amount: Int128, negate: Bool) -> WideDecimal? {
+        rowValue(row, amount: amount, negate: negate)?.wide
+    }
+
+    /// The same, in 128 bits whenever the exact product fits (nearly always): comparing and
+    /// ranking a million of these needs no allocation.
+    public func rowValue(_ row: Int, amount: Int128, negate: Bool) -> RowValue? {
+        func product(_ a: Int128, _ f: ExactDecimal) -> RowValue {
+            let (p, o) = a.multipliedReportingOverflow(by: f.significand)
+            let scale = store.amountScale + f.scale
+            return o ? .wide(WideDecimal(BigInt(a) * BigInt(f.significand), scale: scale)) : .exact(ExactDecimal(significand: p, scale: scale))
+        }
         switch route(row) {
-        case .same: return WideDecimal(BigInt(amount), scale: store.amountScale)
-        case .normalized(let n): return WideDecimal(BigInt(negate ? -n.significand : n.significand), scale: n.scale)
-        case .product(let r): return WideDecimal(BigInt(amount) * BigInt(r.significand), scale: store.amountScale + r.scale)
-        case .rate(let id): return convert(nativeSum: BigInt(amount), rate: id)
+        case .same: return .exact(ExactDecimal(significand: amount, scale: store.amountScale))
+        case .normalized(let n): return .exact(ExactDecimal(significand: negate ? -n.significand : n.significand, scale: n.scale))
+        case .product(let r): return product(amount, r)
+        case .rate(let id): return product(amount, factors[id])
         case .missing: return nil
         }
     }

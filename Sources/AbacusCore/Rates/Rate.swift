@@ -139,3 +139,15 @@ public struct WideDecimal: Sendable {
         return ExactDecimal(significand: sig, scale: w.scale).normalized
     }
 }
+
+extension WideDecimal: Comparable {
+    public static func == (a: WideDecimal, b: WideDecimal) -> Bool {
+        let s = max(a.scale, b.scale)
+        return a.rescaled(to: s).significand == b.rescaled(to: s).significand
+    }
+
+    public static func < (a: WideDecimal, b: WideDecimal) -> Bool {
+        let s = max(a.scale, b.scale)
+        return a.rescaled(to: s).significand < b.rescaled(to: s).significand
+    }
+}

@@ -423,8 +423,8 @@ public struct Executor {
             let a = flip ? -store.amount[row] : store.amount[row]
             let order: Int
             if let amounts {
-                guard let v = amounts.convertedValue(row, amount: a, negate: flip) else { return false }
-                let w = WideDecimal(x)
+                guard let v = amounts.rowValue(row, amount: a, negate: flip) else { return false }
+                let w = RowValue.exact(x)
                 order = v < w ? -1 : (v == w ? 0 : 1)
             } else {
                 let v = ExactDecimal(significand: a, scale: store.amountScale)
@@ -495,17 +495,7 @@ public struct Executor {
     }
 }
 
-extension WideDecimal: Comparable {
-    public static func == (a: WideDecimal, b: WideDecimal) -> Bool {
-        let s = max(a.scale, b.scale)
-        return a.rescaled(to: s).significand == b.rescaled(to: s).significand
-    }
-
-    public static func < (a: WideDecimal, b: WideDecimal) -> Bool {
-        let s = max(a.scale, b.scale)
-        return a.rescaled(to: s).significand < b.rescaled(to: s).significand
-    }
-
+extension WideDecimal {
     /// The quotient by a count, to `quotientScale` decimals (an average).
     func divided(by n: Int) -> WideDecimal {
         let s = max(scale, WideDecimal.quotientScale)
