@@ -239,8 +239,10 @@ struct FileParser {
             field = k
             placeOf[k] = reader.skipSpace(from: reader.pos)
             switch k {
-            case "id": try markSeen(0, &seen, keyOffset, k); id = try reader.string(string())
-            case "name": try markSeen(1, &seen, keyOffset, k); name = try reader.string(string())
+            // Read the string first, then its text: `reader.string(try string())` would take
+            // `reader` before `string()` has read (and decoded into the scratch buffer).
+            case "id": try markSeen(0, &seen, keyOffset, k); let s = try string(); id = reader.string(s)
+            case "name": try markSeen(1, &seen, keyOffset, k); let s = try string(); name = reader.string(s)
             case "currency": try markSeen(2, &seen, keyOffset, k); currency = try currencyCode()
             case "lockedExchangeRate":
                 try markSeen(3, &seen, keyOffset, k)
@@ -523,7 +525,7 @@ struct FileParser {
             let k = reader.string(key)
             field = k
             switch k {
-            case "category": try markSeen(0, &seen, keyOffset, k); category = try reader.string(string())
+            case "category": try markSeen(0, &seen, keyOffset, k); let s = try string(); category = reader.string(s)
             case "month":
                 try markSeen(1, &seen, keyOffset, k)
                 let at = reader.skipSpace(from: reader.pos)

@@ -43,12 +43,14 @@ public enum RateCache {
                         switch reader.string(key) {
                         case "base":
                             guard reader.peek() == UInt8(ascii: "\"") else { throw fail("\"base\" must be a currency code") }
-                            let s = reader.string(try reader.readString())
+                            let raw = try reader.readString()
+                            let s = reader.string(raw)
                             guard let c = Currency(code: s) else { throw fail("\"base\" is \"\(s)\", not an ISO 4217 code") }
                             base = c
                         case "date":
                             guard reader.peek() == UInt8(ascii: "\"") else { throw fail("\"date\" must be a date string") }
-                            let s = reader.string(try reader.readString())
+                            let raw = try reader.readString()
+                            let s = reader.string(raw)
                             guard let d = Day.parse(s) else { throw fail("\"date\" is \"\(s)\", not a date") }
                             day = d
                         case "rates":
