@@ -49,13 +49,9 @@ private let statements = [
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let input = UnsafeBufferPointer(start: size == 0 ? nil : data, count: size)
-    var builder = LedgerBuilder()
     let ledger: Ledger
     do {
-        for (i, part) in documents(input).enumerated() {
-            try builder.read(part, name: "fuzz\(i).json")
-        }
-        ledger = try builder.finish()
+        ledger = try LedgerLoader.load(buffers: documents(input).enumerated().map { ("fuzz\($0).json", $1) })
     } catch {
         _ = error.description   // the message itself must be buildable
         return 0

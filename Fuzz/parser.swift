@@ -11,11 +11,11 @@ import AbacusQuery
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
-    do { _ = try Parser.parse(text) } catch { _ = QueryError.render(error, statement: text) }
+    do { _ = try Parser.parse(text) } catch { _ = Diagnostic.render(error, statement: text) }
     _ = StatementSplitter.needsContinuation(text)
     _ = StatementSplitter.joinedLines(text)
     for statement in StatementSplitter.split(text) {
-        do { _ = try Parser.parse(statement.text) } catch { _ = QueryError.render(error, statement: statement.text) }
+        do { _ = try Parser.parse(statement.text) } catch { _ = Diagnostic.render(error, statement: statement.text) }
     }
     return 0
 }

@@ -71,6 +71,37 @@ import Testing
         #expect(r.decimal(significantDigits: 28).description == "90.76086956521739130434782609")
         #expect(Rate(ExactDecimal("84")!).inverse.decimal(significantDigits: 28).description == "0.0119047619047619047619047619")
     }
+
+    /// The 256-bit quotient (the fast path) agrees with the wide division on rates of every size,
+    /// and says exact only when the factor is the rate exactly.
+    @Test(arguments: 0..<8)
+    func theFastQuotientAgreesWithTheWideOne(seed: Int) throws {
+        var state = UInt64(seed + 1) &* 0x9E37_79B9_7F4A_7C15
+        func next() -> UInt64 { state ^= state << 13; state ^= state >> 7; state ^= state << 17; return state }
+        func decimal() -> ExactDecimal {
+            let digits = Int(next() % 20) + 1
+            var text = String(next() % 9 + 1)
+            for _ in 1..<digits { text += String(next() % 10) }
+            let point = Int(next() % UInt64(digits + 6))
+            if point > 0 {
+                while text.count <= point { text = "0" + text }
+                text.insert(".", at: text.index(text.endIndex, offsetBy: -point))
+            }
+            return ExactDecimal(text)!
+        }
+        var fast = 0
+        for _ in 0..<500 {
+            let r = Rate(numerator: decimal(), denominator: decimal())
+            guard let (f, exact) = r.quotient256() else { continue }
+            fast += 1
+            #expect(f == r.decimalValue(significantDigits: Rate.quotientDigits), "\(r.numerator) / \(r.denominator)")
+            #expect(exact == (Fraction(f) == r.fraction), "\(r.numerator) / \(r.denominator)")
+        }
+        #expect(fast > 300)   // the rest are rates beyond 10^±20, for the wide path
+        // 1/80 terminates: 0.0125, exactly; 1/84 does not.
+        #expect(Rate(ExactDecimal("80")!).inverse.quotient256().map { "\($0.factor) \($0.isExact)" } == "0.0125 true")
+        #expect(Rate(ExactDecimal("84")!).inverse.quotient256()?.isExact == false)
+    }
 }
 
 @Suite struct DayTests {

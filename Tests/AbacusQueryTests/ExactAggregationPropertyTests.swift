@@ -1,7 +1,9 @@
 // Aggregating before converting is allowed only where it gives the same result as
 // converting each entry first (SPEC §3). On generated ledgers, every grouped sum
-// the engine computes (products added in 256-bit sums per scale) must equal the
-// sum of the entries converted one by one.
+// the engine computes (products with rate factors added in 256-bit sums per scale,
+// worked out again exactly where a cut quotient factor leaves the rounding in
+// doubt) must equal the sum of the entries converted one by one at their exact
+// rates, as fractions, rounded once.
 
 import AbacusCore
 @testable import AbacusQuery
@@ -53,13 +55,23 @@ import Testing
                                            ("EUR", .booked, "sum expenses in EUR by category")] {
             let session = Session(ledger: ledger, today: Day(year: 2025, month: 12, day: 31)!)
             let result = try session.run(query)
-            // Entry by entry: each converted alone (its amount times the rate's factor), summed as BigInts.
+            // Entry by entry: each converted alone at its exact rate (a fraction, never a cut
+            // quotient), summed as fractions, rounded once.
             let currency = try #require(Currency(code: target))
-            let converter = Converter(ledger: ledger, resolver: RateResolver(ledger: ledger), target: currency, valuation: valuation)
-            var perCategory: [String: WideDecimal] = [:]
-            var all = WideDecimal.zero
-            for row in 0..<store.count where store.amount[row] < 0 {
-                let v = try #require(converter.convertedValue(row, amount: -store.amount[row], negate: true))
+            let column = RateColumn(ledger: ledger, resolver: RateResolver(ledger: ledger), target: currency, valuation: valuation, today: nil)
+            let converter = RowConverter(column: column, store: store, whatIf: [:])
+            var perCategory: [String: Fraction] = [:]
+            var all = Fraction.zero
+            for row in 0..<store.count where store.amount[row] < 0 && !store.isTransfer[row] {
+                let amount = -store.amount[row]
+                let id = converter.id(row)
+                let v: Fraction
+                if id >= 0 {
+                    v = converter.exactValue(amount: amount, id: id)
+                } else {
+                    let (p, scale) = try #require(converter.product(row, id: id, amount: amount, negate: true))
+                    v = Fraction(WideDecimal(p.big, scale: scale))
+                }
                 perCategory[store.categories[Int(store.category[row])], default: .zero] = perCategory[store.categories[Int(store.category[row])], default: .zero] + v
                 all = all + v
             }

@@ -180,38 +180,39 @@ struct JSONReader {
         let open = pos
         pos += 1
         let start = pos
-        // Eight bytes at a time while none of them is a quote, a backslash, a control
-        // character or non-ASCII: the common case of keys, codes, dates and names.
-        while pos + 8 <= count {
-            let word = UnsafeRawPointer(base + pos).loadUnaligned(as: UInt64.self)
-            if JSONReader.hasSpecialByte(word) { break }
-            pos += 8
-        }
-        while pos < count {
+        while true {
+            // Eight bytes at a time while none of them is a quote, a backslash, a control
+            // character or non-ASCII: the common case of keys, codes, dates and names. The
+            // lowest special byte of a word is where the scan stops.
+            while pos + 8 <= count {
+                let mask = JSONReader.specialBytes(UnsafeRawPointer(base + pos).loadUnaligned(as: UInt64.self))
+                if mask == 0 { pos += 8; continue }
+                pos += mask.trailingZeroBitCount >> 3
+                break
+            }
+            guard pos < count else { throw fail("unterminated string", at: open) }
             let b = base[pos]
             if b == UInt8(ascii: "\"") {
                 pos += 1
                 return JSONString(start: start, end: pos - 1, escaped: false)
             }
-            if b == UInt8(ascii: "\\") {
-                return try readEscapedString(from: start)
-            }
+            if b == UInt8(ascii: "\\") { return try readEscapedString(from: start) }
             if b < 0x20 { throw fail("raw control character 0x\(String(b, radix: 16, uppercase: true)) in a string (write it as an escape)") }
             if b >= 0x80 { try skipUTF8Sequence() } else { pos += 1 }
         }
-        throw fail("unterminated string", at: open)
     }
 
-    /// True when any byte of `w` is `"`, `\\`, below 0x20 or at least 0x80 (SWAR, no branches per byte).
+    /// The high bit of each byte of `w` that is `"`, `\\`, below 0x20 or at least 0x80 (SWAR).
+    /// A borrow can mark a byte above a marked one; the lowest mark is always exact.
     @inline(__always)
-    static func hasSpecialByte(_ w: UInt64) -> Bool {
+    static func specialBytes(_ w: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         func hasZero(_ x: UInt64) -> UInt64 { (x &- ones) & ~x & highs }
         let quote = hasZero(w ^ (ones &* 0x22))
         let backslash = hasZero(w ^ (ones &* 0x5C))
         let control = (w &- ones &* 0x20) & ~w & highs
-        return (quote | backslash | control | (w & highs)) != 0
+        return quote | backslash | control | (w & highs)
     }
 
     /// Continues a string that holds escapes, decoding it into `scratch`.

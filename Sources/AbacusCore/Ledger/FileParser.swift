@@ -67,7 +67,7 @@ struct FileParser {
                 b.defaultCurrency = c
                 b.defaultCurrencyFile = b.files[fileIndex]
             case "books": try array { p in try p.parseBook(into: &b) }
-            case "entries": try array { p in try p.parseEntry(into: &b) }
+            case "entries": try parseEntries(into: &b)
             case "rates": try array { p in try p.parseRate(into: &b, custom: false) }
             case "customRates": try array { p in try p.parseRate(into: &b, custom: true) }
             case "budgets": try array { p in try p.parseBudget(into: &b) }
@@ -93,6 +93,38 @@ struct FileParser {
         while try reader.nextElement(&first) {
             field = ""
             try element(&self)
+            index += 1
+        }
+        index = -1
+        field = ""
+    }
+
+    /// The entries array. A large one is read by two threads: a helper reads from an
+    /// entry boundary guessed near the middle of what is left (`EntrySplit`), while this
+    /// thread reads up to it. The helper's work is used only when this thread's own reading
+    /// lands exactly on the guessed boundary and the helper read to the array's end without
+    /// an error; otherwise this thread reads on alone. Either way the ledger, and the first
+    /// error with its place, are those of a single reading.
+    private mutating func parseEntries(into b: inout LedgerBuilder) throws {
+        if try reader.consumeNull() { return }
+        try reader.beginArray("an array")
+        var split = b.parallel ? EntrySplit.begin(reader, name: b.files[fileIndex]) : nil
+        defer { split?.abandon() }
+        var first = true
+        index = 0
+        while try reader.nextElement(&first) {
+            if let s = split, reader.pos >= s.start {
+                if reader.pos == s.start, let half = s.result() {
+                    b.merge(half.builder, fileIndex: fileIndex, firstIndex: index)
+                    reader.pos = half.end
+                    reader.depth -= 1
+                    break
+                }
+                s.abandon()
+                split = nil
+            }
+            field = ""
+            try parseEntry(into: &b)
             index += 1
         }
         index = -1
@@ -180,6 +212,13 @@ struct FileParser {
 
     static let entryFieldNames = ["id", "bookId", "amount", "currency", "date", "category", "party", "paymentMode", "remarks",
                                   "tags", "isTransfer", "normalizedAmount", "normalizedCurrency", "conversionRate", "historicalRates"]
+
+    /// Bits of the fields every entry must have, and how a message names them.
+    static let requiredEntryFields: UInt32 = 0b110111
+    static let requiredEntryFieldNames: [(Int, String)] = [
+        (0, "\"id\" (a unique string)"), (1, "\"bookId\" (the id of its book)"), (2, "\"amount\" (negative for an expense)"),
+        (4, "\"date\" (YYYY-MM-DD)"), (5, "\"category\""),
+    ]
 
     /// The index of an entry key in `entryFieldNames`, or -1: by length first, then bytes.
     @inline(__always)
@@ -315,11 +354,16 @@ struct FileParser {
                     field = "id"
                     s = try string()
                 }
-                let (code, isNew) = reader.withBytes(s) { b.ids.intern($0) }
-                if !isNew {
-                    field = "id"
-                    let (file, i) = b.place(ofRow: Int(code))
-                    throw rule("duplicate entry id \"\(b.ids.string(code))\" (also \(file): entries[\(i)])", at: at)
+                reader.withBytes(s) { b.ids.append($0) }
+                if var set = b.idSet {
+                    b.idSet = nil   // keeps `set` uniquely referenced: no copy on insert
+                    let (code, isNew) = reader.withBytes(s) { set.intern($0) }
+                    b.idSet = set
+                    if !isNew {
+                        field = "id"
+                        let (file, i) = b.place(ofRow: Int(code))
+                        throw rule("duplicate entry id \"\(b.ids.string(code))\" (also \(file): entries[\(i)])", at: at)
+                    }
                 }
             case 1:
                 try markEntryField(1, &seen, keyOffset)
@@ -388,11 +432,10 @@ struct FileParser {
         }
         entryField = -1
         field = ""
-        let required: [(Int, String)] = [(0, "\"id\" (a unique string)"), (1, "\"bookId\" (the id of its book)"),
-                                          (2, "\"amount\" (negative for an expense)"), (4, "\"date\" (YYYY-MM-DD)"),
-                                          (5, "\"category\"")]
-        for (bit, what) in required where seen & (1 << UInt32(bit)) == 0 {
-            throw rule("missing \(what) in this entry", at: objectStart)
+        if seen & FileParser.requiredEntryFields != FileParser.requiredEntryFields {
+            for (bit, what) in FileParser.requiredEntryFieldNames where seen & (1 << UInt32(bit)) == 0 {
+                throw rule("missing \(what) in this entry", at: objectStart)
+            }
         }
         if (normalizedAmount != nil || conversionRate != nil) && normalizedCurrency == .none {
             field = normalizedAmount != nil ? "normalizedAmount" : "conversionRate"

@@ -35,29 +35,37 @@ public struct LoadError: Error, Sendable, CustomStringConvertible {
 public enum LedgerLoader {
     /// Loads and validates the files, all or nothing.
     public static func load(paths: [String]) throws(LoadError) -> Ledger {
-        var builder = LedgerBuilder()
         var mapped: [MappedFile] = []
         defer { mapped.forEach { $0.unmap() } }
-        for path in paths {
-            let file = try MappedFile(path: path)
-            mapped.append(file)
-            try builder.read(file.bytes, name: path)
-        }
-        return try builder.finish()
+        for path in paths { mapped.append(try MappedFile(path: path)) }
+        return try load(buffers: zip(paths, mapped).map { ($0, $1.bytes) })
     }
 
     /// Loads documents held in memory (`name` is used in messages).
     public static func load(documents: [(name: String, text: String)]) throws(LoadError) -> Ledger {
-        var builder = LedgerBuilder()
         var copies: [UnsafeMutableBufferPointer<UInt8>] = []
         defer { copies.forEach { $0.deallocate() } }
-        for (name, text) in documents {
+        for (_, text) in documents {
             let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: text.utf8.count)
             _ = copy.initialize(from: text.utf8)
             copies.append(copy)
-            try builder.read(UnsafeBufferPointer(copy), name: name)
         }
-        return try builder.finish()
+        return try load(buffers: zip(documents, copies).map { ($0.name, UnsafeBufferPointer($1)) })
+    }
+
+    /// Loads documents given as bytes. Entry ids are checked for duplicates once, at the
+    /// end (`IDColumn`); only when that check suspects one is everything read again, one
+    /// entry at a time with every id checked as it is read, so that the error names the
+    /// first duplicate and its place exactly as a single careful reading would.
+    static func load(buffers: [(name: String, bytes: UnsafeBufferPointer<UInt8>)]) throws(LoadError) -> Ledger {
+        var builder = LedgerBuilder()
+        for (name, bytes) in buffers { try builder.read(bytes, name: name) }
+        if let ledger = try builder.finish() { return ledger }
+        var careful = LedgerBuilder(checkingIDs: true)
+        for (name, bytes) in buffers { try careful.read(bytes, name: name) }
+        // Checked as read, ids cannot make `finish` give up.
+        guard let ledger = try careful.finish() else { throw LoadError(file: buffers.first?.name ?? "ledger", message: "entry ids could not be checked") }
+        return ledger
     }
 }
 
@@ -136,7 +144,12 @@ struct LedgerBuilder {
     var bookedIndex: [Int32] = []
     var booked = BookedColumns()
 
-    var ids = ByteInterner(capacity: 1024)
+    var ids = IDColumn()
+    /// Set when ids are checked as they are read (see `LedgerLoader.load(buffers:)`); the
+    /// code of an id is then its row.
+    var idSet: ByteInterner?
+    /// Whether a large entries array may be read by two threads (`EntrySplit`).
+    var parallel: Bool
     var categories = ByteInterner()
     var parties = ByteInterner()
     var payments = ByteInterner()
@@ -158,10 +171,18 @@ struct LedgerBuilder {
     var budgets: [Budget] = []
     var marketOrder = 0
 
+    init(checkingIDs: Bool = false, parallel: Bool = sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1) {
+        idSet = checkingIDs ? ByteInterner(capacity: 1024) : nil
+        self.parallel = parallel && !checkingIDs
+    }
+
     mutating func read(_ bytes: UnsafeBufferPointer<UInt8>, name: String) throws(LoadError) {
         files.append(name)
         fileBytes.append(bytes)
         fileFirstRow.append(day.count)
+        // Entries take 150 to 250 bytes of JSON each: reserving for that many up front saves
+        // copying (and faulting in) every column as it grows. Untouched capacity costs nothing.
+        reserveCapacity(day.count + bytes.count / 150)
         var parser = FileParser(reader: JSONReader(bytes), fileIndex: files.count - 1)
         do {
             try parser.parseDocument(into: &self)
@@ -178,19 +199,32 @@ struct LedgerBuilder {
         }
     }
 
+    mutating func reserveCapacity(_ n: Int) {
+        guard n > day.capacity else { return }
+        day.reserveCapacity(n); amount.reserveCapacity(n); amountScale.reserveCapacity(n)
+        currency.reserveCapacity(n); bookRef.reserveCapacity(n); category.reserveCapacity(n)
+        party.reserveCapacity(n); payment.reserveCapacity(n); remarks.reserveCapacity(n)
+        isTransfer.reserveCapacity(n); tagStart.reserveCapacity(n + 1); tagCodes.reserveCapacity(n)
+        bookedIndex.reserveCapacity(n); ids.reserveCapacity(n)
+    }
+
     func place(ofRow row: Int) -> (file: String, index: Int) {
         var f = fileFirstRow.count - 1
         while f > 0 && fileFirstRow[f] > row { f -= 1 }
         return (files[f], row - fileFirstRow[f])
     }
 
-    mutating func finish() throws(LoadError) -> Ledger {
+    /// The ledger, once every file is read: book references resolved, amounts at one scale,
+    /// rows in order of day, indexes built. Nil when ids were not checked as they were read
+    /// and two of them may be the same (`LedgerLoader.load(buffers:)` then reads again).
+    /// The columns are independent of each other, so they are built at once on the cores there are.
+    mutating func finish() throws(LoadError) -> Ledger? {
         guard let defaultCurrency else {
             throw LoadError(file: files.first ?? "ledger", path: "defaultCurrency",
                             message: "missing \"defaultCurrency\": add the ISO 4217 code to convert into by default, e.g. \"defaultCurrency\": \"INR\"")
         }
         // Resolve book references.
-        var bookOfRef = [UInt32](repeating: 0, count: bookRefs.count)
+        var bookOfRefs = [UInt32](repeating: 0, count: bookRefs.count)
         for ref in 0..<bookRefs.count {
             let id = bookRefs.string(UInt32(ref))
             guard let b = bookIDs[id] else {
@@ -203,15 +237,9 @@ struct LedgerBuilder {
                 throw LoadError(file: files[use.file], line: line, column: column,
                                 path: "entries[\(use.index)].bookId", message: message)
             }
-            bookOfRef[ref] = UInt32(b)
+            bookOfRefs[ref] = UInt32(b)
         }
         let n = day.count
-        var book = [UInt32](repeating: 0, count: n)
-        for r in 0..<n {
-            let b = bookOfRef[Int(bookRef[r])]
-            book[r] = b
-            if currency[r] == .none { currency[r] = books[Int(b)].currency }
-        }
         // One common scale for amounts.
         var scale = 0
         for s in amountScale where Int(s) > scale { scale = Int(s) }
@@ -224,31 +252,70 @@ struct LedgerBuilder {
             }
             amount[r] = v
         }
+
+        // Rows in order of day. Most ledgers are written nearly in date order: when they are
+        // exactly, the columns are used as they are; otherwise each is permuted by a stable sort.
+        var inOrder = true
+        for r in day.indices.dropFirst() where day[r] < day[r - 1] { inOrder = false; break }
+        let order: [UInt32]? = inOrder ? nil : LedgerBuilder.stableOrder(byDay: day)
+        let bookCurrency = books.map(\.currency)
+        let bookOfRef = bookOfRefs
+        let (day, amount, currency, bookRef, category, party, payment, remarks, isTransfer, bookedIndex, tagStart, tagCodes)
+            = (day, amount, currency, bookRef, category, party, payment, remarks, isTransfer, bookedIndex, tagStart, tagCodes)
+        let (ids, checkIDs) = (ids, idSet == nil)
+        let dayOut = Slot<[Int32]>(), amountOut = Slot<[Int128]>(), currencyOut = Slot<[Currency]>(), bookOut = Slot<[UInt32]>()
+        let categoryOut = Slot<[UInt32]>(), partyOut = Slot<[UInt32]>(), paymentOut = Slot<[UInt32]>(), remarksOut = Slot<[UInt32]>()
+        let transferOut = Slot<[Bool]>(), bookedOut = Slot<[Int32]>(), tagsOut = Slot<(starts: [UInt32], codes: [UInt32])>()
+        let mayRepeat = Slot<Bool>()
+        runConcurrently([
+            { mayRepeat.value = checkIDs && ids.mayHaveDuplicates() },
+            { dayOut.value = permuted(day, order) },
+            { amountOut.value = permuted(amount, order) },
+            { categoryOut.value = permuted(category, order) },
+            { partyOut.value = permuted(party, order) },
+            { paymentOut.value = permuted(payment, order) },
+            { remarksOut.value = permuted(remarks, order) },
+            { transferOut.value = permuted(isTransfer, order) },
+            { bookedOut.value = permuted(bookedIndex, order) },
+            { bookOut.value = permuted(bookRef, order) { bookOfRef[Int($0)] } },
+            {
+                // An entry without a currency takes its book's.
+                currencyOut.value = permuted(Array(0..<UInt32(n)), order) { r in
+                    let c = currency[Int(r)]
+                    return c != .none ? c : bookCurrency[Int(bookOfRef[Int(bookRef[Int(r)])])]
+                }
+            },
+            {
+                guard let order else { tagsOut.value = (tagStart, tagCodes); return }
+                var starts: [UInt32] = [0]
+                var codes: [UInt32] = []
+                starts.reserveCapacity(n + 1)
+                codes.reserveCapacity(tagCodes.count)
+                for r in order {
+                    codes.append(contentsOf: tagCodes[Int(tagStart[Int(r)])..<Int(tagStart[Int(r) + 1])])
+                    starts.append(UInt32(codes.count))
+                }
+                tagsOut.value = (starts, codes)
+            },
+        ])
+        if mayRepeat.value == true { return nil }
+
         var store = EntryStore()
         store.setCount(n)
         store.amountScale = scale
-        // Stable sort by day.
-        let order = LedgerBuilder.stableOrder(byDay: day)
-        store.day = order.map { day[Int($0)] }
-        store.amount = order.map { amount[Int($0)] }
-        store.currency = order.map { currency[Int($0)] }
-        store.book = order.map { book[Int($0)] }
-        store.category = order.map { category[Int($0)] }
-        store.party = order.map { party[Int($0)] }
-        store.payment = order.map { payment[Int($0)] }
-        store.remarks = order.map { remarks[Int($0)] }
-        store.isTransfer = order.map { isTransfer[Int($0)] }
-        store.entryID = order
-        store.bookedIndex = order.map { bookedIndex[Int($0)] }
-        var starts: [UInt32] = [0]
-        var codes: [UInt32] = []
-        starts.reserveCapacity(n + 1)
-        for r in order {
-            codes.append(contentsOf: tagCodes[Int(tagStart[Int(r)])..<Int(tagStart[Int(r) + 1])])
-            starts.append(UInt32(codes.count))
-        }
-        store.tagStart = starts
-        store.tagCodes = codes
+        store.day = dayOut.value ?? []
+        store.amount = amountOut.value ?? []
+        store.currency = currencyOut.value ?? []
+        store.book = bookOut.value ?? []
+        store.category = categoryOut.value ?? []
+        store.party = partyOut.value ?? []
+        store.payment = paymentOut.value ?? []
+        store.remarks = remarksOut.value ?? []
+        store.isTransfer = transferOut.value ?? []
+        store.bookedIndex = bookedOut.value ?? []
+        store.entryID = order ?? Array(0..<UInt32(n))
+        store.tagStart = tagsOut.value?.starts ?? [0]
+        store.tagCodes = tagsOut.value?.codes ?? []
         store.booked = booked
         store.categories = categories.allStrings()
         store.parties = [""] + parties.allStrings()
@@ -256,9 +323,18 @@ struct LedgerBuilder {
         store.tags = tags.allStrings()
         store.remarkTexts = [""] + remarkTexts.allStrings()
         store.ids = ids
-        store.byCategory = PostingIndex(codes: store.category, codeCount: store.categories.count)
-        store.byBook = PostingIndex(codes: store.book, codeCount: books.count)
-        store.byCurrency = PostingIndex(codes: store.currency.map { UInt32($0.packed) }, codeCount: 26 * 26 * 26 + 1)
+        // The posting lists, at once.
+        let (storeCategory, storeBook, storeCurrency) = (store.category, store.book, store.currency)
+        let (categoryCount, bookCount) = (store.categories.count, books.count)
+        let byCategory = Slot<PostingIndex>(), byBook = Slot<PostingIndex>(), byCurrency = Slot<PostingIndex>()
+        runConcurrently([
+            { byCategory.value = PostingIndex(codes: storeCategory, codeCount: categoryCount) },
+            { byBook.value = PostingIndex(codes: storeBook, codeCount: bookCount) },
+            { byCurrency.value = PostingIndex(codes: storeCurrency.map { UInt32($0.packed) }, codeCount: 26 * 26 * 26 + 1) },
+        ])
+        store.byCategory = byCategory.value ?? PostingIndex()
+        store.byBook = byBook.value ?? PostingIndex()
+        store.byCurrency = byCurrency.value ?? PostingIndex()
         store.currencies = (0..<(store.byCurrency.starts.count - 1)).filter { store.byCurrency.starts[$0 + 1] > store.byCurrency.starts[$0] }
             .map { Currency(packed: UInt16($0)) }
         return Ledger(files: files, defaultCurrency: defaultCurrency, books: books, entries: store,

@@ -132,6 +132,7 @@ public struct ExactDecimal: Sendable, CustomStringConvertible {
     /// Parses the JSON number grammar `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`
     /// over exactly the given bytes.
     public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<ExactDecimal, ParseFailure> {
+        if let quick = parseShort(bytes) { return .success(quick) }
         var i = 0
         let n = bytes.count
         var negative = false
@@ -196,6 +197,34 @@ public struct ExactDecimal: Sendable, CustomStringConvertible {
         while effectiveScale > maxScale && sig % 10 == 0 { sig /= 10; effectiveScale -= 1 }
         guard effectiveScale <= maxScale else { return .failure(.notExact) }
         return .success(ExactDecimal(significand: negative ? -sig : sig, scale: effectiveScale))
+    }
+
+    /// The common case in 64 bits: at most 18 digits, an optional fraction, no exponent.
+    /// Nil for anything else, which `parse` then reads the long way (and judges).
+    @inline(__always)
+    static func parseShort(_ bytes: UnsafeBufferPointer<UInt8>) -> ExactDecimal? {
+        let n = bytes.count
+        guard n > 0, n <= 20 else { return nil }
+        var i = 0
+        let negative = bytes[0] == UInt8(ascii: "-")
+        if negative { i = 1 }
+        guard i < n, isDigit(bytes[i]) else { return nil }
+        // A leading zero may only stand alone before the point.
+        if bytes[i] == UInt8(ascii: "0") && i + 1 < n && bytes[i + 1] != UInt8(ascii: ".") { return nil }
+        var v: UInt64 = 0
+        var digits = 0
+        while i < n && isDigit(bytes[i]) { v = v &* 10 &+ UInt64(bytes[i] &- 48); digits += 1; i += 1 }
+        var scale = 0
+        if i < n {
+            guard bytes[i] == UInt8(ascii: "."), i + 1 < n else { return nil }
+            i += 1
+            while i < n && isDigit(bytes[i]) { v = v &* 10 &+ UInt64(bytes[i] &- 48); digits += 1; scale += 1; i += 1 }
+            guard i == n else { return nil }
+        }
+        guard digits <= 18 else { return nil }
+        while scale > 0 && v % 10 == 0 { v /= 10; scale -= 1 }
+        let sig = Int128(v)
+        return ExactDecimal(significand: negative ? -sig : sig, scale: v == 0 ? 0 : scale)
     }
 
     @inline(__always)

@@ -1,14 +1,15 @@
 // Converting entries into a target currency (SPEC §3), exactly.
 //
-// `Converter` decides, entry by entry, which step of §3 applies — what-if,
-// booked (normalizedAmount, conversionRate, the book's locked rate), custom,
-// market — and returns a `Route`. Every rate becomes a decimal factor: the rate
-// itself when it is a decimal, or the quotient to 34 significant digits for an
-// inverse, cross or chained rate (§3 asks at least 28). Each entry's converted
-// value is then its amount times that factor — an exact product — and
-// `ConvertedSum` adds those products exactly in 256 bits, so a group's total is
-// the exact sum of its entries converted one by one; it is rounded once, later.
-// `Provenance` counts where every entry's rate came from.
+// `RateColumn` knows, row by row, which step of §3 applies for a target and a
+// valuation — booked (normalizedAmount, conversionRate, the book's locked rate),
+// custom, market — as a rate id; `RowConverter` lays a statement's what-if rates
+// (step 1) over it. Every rate becomes a decimal factor: the rate itself when it
+// is a decimal, or the quotient to 34 significant digits for an inverse, cross or
+// chained rate. An entry's converted value is its amount times that factor, an
+// exact product, and products are summed exactly (`Int256`). Where a factor is a
+// cut quotient, the error it can make is bounded and, when it could change a
+// rounding, the value is worked out again exactly (`Fraction`). `ConversionTally`
+// counts where every entry's rate came from.
 
 import BigInt
 
@@ -80,7 +81,16 @@ public struct LateRateUse: Sendable, Equatable {
     public var pair: CurrencyPair
     public var sourceDay: Day
     public var firstEntryDay: Day
+    public var lastEntryDay: Day
     public var entries: Int
+
+    public var warning: String {
+        let what = entries == 1 ? "1 entry" : "\(entries) entries"
+        if firstEntryDay == lastEntryDay {
+            return "no market rate for \(pair) on or before \(firstEntryDay); used the oldest, dated \(sourceDay), for \(what)"
+        }
+        return "no market rate for \(pair) on or before the dates of \(what) (\(firstEntryDay)..\(lastEntryDay)); used the oldest, dated \(sourceDay)"
+    }
 }
 
 /// One entry's converted value, exact: 128-bit when it fits, wide otherwise.
@@ -130,208 +140,250 @@ public struct StaleRate: Sendable, Equatable {
     }
 }
 
-public final class Converter {
-    public enum Route {
-        /// Already in the target currency.
-        case same
-        /// The entry's normalizedAmount, in the target currency.
-        case normalized(ExactDecimal)
-        /// Multiply by this exact rate (the entry's conversionRate).
-        case product(ExactDecimal)
-        /// Sum natively, convert once at `rates[id]`.
-        case rate(Int)
-        case missing
-    }
-
-    public let store: EntryStore
-    public let ledger: Ledger
-    public let resolver: RateResolver
+/// Converting the rows of one statement: the session's `RateColumn` for the target and
+/// valuation, with the statement's what-if rates (step 1 of §3) laid over it.
+public struct RowConverter: @unchecked Sendable {
+    /// The store's columns a conversion reads (not the whole store: this struct is copied into inner loops).
+    @usableFromInline let currency: [Currency]
+    @usableFromInline let bookedIndex: [Int32]
+    @usableFromInline let booked: BookedColumns
+    public let amountScale: Int
     public let target: Currency
     public let valuation: Valuation
-    public let whatIf: [CurrencyPair: ExactDecimal]
-    /// What "today" is, for the staleness of `at latest`.
-    public let today: Day?
+    public let column: RateColumn
+    /// The column's rates, then the statement's what-if rates.
+    public let rates: [ColumnRate]
+    /// Per packed currency code, the what-if rate that replaces the column's; empty without what-ifs.
+    @usableFromInline let whatIfID: [Int32]
+    /// `rates[id].factor` split up, for the inner loops.
+    public let factorSignificand: [Int128]
+    public let factorScale: [Int]
+    public let factorIsExact: [Bool]
+    /// What-if rates given for pairs no row of the statement could use (`with rate SDG/INR` on a ledger without SDG).
+    public let whatIfPairs: [CurrencyPair]
 
-    /// Distinct rates used, by id.
-    public private(set) var rates: [ResolvedRate] = []
-    /// Each rate as the decimal amounts are multiplied by: exact, or to 34 significant digits for a quotient.
-    public private(set) var factors: [ExactDecimal] = []
-    /// Set when a rate's quotient exceeds 10^38 (only absurd inputs): the statement must fail.
-    public private(set) var unrepresentable = false
-    private var rateIDs: [ResolvedRate: Int] = [:]
-    public private(set) var provenance = Provenance()
-    private var missing: [CurrencyPair: Int] = [:]
-    private var late: [CurrencyPair: LateRateUse] = [:]
-    private var stale: [CurrencyPair: StaleRate] = [:]
-
-    /// Day-scoped cache of custom/market routes: rows arrive mostly in day order.
-    private var cacheDay: Int32 = .min
-    /// (currency, rate id or -1 for none) for `cacheDay`: a few pairs, searched linearly.
-    private var dayRoutes: [(currency: Currency, id: Int)] = []
-    private var lockedRoutes: [Int: Int] = [:]
-
-    public init(ledger: Ledger, resolver: RateResolver, target: Currency, valuation: Valuation = .booked,
-                whatIf: [CurrencyPair: ExactDecimal] = [:], today: Day? = nil) {
-        self.today = today
-        self.ledger = ledger
-        self.store = ledger.entries
-        self.resolver = resolver
-        self.target = target
-        self.valuation = valuation
-        self.whatIf = whatIf
+    public init(column: RateColumn, store: EntryStore, whatIf: [CurrencyPair: ExactDecimal]) {
+        self.currency = store.currency
+        self.bookedIndex = store.bookedIndex
+        self.booked = store.booked
+        self.amountScale = store.amountScale
+        self.target = column.target
+        self.valuation = column.valuation
+        self.column = column
+        var rates = column.rates
+        var byCurrency: [Int32] = []
+        var pairs: [CurrencyPair] = []
+        if !whatIf.isEmpty {
+            byCurrency = [Int32](repeating: -1, count: 26 * 26 * 26 + 1)
+            for (given, value) in whatIf.sorted(by: { ($0.key.from, $0.key.to) < ($1.key.from, $1.key.to) }) {
+                pairs.append(given)
+                let pair: CurrencyPair
+                let rate: Rate
+                if given.to == column.target { pair = given; rate = Rate(value) }
+                else if given.from == column.target { pair = given.inverse; rate = Rate(value).inverse }
+                else { continue }
+                guard let r = ColumnRate(ResolvedRate(pair: pair, rate: rate, origin: .whatIf(pair))) else { continue }
+                byCurrency[Int(pair.from.packed)] = Int32(rates.count)
+                rates.append(r)
+            }
+        }
+        self.rates = rates
+        self.whatIfID = byCurrency
+        self.whatIfPairs = pairs
+        factorSignificand = rates.map(\.factor.significand)
+        factorScale = rates.map(\.factor.scale)
+        factorIsExact = rates.map(\.isExact)
     }
 
-    public var missingRates: [MissingRate] {
-        missing.map { MissingRate(pair: $0.key, entries: $0.value) }.sorted { ($0.pair.from, $0.pair.to) < ($1.pair.from, $1.pair.to) }
+    /// The rate id (or `RateColumn` code) of a row.
+    @inlinable @inline(__always)
+    public func id(_ row: Int) -> Int32 {
+        if !whatIfID.isEmpty {
+            let w = whatIfID[Int(currency[row].packed)]
+            if w >= 0 { return w }
+        }
+        return column.ids[row]
+    }
+
+    /// A row's converted value, exact, as a 256-bit integer at a scale: `amount` is the row's
+    /// amount as the statement shows it (negated for expenses, with `negate`). Nil when the row
+    /// has no usable rate.
+    @inlinable @inline(__always)
+    public func product(_ row: Int, id: Int32, amount: Int128, negate: Bool) -> (value: Int256, scale: Int)? {
+        if id >= 0 {
+            let i = Int(id)
+            return (Int256(amount, times: factorSignificand[i]), amountScale + factorScale[i])
+        }
+        switch id {
+        case RateColumn.same: return (Int256(amount), amountScale)
+        case RateColumn.normalized:
+            let b = Int(bookedIndex[row])
+            let n = booked.normalizedAmount[b]
+            return (Int256(negate ? -n : n), Int(booked.normalizedScale[b]))
+        case RateColumn.conversionRate:
+            let b = Int(bookedIndex[row])
+            return (Int256(amount, times: booked.conversionRate[b]), amountScale + Int(booked.conversionRateScale[b]))
+        default: return nil
+        }
+    }
+
+    /// The same value as a `RowValue`.
+    public func value(_ row: Int, id: Int32, amount: Int128, negate: Bool) -> RowValue? {
+        guard let (p, scale) = product(row, id: id, amount: amount, negate: negate) else { return nil }
+        let small = Int128(truncatingIfNeeded: p.low)
+        if p.high == (small < 0 ? -1 : 0) { return .exact(ExactDecimal(significand: small, scale: scale)) }
+        return .wide(WideDecimal(p.big, scale: scale))
+    }
+
+    /// The same value as a bounded approximation: exact unless the row's rate is a quotient
+    /// whose factor is inexact, then within half a unit of the factor's last digit per unit of amount.
+    public func bounded(_ row: Int, id: Int32, amount: Int128, negate: Bool) -> BoundedValue? {
+        guard let v = value(row, id: id, amount: amount, negate: negate) else { return nil }
+        guard id >= 0, !factorIsExact[Int(id)] else { return BoundedValue(approximate: v.wide) }
+        // |amount| × ½ unit of the product's last place.
+        return BoundedValue(approximate: v.wide, error: WideDecimal(BigInt(amount.magnitude) * 5, scale: amountScale + factorScale[Int(id)] + 1))
+    }
+
+    /// The exact converted value of `amount` at rate `id` (a rate id, not a code).
+    public func exactValue(amount: Int128, id: Int32) -> Fraction {
+        let f = rates[Int(id)].resolved.rate.fraction
+        return Fraction(f.numerator * BigInt(amount), f.denominator * BigInt(10).power(amountScale))
+    }
+}
+/// What the rows of one statement needed: how many were converted at each rate, and
+/// which pairs had no rate. `Provenance`, the missing-rate error and the warnings come
+/// from here.
+public struct ConversionTally: Sendable {
+    /// Rows per rate id.
+    public var perRate: [Int]
+    /// Rows per missing pair (`RateColumn.missingPairs`).
+    public var missing: [Int]
+    public var same = 0
+    public var normalized = 0
+    public var conversionRate = 0
+    public var unusable = 0
+    /// Which rates are late (dated after the day asked for), and the first and last day each
+    /// was used on: only their warnings need the days.
+    @usableFromInline let isLate: [Bool]
+    @usableFromInline var firstDay: [Int32]
+    @usableFromInline var lastDay: [Int32]
+
+    /// The tally of a statement that converts nothing.
+    public static var none: ConversionTally { ConversionTally(late: [], missing: 0) }
+
+    public init(_ c: RowConverter) {
+        self.init(late: c.rates.map(\.isLate), missing: c.column.missingPairs.count)
+    }
+
+    private init(late: [Bool], missing pairs: Int) {
+        let rates = late.count
+        isLate = late
+        perRate = [Int](repeating: 0, count: rates)
+        missing = [Int](repeating: 0, count: pairs)
+        firstDay = [Int32](repeating: .max, count: rates)
+        lastDay = [Int32](repeating: .min, count: rates)
+    }
+
+
+    @inlinable @inline(__always)
+    public mutating func count(_ id: Int32, day: Int32) {
+        if id >= 0 {
+            let i = Int(id)
+            perRate[i] &+= 1
+            if isLate[i] {
+                if day < firstDay[i] { firstDay[i] = day }
+                if day > lastDay[i] { lastDay[i] = day }
+            }
+            return
+        }
+        switch id {
+        case RateColumn.same: same &+= 1
+        case RateColumn.normalized: normalized &+= 1
+        case RateColumn.conversionRate: conversionRate &+= 1
+        case RateColumn.unusable: unusable &+= 1
+        default: missing[Int(RateColumn.missingBase - id)] &+= 1
+        }
+    }
+
+    /// Adds what a scan counted on its own: rows per rate id, and the days late rates were used on.
+    public mutating func add(perRate counts: UnsafeMutableBufferPointer<Int>, firstDay first: UnsafeMutableBufferPointer<Int32>,
+                             lastDay last: UnsafeMutableBufferPointer<Int32>) {
+        for i in perRate.indices where counts[i] > 0 {
+            perRate[i] += counts[i]
+            firstDay[i] = min(firstDay[i], first[i])
+            lastDay[i] = max(lastDay[i], last[i])
+        }
+    }
+
+    /// Adds another tally of the same conversion (a second thread's).
+    public mutating func merge(_ o: ConversionTally) {
+        for i in perRate.indices {
+            perRate[i] += o.perRate[i]
+            firstDay[i] = min(firstDay[i], o.firstDay[i])
+            lastDay[i] = max(lastDay[i], o.lastDay[i])
+        }
+        for i in missing.indices { missing[i] += o.missing[i] }
+        same += o.same
+        normalized += o.normalized
+        conversionRate += o.conversionRate
+        unusable += o.unusable
+    }
+
+    /// Pairs some row needed and no rate priced, with their counts.
+    public func missingRates(_ c: RowConverter) -> [MissingRate] {
+        missing.indices.filter { missing[$0] > 0 }.map { MissingRate(pair: c.column.missingPairs[$0], entries: missing[$0]) }
+            .sorted { ($0.pair.from, $0.pair.to) < ($1.pair.from, $1.pair.to) }
+    }
+
+    public func provenance(_ c: RowConverter) -> Provenance {
+        var p = Provenance()
+        p.unconverted = same
+        p.bookedNormalized = normalized
+        p.bookedConversionRate = conversionRate
+        for (i, n) in perRate.enumerated() where n > 0 {
+            switch c.rates[i].resolved.origin {
+            case .whatIf: p.whatIf += n
+            case .locked: p.bookedLocked += n
+            case .custom: p.custom += n
+            case .market(let q):
+                p.market += n
+                if p.oldestMarketDay.map({ q.oldestDay < $0 }) ?? true { p.oldestMarketDay = q.oldestDay }
+                if p.newestMarketDay.map({ q.newestDay > $0 }) ?? true { p.newestMarketDay = q.newestDay }
+            }
+        }
+        return p
+    }
+
+    /// Market rates dated after the entries they priced (the oldest there was), per pair.
+    public func lateRateUses(_ c: RowConverter) -> [LateRateUse] {
+        var late: [CurrencyPair: LateRateUse] = [:]
+        for (i, n) in perRate.enumerated() where n > 0 && c.rates[i].isLate {
+            guard case .market(let q) = c.rates[i].resolved.origin else { continue }
+            let pair = c.rates[i].resolved.pair
+            // The day a rate was asked for: the entry's, or the valuation date of `at DATE`.
+            var first = Day(number: firstDay[i]), last = Day(number: lastDay[i])
+            if case .asOf(let d) = c.valuation { first = d; last = d }
+            var use = late[pair] ?? LateRateUse(pair: pair, sourceDay: q.newestDay, firstEntryDay: first, lastEntryDay: last, entries: 0)
+            use.entries += n
+            use.firstEntryDay = min(use.firstEntryDay, first)
+            use.lastEntryDay = max(use.lastEntryDay, last)
+            late[pair] = use
+        }
+        return late.values.sorted { ($0.pair.from, $0.pair.to) < ($1.pair.from, $1.pair.to) }
     }
 
     /// Under `at latest`: pairs whose newest market rate is older than today.
-    public var staleRates: [StaleRate] {
-        stale.values.sorted { ($0.pair.from, $0.pair.to) < ($1.pair.from, $1.pair.to) }
+    public func staleRates(_ c: RowConverter) -> [StaleRate] {
+        var stale: [CurrencyPair: StaleRate] = [:]
+        for (i, n) in perRate.enumerated() where n > 0 {
+            if let s = c.rates[i].stale { stale[s.pair] = s }
+        }
+        return stale.values.sorted { ($0.pair.from, $0.pair.to) < ($1.pair.from, $1.pair.to) }
     }
 
-    public var lateRateUses: [LateRateUse] {
-        late.values.sorted { ($0.pair.from, $0.pair.to) < ($1.pair.from, $1.pair.to) }
-    }
-
-    /// Decides how row `row` is converted (and counts it in `provenance`).
-    public func route(_ row: Int) -> Route {
-        let from = store.currency[row]
-        if from == target {
-            provenance.unconverted += 1
-            return .same
-        }
-        let pair = CurrencyPair(from, target)
-        // 1. What-if.
-        if !whatIf.isEmpty, let id = whatIfRate(pair) {
-            provenance.whatIf += 1
-            return .rate(id)
-        }
-        // 2. Booked.
-        if valuation == .booked {
-            let b = Int(store.bookedIndex[row])
-            if b >= 0 && store.booked.normalizedCurrency[b] == target {
-                if let amount = store.booked.normalizedAmount(b) {
-                    provenance.bookedNormalized += 1
-                    return .normalized(amount)
-                }
-                if let rate = store.booked.conversionRate(b) {
-                    provenance.bookedConversionRate += 1
-                    return .product(rate)
-                }
-            }
-            let bookIndex = Int(store.book[row])
-            let book = ledger.books[bookIndex]
-            if let locked = book.lockedExchangeRate, book.currency == from, book.targetCurrency == target {
-                provenance.bookedLocked += 1
-                if let id = lockedRoutes[bookIndex] { return .rate(id) }
-                let id = intern(ResolvedRate(pair: pair, rate: Rate(locked), origin: .locked(book: bookIndex)))
-                lockedRoutes[bookIndex] = id
-                return .rate(id)
-            }
-        }
-        // 3 and 4. Custom, then market: depend only on (currency, day).
-        let day = store.day[row]
-        if day != cacheDay {
-            dayRoutes.removeAll(keepingCapacity: true)
-            cacheDay = day
-        }
-        var found = -2
-        for entry in dayRoutes where entry.currency == from { found = entry.id; break }
-        if found == -2 {
-            found = resolve(pair, on: Day(number: day)) ?? -1
-            dayRoutes.append((from, found))
-        }
-        guard found >= 0 else {
-            missing[pair, default: 0] += 1
-            return .missing
-        }
-        let id = found
-        switch rates[id].origin {
-        case .custom: provenance.custom += 1
-        case .market(let q):
-            provenance.market += 1
-            if q.isAfterRequestedDay {
-                // The day a rate was asked for: the entry's, or the valuation date of `at DATE`.
-                var entryDay = Day(number: day)
-                if case .asOf(let d) = valuation { entryDay = d }
-                late[pair, default: LateRateUse(pair: pair, sourceDay: q.newestDay, firstEntryDay: entryDay, entries: 0)].entries += 1
-                if let l = late[pair], entryDay < l.firstEntryDay { late[pair]?.firstEntryDay = entryDay }
-            }
-        default: break
-        }
-        return .rate(id)
-    }
-
-    /// One row's converted value: `amount` is the row's amount as the caller shows it
-    /// (negated for expenses, with `negate`). Nil when no rate exists (recorded as missing).
-    public func convertedValue(_ row: Int, amount: Int128, negate: Bool) -> WideDecimal? {
-        rowValue(row, amount: amount, negate: negate)?.wide
-    }
-
-    /// The same, in 128 bits whenever the exact product fits (nearly always): comparing and
-    /// ranking a million of these needs no allocation.
-    public func rowValue(_ row: Int, amount: Int128, negate: Bool) -> RowValue? {
-        func product(_ a: Int128, _ f: ExactDecimal) -> RowValue {
-            let (p, o) = a.multipliedReportingOverflow(by: f.significand)
-            let scale = store.amountScale + f.scale
-            return o ? .wide(WideDecimal(BigInt(a) * BigInt(f.significand), scale: scale)) : .exact(ExactDecimal(significand: p, scale: scale))
-        }
-        switch route(row) {
-        case .same: return .exact(ExactDecimal(significand: amount, scale: store.amountScale))
-        case .normalized(let n): return .exact(ExactDecimal(significand: negate ? -n.significand : n.significand, scale: n.scale))
-        case .product(let r): return product(amount, r)
-        case .rate(let id): return product(amount, factors[id])
-        case .missing: return nil
-        }
-    }
-
-    private func whatIfRate(_ pair: CurrencyPair) -> Int? {
-        let rate: Rate
-        if let r = whatIf[pair] { rate = Rate(r) } else if let r = whatIf[pair.inverse] { rate = Rate(r).inverse } else { return nil }
-        return intern(ResolvedRate(pair: pair, rate: rate, origin: .whatIf(pair)))
-    }
-
-    /// Custom, then market, for a pair on a day, as a rate id.
-    private func resolve(_ pair: CurrencyPair, on day: Day) -> Int? {
-        if valuation == .booked || valuation == .market, let c = resolver.custom(pair, on: day) {
-            return intern(ResolvedRate(pair: pair, rate: c.rate, origin: .custom(c)))
-        }
-        let asOf: Day?
-        switch valuation {
-        case .booked, .market: asOf = day
-        case .latest: asOf = nil
-        case .asOf(let d): asOf = d
-        }
-        if case .asOf = valuation, let c = resolver.custom(pair, on: asOf ?? day) {
-            return intern(ResolvedRate(pair: pair, rate: c.rate, origin: .custom(c)))
-        }
-        if valuation == .latest, let c = resolver.custom(pair, on: Day(number: .max)) {
-            return intern(ResolvedRate(pair: pair, rate: c.rate, origin: .custom(c)))
-        }
-        guard let q = resolver.market(pair, on: asOf) else { return nil }
-        // Under `at latest`, a rate is as fresh as its fetch (when the source records one) or its date.
-        if valuation == .latest, let today, resolver.freshness(q) < today {
-            stale[pair] = StaleRate(pair: pair, day: q.oldestDay, freshness: resolver.freshness(q), today: today)
-        }
-        if provenance.oldestMarketDay.map({ q.oldestDay < $0 }) ?? true { provenance.oldestMarketDay = q.oldestDay }
-        if provenance.newestMarketDay.map({ q.newestDay > $0 }) ?? true { provenance.newestMarketDay = q.newestDay }
-        return intern(ResolvedRate(pair: pair, rate: q.rate, origin: .market(q)))
-    }
-
-    private func intern(_ r: ResolvedRate) -> Int {
-        if let id = rateIDs[r] { return id }
-        let id = rates.count
-        rates.append(r)
-        if let f = r.rate.factor { factors.append(f) } else { factors.append(.zero); unrepresentable = true }
-        rateIDs[r] = id
-        return id
-    }
-
-    /// Converts a native sum (at the store's amount scale) at rate `id`: an exact product.
-    public func convert(nativeSum: BigInt, rate id: Int) -> WideDecimal {
-        let f = factors[id]
-        return WideDecimal(nativeSum * BigInt(f.significand), scale: store.amountScale + f.scale)
+    /// The statement's warnings: stale rates, then late ones.
+    public func warnings(_ c: RowConverter) -> [String] {
+        staleRates(c).map(\.warning) + lateRateUses(c).map(\.warning)
     }
 }
 
@@ -364,68 +416,3 @@ public struct WideSum: Sendable {
     public var value: BigInt { (big ?? BigInt(0)) + BigInt(small) }
 }
 
-/// An exact running sum of products of two 128-bit integers, in 256 bits: a row's
-/// amount times its conversion factor costs one full-width multiply and one add, no
-/// allocation. 2^255 is far beyond any ledger; reaching it is reported, not wrapped.
-public struct ProductSum: Sendable {
-    var high: Int128 = 0
-    var low: UInt128 = 0
-    public private(set) var overflowed = false
-
-    public init() {}
-
-    @inline(__always)
-    public mutating func add(_ a: Int128, times b: Int128) {
-        // Most products fit 128 bits; only the rest need the full-width multiply.
-        let (p, o) = a.multipliedReportingOverflow(by: b)
-        if _fastPath(!o) {
-            add(high: p < 0 ? -1 : 0, low: UInt128(truncatingIfNeeded: p))
-        } else {
-            let w = a.multipliedFullWidth(by: b)
-            add(high: w.high, low: w.low)
-        }
-    }
-
-    @inline(__always)
-    mutating func add(high h: Int128, low l: UInt128) {
-        let (newLow, carry) = low.addingReportingOverflow(l)
-        low = newLow
-        let (h1, o1) = high.addingReportingOverflow(h)
-        let (h2, o2) = h1.addingReportingOverflow(carry ? 1 : 0)
-        high = h2
-        if o1 || o2 { overflowed = true }
-    }
-
-    public var value: BigInt { (BigInt(high) << 128) + BigInt(low) }
-}
-
-/// An exact sum of converted amounts: each row adds its amount times its conversion
-/// factor (1 when already in the target), kept per scale of the product.
-public struct ConvertedSum: Sendable {
-    private var parts: [(scale: Int, sum: ProductSum)] = []
-    public private(set) var count = 0
-
-    public init() {}
-
-    @inline(__always)
-    public mutating func add(_ amount: Int128, times factor: Int128, scale: Int) {
-        count += 1
-        for i in parts.indices where parts[i].scale == scale {
-            parts[i].sum.add(amount, times: factor)
-            return
-        }
-        var s = ProductSum()
-        s.add(amount, times: factor)
-        parts.append((scale, s))
-    }
-
-    /// The exact total; nil only past 2^255.
-    public var total: WideDecimal? {
-        var t = WideDecimal.zero
-        for part in parts {
-            if part.sum.overflowed { return nil }
-            t = t + WideDecimal(part.sum.value, scale: part.scale)
-        }
-        return t
-    }
-}

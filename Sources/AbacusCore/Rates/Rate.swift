@@ -48,7 +48,58 @@ public struct Rate: Hashable, Sendable, CustomStringConvertible {
 
     /// What amounts are multiplied by: the rate itself when it is a decimal, else the quotient
     /// to `quotientDigits` significant digits, rounded half-even.
-    public var factor: ExactDecimal? { decimalValue(significantDigits: Rate.quotientDigits) }
+    public var factor: ExactDecimal? { factorAndExactness?.factor }
+
+    /// `factor`, and whether it is the rate exactly (a decimal, or a quotient that terminates
+    /// within its digits). Worked out with one 256-by-128-bit division; rates too far from 1
+    /// for that take the wide path.
+    public var factorAndExactness: (factor: ExactDecimal, isExact: Bool)? {
+        if denominator == .one { return (numerator, true) }
+        if let fast = quotient256() { return fast }
+        guard let f = decimalValue(significantDigits: Rate.quotientDigits) else { return nil }
+        return (f, Fraction(f) == fraction)
+    }
+
+    /// Decimal digits of a positive integer.
+    static func digits(_ x: UInt128) -> Int {
+        var n = 1
+        while n < 39 && x >= UInt128(pow10[n]) { n += 1 }
+        return n
+    }
+
+    /// The quotient to `quotientDigits` significant digits in 256-bit arithmetic, or nil when it
+    /// does not fit that path (the caller then divides wide).
+    func quotient256() -> (factor: ExactDecimal, isExact: Bool)? {
+        guard numerator.significand > 0, denominator.significand > 0 else { return nil }
+        let n = UInt128(numerator.significand), d = UInt128(denominator.significand)
+        let digits = Rate.quotientDigits
+        var k = digits - (Rate.digits(n) - Rate.digits(d))
+        for _ in 0..<2 {
+            guard k >= 0, k <= 2 * ExactDecimal.maxDigits else { return nil }
+            // n × 10^k in 256 bits, in two steps when 10^k passes 128 bits.
+            let first = min(k, ExactDecimal.maxDigits)
+            var (high, low) = n.multipliedFullWidth(by: UInt128(pow10[first]))
+            if k > first {
+                let m = UInt128(pow10[k - first])
+                let (hh, hl) = high.multipliedFullWidth(by: m)
+                let (lh, ll) = low.multipliedFullWidth(by: m)
+                let (h, o) = hl.addingReportingOverflow(lh)
+                guard hh == 0, !o else { return nil }
+                (high, low) = (h, ll)
+            }
+            guard high < d else { return nil }
+            var (q, r) = d.dividingFullWidth((high: high, low: low))
+            let twice = r << 1
+            if twice > d || (twice == d && q & 1 == 1) { q += 1 }
+            if q >= UInt128(pow10[digits]) { k -= 1; continue }
+            var scale = k + numerator.scale - denominator.scale
+            var sig = q
+            while scale > 0 && sig % 10 == 0 { sig /= 10; scale -= 1 }
+            guard scale >= 0, scale <= ExactDecimal.maxScale else { return nil }
+            return (ExactDecimal(significand: Int128(sig), scale: scale), r == 0)
+        }
+        return nil
+    }
 
     /// The rate as a decimal with `digits` significant digits (exact when it is one), rounded
     /// half-even once from the exact quotient. Fewer digits only below 10^-10, where the 38-decimal

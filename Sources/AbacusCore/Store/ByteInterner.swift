@@ -94,8 +94,13 @@ public struct ByteInterner: Sendable {
     }
 
     public func string(_ code: UInt32) -> String {
+        withBytes(code) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The bytes of key `code`.
+    func withBytes<R>(_ code: UInt32, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         let a = Int(starts[Int(code)]), b = Int(starts[Int(code) + 1])
-        return arena.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[a..<b]), as: UTF8.self) }
+        return try arena.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[a..<b])) }
     }
 
     /// Every key as a `String`, by code.

@@ -41,7 +41,7 @@ public struct EntryStore: Sendable {
     public internal(set) var payments: [String] = [""]
     public internal(set) var tags: [String] = []
     public internal(set) var remarkTexts: [String] = [""]
-    public internal(set) var ids = ByteInterner()
+    public internal(set) var ids = IDColumn()
 
     // Indexes.
     public internal(set) var byCategory = PostingIndex()
@@ -93,6 +93,14 @@ public struct BookedColumns: Sendable {
 
     public func conversionRate(_ i: Int) -> ExactDecimal? {
         conversionRateScale[i] < 0 ? nil : ExactDecimal(significand: conversionRate[i], scale: Int(conversionRateScale[i]))
+    }
+
+    mutating func append(contentsOf other: BookedColumns) {
+        normalizedAmount.append(contentsOf: other.normalizedAmount)
+        normalizedScale.append(contentsOf: other.normalizedScale)
+        normalizedCurrency.append(contentsOf: other.normalizedCurrency)
+        conversionRate.append(contentsOf: other.conversionRate)
+        conversionRateScale.append(contentsOf: other.conversionRateScale)
     }
 
     mutating func append(amount: ExactDecimal?, currency: Currency, rate: ExactDecimal?) {

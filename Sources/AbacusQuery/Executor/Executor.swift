@@ -2,76 +2,38 @@
 //
 // One pass over the planned rows (a day range of the store, or the union of
 // posting lists inside it). Each row passes the subject filter and the compiled
-// predicate, finds its group (the codes of the group keys packed into a SIMD4; a
-// row with two tags lands in two groups) and feeds the group's accumulator along
-// the route the `Converter` chose: its amount times the route's factor, added
-// exactly. Min and max keep the extreme native amount per rate (a positive rate
-// keeps order), so they need one conversion per rate, not per entry. Every value
-// is rounded once, half-even, to the target's minor unit. A rate missing for any
-// row fails the whole statement, naming pairs and counts.
+// predicate, finds its groups (`Grouper`; a row with two tags lands in two) and
+// adds its converted value to their accumulators (`Accumulators`). A converted
+// value is the row's amount times the factor of the rate the session's
+// `RateColumn` names for it, an exact 256-bit product, summed per product scale;
+// group 0 holds the whole statement, each entry once, for the total row. Every
+// value is rounded once, half-even, to the target's minor unit, exactly: where a
+// quotient rate's cut factor leaves the rounding in doubt, the doubtful values are
+// worked out again as fractions (`exactSums`). A rate missing for any row fails
+// the whole statement, naming pairs and counts.
 
 import AbacusCore
 import BigInt
 
-public struct Executor {
+public struct Executor: Sendable {
     let ledger: Ledger
     let store: EntryStore
-    let resolver: RateResolver
+    let columns: RateColumnCache
     /// For the staleness of `at latest`.
     let today: Day?
     let isCancelled: @Sendable () -> Bool
 
-    public init(ledger: Ledger, resolver: RateResolver, today: Day? = nil, isCancelled: @escaping @Sendable () -> Bool = { false }) {
+    public init(ledger: Ledger, columns: RateColumnCache, today: Day? = nil, isCancelled: @escaping @Sendable () -> Bool = { false }) {
         self.ledger = ledger
         self.store = ledger.entries
-        self.resolver = resolver
+        self.columns = columns
         self.today = today
         self.isCancelled = isCancelled
     }
 
-    /// Per-group state.
-    struct Group {
-        var key: SIMD4<UInt32>
-        var sum = ConvertedSum()
-        var native = WideSum()
-        var count = 0
-        var extremes = Extremes()
-    }
-
-    /// Smallest and largest values of a group, per route.
-    struct Extremes {
-        var exactMin: ExactDecimal?
-        var exactMax: ExactDecimal?
-        /// Values too wide for 128 bits (a 38-digit amount times a 38-digit rate).
-        var wideMin: WideDecimal?
-        var wideMax: WideDecimal?
-        var rateMin: [Int: Int128] = [:]
-        var rateMax: [Int: Int128] = [:]
-
-        mutating func add(_ v: ExactDecimal) {
-            if exactMin.map({ v < $0 }) ?? true { exactMin = v }
-            if exactMax.map({ v > $0 }) ?? true { exactMax = v }
-        }
-
-        mutating func add(_ v: WideDecimal) {
-            if wideMin.map({ v < $0 }) ?? true { wideMin = v }
-            if wideMax.map({ v > $0 }) ?? true { wideMax = v }
-        }
-
-        mutating func add(native a: Int128, rate id: Int) {
-            if rateMin[id].map({ a < $0 }) ?? true { rateMin[id] = a }
-            if rateMax[id].map({ a > $0 }) ?? true { rateMax[id] = a }
-        }
-
-        func extreme(_ max: Bool, converter: Converter?) -> WideDecimal? {
-            var candidates: [WideDecimal] = []
-            if let e = max ? exactMax : exactMin { candidates.append(WideDecimal(e)) }
-            if let w = max ? wideMax : wideMin { candidates.append(w) }
-            if let converter {
-                for (id, a) in max ? rateMax : rateMin { candidates.append(converter.convert(nativeSum: BigInt(a), rate: id)) }
-            }
-            return max ? candidates.max(by: <) : candidates.min(by: <)
-        }
+    /// The conversion into the plan's target (nil `in native`).
+    func converter(_ plan: Plan) -> RowConverter? {
+        plan.target.map { RowConverter(column: columns.column($0, plan.valuation, today: today), store: store, whatIf: plan.whatIf) }
     }
 
     public func run(_ plan: Plan) throws(QueryError) -> ResultSet {
@@ -79,174 +41,63 @@ public struct Executor {
         var keys = plan.groupBy
         if plan.target == nil && !keys.contains(.currency) { keys.append(.currency) }
         if keys.count > 4 { throw QueryError(.tooManyGroupKeys(keys.count), at: nil) }
-        let converting = plan.aggregate != .count && plan.target != nil
-        let converter = converting ? plan.target.map { Converter(ledger: ledger, resolver: resolver, target: $0, valuation: plan.valuation, whatIf: plan.whatIf, today: today) } : nil
-        let wantsExtremes = plan.aggregate == .min || plan.aggregate == .max
+        let converter = plan.aggregate != .count ? self.converter(plan) : nil
+        var scan: Scan
+        if let dense = try denseAggregate(plan, keys: keys, converter: converter) { scan = dense } else { scan = try aggregate(plan, keys: keys, converter: converter) }
+        let warnings = try outcome(converter, scan.tally)
 
-        var groupOf: [SIMD4<UInt32>: Int] = [:]
-        var groups: [Group] = []
-        // The converter's factors, copied when it learns a new rate (a local array keeps the loop free of calls).
-        var factors: [ExactDecimal] = []
-        var single = Group(key: .zero)   // the one group of an ungrouped statement
-        let grouped = !keys.isEmpty
-        let flip = plan.subject == .expenses
-        let tagIndex = keys.firstIndex(of: .tag)
-        var dayCache: (day: Int32, codes: SIMD4<UInt32>) = (.min, .zero)
-        let periodKeys = keys.enumerated().filter { $0.element.isPeriod }
-        let codeKeys = keys.enumerated().filter { !$0.element.isPeriod && $0.element != .tag }
-        var matched = 0
-        let singleCodeKey: GroupKey? = keys.count == 1 && !keys[0].isPeriod && keys[0] != .tag ? keys[0] : nil
-        var denseGroup = [Int32](repeating: -1, count: singleCodeKey.map(codeSpace) ?? 0)
-        var dayGroup = -1
-
-        try forEachRow(plan) { row throws(QueryError) in
-            matched += 1
-            let a = store.amount[row]
-            let value = flip ? -a : a
-            var route: Converter.Route = .same
-            if let converter {
-                route = converter.route(row)
-                if case .rate = route, factors.count != converter.factors.count { factors = converter.factors }
-            }
-
-            func feed(_ g: inout Group) throws(QueryError) {
-                g.count += 1
-                guard plan.aggregate != .count else { return }
-                guard let _ = converter else {
-                    g.native.add(value)
-                    if wantsExtremes { g.extremes.add(ExactDecimal(significand: value, scale: store.amountScale)) }
-                    return
-                }
-                switch route {
-                case .same:
-                    g.sum.add(value, times: 1, scale: store.amountScale)
-                    if wantsExtremes { g.extremes.add(ExactDecimal(significand: value, scale: store.amountScale)) }
-                case .normalized(let n):
-                    let v = flip ? -n.significand : n.significand
-                    g.sum.add(v, times: 1, scale: n.scale)
-                    if wantsExtremes { g.extremes.add(ExactDecimal(significand: v, scale: n.scale)) }
-                case .product(let r):
-                    g.sum.add(value, times: r.significand, scale: store.amountScale + r.scale)
-                    if wantsExtremes {
-                        let (p, o) = value.multipliedReportingOverflow(by: r.significand)
-                        if o {
-                            g.extremes.add(WideDecimal(BigInt(value) * BigInt(r.significand), scale: store.amountScale + r.scale))
-                        } else {
-                            g.extremes.add(ExactDecimal(significand: p, scale: store.amountScale + r.scale))
-                        }
-                    }
-                case .rate(let id):
-                    let f = factors[id]
-                    g.sum.add(value, times: f.significand, scale: store.amountScale + f.scale)
-                    if wantsExtremes { g.extremes.add(native: value, rate: id) }
-                case .missing:
-                    break
-                }
-            }
-
-            guard grouped else { try feed(&single); return }
-            // One key on a coded column: the code indexes the group directly.
-            if let column = singleCodeKey {
-                let c = Int(code(column, row))
-                var g = Int(denseGroup[c])
-                if g < 0 {
-                    g = groups.count
-                    denseGroup[c] = Int32(g)
-                    var key = SIMD4<UInt32>.zero
-                    key[0] = UInt32(c)
-                    groups.append(Group(key: key))
-                }
-                try feed(&groups[g])
-                return
-            }
-            var key = SIMD4<UInt32>.zero
-            if !periodKeys.isEmpty {
-                let d = store.day[row]
-                if d != dayCache.day {
-                    var codes = SIMD4<UInt32>.zero
-                    for (i, k) in periodKeys { codes[i] = Executor.periodCode(k, Day(number: d)) }
-                    dayCache = (d, codes)
-                    dayGroup = -1
-                }
-                key = dayCache.codes
-                // One period key: every row of a day is in the same group.
-                if keys.count == 1, dayGroup >= 0 { try feed(&groups[dayGroup]); return }
-            }
-            for (i, k) in codeKeys { key[i] = code(k, row) }
-            // Each tag of the row is a group of its own; no tags is the group "(none)".
-            let tags = tagIndex != nil ? store.tags(at: row) : []
-            var t = tags.startIndex
-            repeat {
-                if let tagIndex { key[tagIndex] = t < tags.endIndex ? tags[t] + 1 : 0 }
-                let g: Int
-                if let found = groupOf[key] {
-                    g = found
-                } else {
-                    g = groups.count
-                    groupOf[key] = g
-                    groups.append(Group(key: key))
-                }
-                if keys.count == 1 && !periodKeys.isEmpty { dayGroup = g }
-                try feed(&groups[g])
-                t += 1
-            } while t < tags.endIndex
-        }
-
-        let warnings = try conversionOutcome(converter, plan.target)
-
-        // One value per group, exact until rounded here.
+        // One value per group, exact until rounded here. Group 0 is the whole statement.
         let columns = keys.map(\.rawValue) + [plan.aggregate == .count ? "count" : "amount"]
-        func exactValue(_ g: Group) throws(QueryError) -> WideDecimal? {
-            switch plan.aggregate {
-            case .count, .list: return nil
-            case .sum:
-                return try sumValue(g, converter)
-            case .avg:
-                guard g.count > 0 else { return nil }
-                return try sumValue(g, converter).divided(by: g.count)
-            case .min, .max:
-                return g.extremes.extreme(plan.aggregate == .max, converter: converter)
-            }
-        }
-        func currency(_ g: Group) -> Currency? {
+        func currency(_ g: Int) -> Currency? {
             if let t = plan.target { return t }
-            guard let ci = keys.firstIndex(of: .currency) else { return nil }
-            return Currency(packed: UInt16(g.key[ci]))
+            guard g > 0, let ci = keys.firstIndex(of: .currency) else { return nil }
+            return Currency(packed: UInt16(scan.groups.key(g)[ci]))
         }
-        func cell(_ g: Group, _ exact: WideDecimal?) throws(QueryError) -> Cell {
-            if plan.aggregate == .count { return .count(g.count) }
-            guard let exact, let c = currency(g) else { return .empty }
-            return .money(try round(exact, c), c)
+        var exact: [Int: Fraction] = [:]
+        let doubtful = (0..<scan.groups.count).filter { g in
+            currency(g).map { scan.needsExactSum(g, plan.aggregate, scale: $0.minorUnits) } ?? false
         }
+        if !doubtful.isEmpty { exact = try exactSums(plan, keys: keys, converter: converter, groups: Set(doubtful), scan: scan) }
+        func cell(_ g: Int) throws(QueryError) -> Cell {
+            if plan.aggregate == .count { return .count(scan.acc.counts[g]) }
+            guard let c = currency(g), let v = try scan.value(g, plan.aggregate, converter: converter, exact: exact[g], scale: c.minorUnits) else { return .empty }
+            return .money(v, c)
+        }
+        let provenance = converter.map { scan.tally.provenance($0) }
+        let notes = converter.map { Executor.rateNotes($0, scan.tally) } ?? []
 
-        if !grouped {
+        if keys.isEmpty {
             // An ungrouped statement over no rows still answers: 0 for sum and count, nothing for the others.
-            let exact = single.count == 0 && plan.aggregate == .sum ? WideDecimal.zero : try exactValue(single)
-            return ResultSet(columns: columns, rows: [[try cell(single, exact)]], currency: plan.aggregate == .count ? nil : plan.target,
-                             warnings: warnings, provenance: converter?.provenance, rateNotes: converter.map(rateNotes) ?? [])
+            let value: Cell = scan.acc.counts[0] == 0 && plan.aggregate == .sum ? .money(ExactDecimal(significand: 0, scale: plan.target?.minorUnits ?? 2), plan.target ?? ledger.defaultCurrency) : try cell(0)
+            return ResultSet(columns: columns, rows: [[value]], currency: plan.aggregate == .count ? nil : plan.target,
+                             warnings: warnings, provenance: provenance, rateNotes: notes)
         }
 
-        var results: [(group: Group, exact: WideDecimal?, labels: [String])] = []
-        for g in groups { results.append((g, try exactValue(g), labels(g.key, keys))) }
-        results.sort { a, b in compareKeys(a.group.key, b.group.key, keys, a.labels, b.labels) }
+        var results: [(group: Int, value: Cell, labels: [String])] = []
+        for g in 1..<scan.groups.count { results.append((g, try cell(g), labels(scan.groups.key(g), keys))) }
+        results.sort { a, b in compareKeys(scan.groups.key(a.group), scan.groups.key(b.group), keys, a.labels, b.labels) }
         if let order = plan.order {
             switch order.key {
             case .value:
-                results.sort { a, b in
-                    let less: Bool
-                    if plan.aggregate == .count { less = a.group.count < b.group.count }
-                    else if let x = a.exact, let y = b.exact { less = x < y }
-                    else { less = a.exact == nil && b.exact != nil }
-                    let greater: Bool
-                    if plan.aggregate == .count { greater = a.group.count > b.group.count }
-                    else if let x = a.exact, let y = b.exact { greater = y < x }
-                    else { greater = a.exact != nil && b.exact == nil }
-                    return order.descending ? greater : less
+                // Ranked by the exact value (counts by count), ties in key order; empty cells last.
+                func rank(_ c: Cell) -> ExactDecimal? {
+                    switch c {
+                    case .money(let v, _): return v
+                    case .count(let n): return ExactDecimal(n)
+                    default: return nil
+                    }
                 }
+                let ranked = results.enumerated().sorted { a, b in
+                    let x = rank(a.element.value), y = rank(b.element.value)
+                    if let x, let y, x != y { return order.descending ? y < x : x < y }
+                    if (x == nil) != (y == nil) { return x != nil }
+                    return a.offset < b.offset
+                }
+                results = ranked.map(\.element)
             case .key(let k):
                 if let i = keys.firstIndex(of: k) {
-                    let ascending = { (a: (group: Group, exact: WideDecimal?, labels: [String]), b: (group: Group, exact: WideDecimal?, labels: [String])) -> Bool in
-                        compareKeys(a.group.key, b.group.key, [k], [a.labels[i]], [b.labels[i]], onlyIndex: i)
+                    let ascending = { (a: (group: Int, value: Cell, labels: [String]), b: (group: Int, value: Cell, labels: [String])) -> Bool in
+                        compareKeys(scan.groups.key(a.group), scan.groups.key(b.group), [k], [a.labels[i]], [b.labels[i]], onlyIndex: i)
                     }
                     results.sort { order.descending ? ascending($1, $0) : ascending($0, $1) }
                 }
@@ -256,82 +107,253 @@ public struct Executor {
         }
         let shownAll = plan.top.map { $0 >= results.count } ?? true
         if let top = plan.top, top < results.count { results = Array(results.prefix(top)) }
-        var rows: [[Cell]] = []
-        for r in results { rows.append(r.labels.map(Cell.text) + [try cell(r.group, r.exact)]) }
+        let rows: [[Cell]] = results.map { $0.labels.map(Cell.text) + [$0.value] }
 
-        // Totals: over every matching entry once (tags can repeat an entry across groups), or over the rows shown after `top`.
+        // The last row aggregates everything shown: a total for sum and count, the overall value
+        // otherwise. Over the whole statement it counts each entry once (tags put an entry in
+        // several groups); after `top N` it is over the rows shown.
         var totals: [[Cell]] = []
-        // The last row aggregates everything shown: a total for sum and count, the overall value otherwise.
         let label = [Cell.text(plan.aggregate == .sum || plan.aggregate == .count ? "Total" : "Overall")]
             + Array(repeating: Cell.empty, count: keys.count - 1)
-        if plan.aggregate == .count {
-            // `matched` counts each entry once, however many tag groups it is in.
-            let n = shownAll ? matched : results.reduce(0) { $0 + $1.group.count }
-            totals = [label + [.count(n)]]
-        } else if let target = plan.target {
-            if let total = try overallValue(plan, results.map(\.group), shownAll: shownAll, converter: converter) {
-                totals = [label + [.money(try round(total, target), target)]]
+        if plan.target != nil || plan.aggregate == .count {
+            if shownAll {
+                totals = [label + [try cell(0)]]
+            } else if let v = try shownValue(results.map(\.group), scan, plan, converter: converter, exact: &exact, keys: keys) {
+                totals = [label + [v]]
             }
-        } else if let ci = keys.firstIndex(of: .currency) {
-            var byCurrency: [Currency: [Group]] = [:]
-            for r in results { byCurrency[Currency(packed: UInt16(r.group.key[ci])), default: []].append(r.group) }
-            // With tags an entry sits in several groups: take each currency's value from the rows
-            // themselves (the statement without its groups) so each entry counts once.
-            var once: [Currency: WideDecimal] = [:]
-            if tagIndex != nil && shownAll {
-                var ungrouped = plan
-                ungrouped.groupBy = []
-                ungrouped.order = nil
-                ungrouped.top = nil
-                for row in try run(ungrouped).rows { if case .money(let v, let c)? = row.last { once[c] = WideDecimal(v) } }
-            }
+        } else if let ci = keys.firstIndex(of: .currency), keys.count > 1 {
+            // In native: one total per currency, from the groups of that currency (none when the
+            // currency is the only key: each total would repeat its row).
+            var byCurrency: [Currency: [Int]] = [:]
+            for r in results { byCurrency[Currency(packed: UInt16(scan.groups.key(r.group)[ci])), default: []].append(r.group) }
             for c in byCurrency.keys.sorted() {
-                let value = tagIndex != nil && shownAll ? once[c] : try overallValue(plan, byCurrency[c] ?? [], shownAll: false, converter: nil)
-                guard let total = value else { continue }
+                guard let groups = byCurrency[c], let v = try nativeTotal(groups, scan, plan, currency: c, keys: keys, shownAll: shownAll) else { continue }
                 var row = label
-                if ci > 0 { row[ci] = .text(c.code) }
-                totals.append(row + [.money(try round(total, c), c)])
+                row[ci] = .text(c.code)
+                totals.append(row + [v])
             }
         }
         return ResultSet(columns: columns, rows: rows, totals: totals, currency: plan.aggregate == .count ? nil : plan.target,
-                         warnings: warnings, provenance: converter?.provenance, rateNotes: converter.map(rateNotes) ?? [])
+                         warnings: warnings, provenance: provenance, rateNotes: notes)
     }
 
-    /// The total row's value: the aggregate over all the groups' entries.
-    func overallValue(_ plan: Plan, _ groups: [Group], shownAll: Bool, converter: Converter?) throws(QueryError) -> WideDecimal? {
-        let tagged = plan.groupBy.contains(.tag)
-        if tagged && shownAll && converter != nil {
-            // An entry with two tags sits in two groups: total it once, from the rows themselves.
-            var one = plan
-            one.groupBy = []
-            one.order = nil
-            one.top = nil
-            let r = try run(one)
-            if case .money(let v, _)? = r.rows.first?.last { return WideDecimal(v) }
-            return nil
-        }
+    /// The total of the groups shown after `top N`: their sum (or count), or the extreme among them.
+    func shownValue(_ groups: [Int], _ scan: Scan, _ plan: Plan, converter: RowConverter?, exact: inout [Int: Fraction], keys: [GroupKey]) throws(QueryError) -> Cell? {
+        guard let target = plan.target ?? (plan.aggregate == .count ? ledger.defaultCurrency : nil) else { return nil }
         switch plan.aggregate {
+        case .count:
+            return .count(groups.reduce(0) { $0 + scan.acc.counts[$1] })
         case .sum, .avg:
-            var total = WideDecimal.zero
-            var count = 0
+            var total = BoundedValue(approximate: .zero)
+            var n = 0
             for g in groups {
-                total = total + (try sumValue(g, converter))
-                count += g.count
+                let v = scan.acc.sum(g)
+                total = BoundedValue(approximate: total.approximate + v.approximate, error: total.error + v.error)
+                n += scan.acc.counts[g]
             }
-            return plan.aggregate == .sum ? total : (count > 0 ? total.divided(by: count) : nil)
+            if plan.aggregate == .avg {
+                guard n > 0 else { return nil }
+                total = total.divided(by: n)
+            }
+            if let r = total.roundedIfCertain(toScale: target.minorUnits) { return .money(r, target) }
+            let missing = Set(groups.filter { exact[$0] == nil })
+            if !missing.isEmpty { exact.merge(try exactSums(plan, keys: keys, converter: converter, groups: missing, scan: scan)) { a, _ in a } }
+            var f = groups.reduce(Fraction.zero) { $0 + (exact[$1] ?? Fraction(scan.acc.sum($1).approximate)) }
+            if plan.aggregate == .avg { f = f.divided(by: n) }
+            guard let r = f.rounded(toScale: target.minorUnits) else { throw QueryError(.overflow, at: nil) }
+            return .money(r, target)
         case .min, .max:
-            let values = groups.compactMap { $0.extremes.extreme(plan.aggregate == .max, converter: converter) }
-            return plan.aggregate == .max ? values.max(by: <) : values.min(by: <)
-        case .count, .list:
+            var values: [ExactDecimal] = []
+            for g in groups {
+                if let v = try scan.value(g, plan.aggregate, converter: converter, exact: exact[g], scale: target.minorUnits) { values.append(v) }
+            }
+            guard let v = plan.aggregate == .max ? values.max() : values.min() else { return nil }
+            return .money(v, target)
+        case .list:
             return nil
         }
     }
 
-    /// A group's exact sum: converted, or native (`in native`).
-    func sumValue(_ g: Group, _ converter: Converter?) throws(QueryError) -> WideDecimal {
-        guard converter != nil else { return WideDecimal(g.native.value, scale: store.amountScale) }
-        guard let t = g.sum.total else { throw QueryError(.overflow, at: nil) }
-        return t
+    /// An `in native` total for one currency: over the groups of that currency (each entry
+    /// once when tags repeat entries across groups, by running the statement without its other keys).
+    func nativeTotal(_ groups: [Int], _ scan: Scan, _ plan: Plan, currency c: Currency, keys: [GroupKey], shownAll: Bool) throws(QueryError) -> Cell? {
+        if keys.contains(.tag) && shownAll {
+            var byCurrency = plan
+            byCurrency.groupBy = [.currency]
+            byCurrency.order = nil
+            byCurrency.top = nil
+            for row in try run(byCurrency).rows where row.first == .text(c.code) { return row.last }
+            return nil
+        }
+        var exact: [Int: Fraction] = [:]
+        var native = plan
+        native.target = c
+        return try shownValue(groups, scan, native, converter: nil, exact: &exact, keys: keys)
+    }
+
+    // MARK: The scan
+
+    /// Everything one pass over the rows gathers.
+    struct Scan {
+        var groups: Grouper
+        var acc: Accumulators
+        var tally: ConversionTally
+
+        /// Whether group `g`'s sum needs working out exactly to be rounded (a quotient
+        /// factor's error straddles a rounding boundary).
+        func needsExactSum(_ g: Int, _ aggregate: Aggregate, scale: Int) -> Bool {
+            guard aggregate == .sum || aggregate == .avg else { return false }
+            let s = acc.sum(g)
+            guard s.error.significand != 0 else { return false }
+            let n = acc.counts[g]
+            let v = aggregate == .avg && n > 0 ? s.divided(by: n) : s
+            return v.roundedIfCertain(toScale: scale) == nil
+        }
+
+        /// Group `g`'s value, rounded to `scale` decimals: exact, using `exact` (its exact sum)
+        /// where the approximation cannot settle the rounding.
+        func value(_ g: Int, _ aggregate: Aggregate, converter: RowConverter?, exact: Fraction?, scale: Int) throws(QueryError) -> ExactDecimal? {
+            let n = acc.counts[g]
+            switch aggregate {
+            case .count, .list:
+                return nil
+            case .sum, .avg:
+                if aggregate == .avg && n == 0 { return nil }
+                if acc.overflowed { throw QueryError(.overflow, at: nil) }
+                var v = acc.sum(g)
+                if aggregate == .avg { v = v.divided(by: n) }
+                if let r = v.roundedIfCertain(toScale: scale) { return r }
+                guard var f = exact ?? (acc.sum(g).error.significand == 0 ? Fraction(acc.sum(g).approximate) : nil) else {
+                    throw QueryError(.overflow, at: nil)
+                }
+                if aggregate == .avg { f = f.divided(by: n) }
+                guard let r = f.rounded(toScale: scale) else { throw QueryError(.overflow, at: nil) }
+                return r
+            case .min, .max:
+                guard let e = aggregate == .max ? acc.extremes[g].max : acc.extremes[g].min else { return nil }
+                return try Executor.round(e, converter: converter, scale: scale)
+            }
+        }
+    }
+
+    /// Rounds one row's converted value, exactly.
+    static func round(_ e: RowPick, converter: RowConverter?, scale: Int) throws(QueryError) -> ExactDecimal {
+        if let converter, e.id >= 0, !converter.factorIsExact[Int(e.id)] {
+            let bounded = BoundedValue(approximate: e.wide,
+                                       error: WideDecimal(BigInt(e.amount.magnitude) * 5, scale: converter.amountScale + converter.factorScale[Int(e.id)] + 1))
+            if let r = bounded.roundedIfCertain(toScale: scale) { return r }
+            guard let r = converter.exactValue(amount: e.amount, id: e.id).rounded(toScale: scale) else { throw QueryError(.overflow, at: nil) }
+            return r
+        }
+        guard let r = e.wide.rounded(toScale: scale) else { throw QueryError(.overflow, at: nil) }
+        return r
+    }
+
+    /// What the pass of `aggregate` carries from row to row (passed `inout`, never captured,
+    /// so the inner loop needs no run-time exclusivity checks).
+    struct ScanState {
+        var groups: Grouper
+        var acc: Accumulators
+        var tally: ConversionTally
+        let slots: SumSlots
+
+        /// Adds one row's converted value to group 0 and to the row's groups.
+        @inline(__always)
+        mutating func feed(_ row: Int, _ value: Int128, _ product: Int256, scale: Int, slot: Int, id: Int32) {
+            let inexact = slots.inexact[slot]
+            acc.add(0, slot: slot, product, amount: value, inexact: inexact)
+            let pick = acc.keepsExtremes ? RowPick(row: row, amount: value, id: id, value: product, scale: scale) : nil
+            if let pick { acc.pick(0, pick) }
+            let n = groups.find(row)
+            for i in 0..<n {
+                let g = groups.found(i)
+                if g == acc.groupCount { acc.addGroup() }
+                acc.add(g, slot: slot, product, amount: value, inexact: inexact)
+                if let pick { acc.pick(g, pick) }
+            }
+        }
+
+        @inline(__always)
+        mutating func count(_ row: Int) {
+            acc.count(0)
+            let n = groups.find(row)
+            for i in 0..<n {
+                let g = groups.found(i)
+                if g == acc.groupCount { acc.addGroup() }
+                acc.count(g)
+            }
+        }
+    }
+
+    /// One pass: subject, filter, groups, accumulators, and the tally of rates.
+    func aggregate(_ plan: Plan, keys: [GroupKey], converter: RowConverter?) throws(QueryError) -> Scan {
+        let slots = SumSlots(converter: converter, store: store)
+        var state = ScanState(groups: Grouper(keys: keys, ledger: ledger),
+                              acc: Accumulators(slots: slots, extremes: plan.aggregate == .min || plan.aggregate == .max),
+                              tally: converter.map(ConversionTally.init) ?? .none, slots: slots)
+        state.acc.addGroup()   // group 0: the whole statement
+        let flip = plan.subject == .expenses
+        let amounts = store.amount
+        let days = store.day
+        let amountScale = store.amountScale
+
+        if plan.aggregate == .count {
+            try forEachRow(plan, converter: converter, state: &state) { row, state throws(QueryError) in state.count(row) }
+        } else if let converter {
+            try forEachRow(plan, converter: converter, state: &state) { row, state throws(QueryError) in
+                let value = flip ? -amounts[row] : amounts[row]
+                let id = converter.id(row)
+                state.tally.count(id, day: days[row])
+                // No rate: the statement fails after the scan.
+                guard let (product, scale) = converter.product(row, id: id, amount: value, negate: flip) else { return }
+                state.feed(row, value, product, scale: scale, slot: id >= 0 ? slots.ofRate[Int(id)] : slots.ofExactScale[scale], id: id)
+            }
+        } else {
+            // In native: every amount as it is.
+            let slot = slots.same
+            try forEachRow(plan, converter: nil, state: &state) { row, state throws(QueryError) in
+                let value = flip ? -amounts[row] : amounts[row]
+                state.feed(row, value, Int256(value), scale: amountScale, slot: slot, id: RateColumn.same)
+            }
+        }
+        return Scan(groups: state.groups, acc: state.acc, tally: state.tally)
+    }
+
+    /// The exact sums of some groups (and group 0, the whole statement), from a second pass
+    /// that keeps each quotient rate's native sum apart: the rare case of a rounding the
+    /// approximation cannot settle.
+    func exactSums(_ plan: Plan, keys: [GroupKey], converter: RowConverter?, groups wanted: Set<Int>, scan: Scan) throws(QueryError) -> [Int: Fraction] {
+        guard let converter else { return [:] }
+        struct State {
+            var groups: Grouper
+            var native: [Int: [Int32: WideSum]] = [:]
+        }
+        var state = State(groups: Grouper(keys: keys, ledger: ledger))
+        let flip = plan.subject == .expenses
+        let amounts = store.amount
+        try forEachRow(plan, converter: converter, state: &state) { row, state throws(QueryError) in
+            let id = converter.id(row)
+            guard id >= 0, !converter.factorIsExact[Int(id)] else { return }
+            let value = flip ? -amounts[row] : amounts[row]
+            if wanted.contains(0) { state.native[0, default: [:]][id, default: WideSum()].add(value) }
+            // Groups are found afresh and matched to the scan's by their keys.
+            for i in 0..<state.groups.find(row) {
+                guard let g = scan.groups.lookup(state.groups.key(state.groups.found(i))), wanted.contains(g) else { continue }
+                state.native[g, default: [:]][id, default: WideSum()].add(value)
+            }
+        }
+        let native = state.native
+        var result: [Int: Fraction] = [:]
+        for g in wanted {
+            // The exact parts as summed, then each quotient rate's native sum times the exact rate.
+            var f = Fraction(scan.acc.exactPart(g))
+            for (id, sum) in native[g] ?? [:] {
+                let rate = converter.rates[Int(id)].resolved.rate.fraction
+                f = f + Fraction(rate.numerator * sum.value, rate.denominator * BigInt(10).power(store.amountScale))
+            }
+            result[g] = f
+        }
+        return result
     }
 
     // MARK: Rows
@@ -339,25 +361,32 @@ public struct Executor {
     /// Calls `body` for each row of the plan that passes the subject and the filter, in row (date) order.
     /// `amount` conditions compare the amount as the result shows it: converted into the target
     /// currency (or native `in native`), so `where amount > 1000` in INR means above ₹1,000.
-    func forEachRow(_ plan: Plan, _ body: (Int) throws(QueryError) -> Void) throws(QueryError) {
-        let amounts = plan.filter.map(Executor.testsAmount) == true
-            ? plan.target.map { Converter(ledger: ledger, resolver: resolver, target: $0, valuation: plan.valuation, whatIf: plan.whatIf, today: today) }
-            : nil
+    func forEachRow<State>(_ plan: Plan, converter: RowConverter?, state: inout State,
+                           _ body: (Int, inout State) throws(QueryError) -> Void) throws(QueryError) {
+        let amounts = plan.filter.map(Executor.testsAmount) == true ? (converter ?? self.converter(plan)) : nil
+        var filterTally = amounts.map(ConversionTally.init)
         let flip = plan.subject == .expenses
-        var sinceCheck = 0
-        func visit(_ row: Int) throws(QueryError) {
-            sinceCheck &+= 1
-            if sinceCheck & 0xFFFF == 0, isCancelled() { throw QueryError(.cancelled, at: nil) }
-            guard passes(plan.subject, row) else { return }
-            if let f = plan.filter, !evaluate(f, row, flip: flip, amounts: amounts) { return }
-            try body(row)
-        }
+        let subject = plan.subject
+        let filter = plan.filter
+        // Checked every 64k rows: Ctrl-C stops a long scan.
+        let stride = 1 << 16
         if let index = plan.index {
-            for row in indexRows(index, plan.rows) { try visit(row) }
+            let rows = indexRows(index, plan.rows)
+            for (k, row) in rows.enumerated() {
+                if k & (stride - 1) == stride - 1, isCancelled() { throw QueryError(.cancelled, at: nil) }
+                guard passes(subject, row) else { continue }
+                if let filter, !evaluate(filter, row, flip: flip, amounts: amounts, tally: &filterTally) { continue }
+                try body(row, &state)
+            }
         } else {
-            for row in plan.rows { try visit(row) }
+            for row in plan.rows {
+                if row & (stride - 1) == stride - 1, isCancelled() { throw QueryError(.cancelled, at: nil) }
+                guard passes(subject, row) else { continue }
+                if let filter, !evaluate(filter, row, flip: flip, amounts: amounts, tally: &filterTally) { continue }
+                try body(row, &state)
+            }
         }
-        _ = try conversionOutcome(amounts, plan.target)
+        if let amounts, let filterTally { _ = try outcome(amounts, filterTally) }
     }
 
     static func testsAmount(_ p: Predicate) -> Bool {
@@ -400,7 +429,7 @@ public struct Executor {
         }
     }
 
-    func evaluate(_ p: Predicate, _ row: Int, flip: Bool, amounts: Converter?) -> Bool {
+    func evaluate(_ p: Predicate, _ row: Int, flip: Bool, amounts: RowConverter?, tally: inout ConversionTally?) -> Bool {
         switch p {
         case .always(let b): return b
         case .code(let column, let mask):
@@ -423,9 +452,10 @@ public struct Executor {
             let a = flip ? -store.amount[row] : store.amount[row]
             let order: Int
             if let amounts {
-                guard let v = amounts.rowValue(row, amount: a, negate: flip) else { return false }
-                let w = RowValue.exact(x)
-                order = v < w ? -1 : (v == w ? 0 : 1)
+                let id = amounts.id(row)
+                tally?.count(id, day: store.day[row])
+                guard let v = amounts.bounded(row, id: id, amount: a, negate: flip) else { return false }
+                order = Executor.compare(v, x) { amounts.exactValue(amount: a, id: id) }
             } else {
                 let v = ExactDecimal(significand: a, scale: store.amountScale)
                 order = v < x ? -1 : (v == x ? 0 : 1)
@@ -443,36 +473,43 @@ public struct Executor {
             let d = store.day[row]
             return d >= r.first.number && d <= r.last.number
         case .and(let ps):
-            for q in ps where !evaluate(q, row, flip: flip, amounts: amounts) { return false }
+            for q in ps where !evaluate(q, row, flip: flip, amounts: amounts, tally: &tally) { return false }
             return true
         case .or(let ps):
-            for q in ps where evaluate(q, row, flip: flip, amounts: amounts) { return true }
+            for q in ps where evaluate(q, row, flip: flip, amounts: amounts, tally: &tally) { return true }
             return false
         case .not(let q):
-            return !evaluate(q, row, flip: flip, amounts: amounts)
+            return !evaluate(q, row, flip: flip, amounts: amounts, tally: &tally)
         }
+    }
+
+    /// Compares a converted value with a number exactly: the approximation decides unless
+    /// the number lies within its error, then the exact value does.
+    static func compare(_ v: BoundedValue, _ x: ExactDecimal, exact: () -> Fraction) -> Int {
+        let w = WideDecimal(x)
+        if v.error.significand == 0 { return v.approximate < w ? -1 : (v.approximate == w ? 0 : 1) }
+        let low = v.approximate + WideDecimal(-v.error.significand, scale: v.error.scale)
+        let high = v.approximate + v.error
+        if high < w { return -1 }
+        if w < low { return 1 }
+        let e = exact(), f = Fraction(x)
+        return e < f ? -1 : (e == f ? 0 : 1)
     }
 
     // MARK: Helpers
 
-    /// After a scan: a missing or unusable rate fails the statement; otherwise the converter's warnings.
-    func conversionOutcome(_ converter: Converter?, _ target: Currency?) throws(QueryError) -> [String] {
-        guard let converter, let target else { return [] }
-        let missing = converter.missingRates
-        if !missing.isEmpty { throw QueryError(.missingRates(missing, target: target), at: nil) }
-        if converter.unrepresentable { throw QueryError(.overflow, at: nil) }
-        return Executor.warnings(converter)
-    }
-
-    static func warnings(_ converter: Converter) -> [String] {
-        converter.staleRates.map(\.warning) + converter.lateRateUses.map { late in
-            "no market rate for \(late.pair) on or before \(late.firstEntryDay); used the oldest, dated \(late.sourceDay), for \(late.entries) \(late.entries == 1 ? "entry" : "entries")"
-        }
+    /// After a scan: a missing or unusable rate fails the statement; otherwise the conversion's warnings.
+    func outcome(_ converter: RowConverter?, _ tally: ConversionTally) throws(QueryError) -> [String] {
+        guard let converter else { return [] }
+        let missing = tally.missingRates(converter)
+        if !missing.isEmpty { throw QueryError(.missingRates(missing, target: converter.target), at: nil) }
+        if tally.unusable > 0 { throw QueryError(.overflow, at: nil) }
+        return tally.warnings(converter)
     }
 
     /// Where the rates came from, for `explain`.
-    func rateNotes(_ converter: Converter) -> [String] {
-        let p = converter.provenance
+    static func rateNotes(_ converter: RowConverter, _ tally: ConversionTally) -> [String] {
+        let p = tally.provenance(converter)
         var notes: [String] = []
         func line(_ n: Int, _ what: String) { if n > 0 { notes.append("\(n) \(n == 1 ? "entry" : "entries") \(what)") } }
         line(p.unconverted, "already in \(converter.target.code)")
@@ -488,11 +525,6 @@ public struct Executor {
         }
         return notes
     }
-
-    func round(_ v: WideDecimal, _ c: Currency) throws(QueryError) -> ExactDecimal {
-        guard let r = v.rounded(toScale: c.minorUnits) else { throw QueryError(.overflow, at: nil) }
-        return r
-    }
 }
 
 extension WideDecimal {
@@ -501,5 +533,15 @@ extension WideDecimal {
         let s = max(scale, WideDecimal.quotientScale)
         let v = rescaled(to: s)
         return WideDecimal(WideDecimal.divideHalfEven(v.significand, BigInt(n)), scale: s)
+    }
+}
+
+extension BoundedValue {
+    /// The quotient by a count (an average): the error shrinks with it, and the division's own
+    /// rounding adds half a unit of its last place.
+    func divided(by n: Int) -> BoundedValue {
+        let q = approximate.divided(by: n)
+        let e = error.significand == 0 ? WideDecimal.zero : error.divided(by: n)
+        return BoundedValue(approximate: q, error: e + WideDecimal(BigInt(1), scale: q.scale))
     }
 }

@@ -5,30 +5,6 @@
 import AbacusCore
 
 extension Executor {
-    /// How many codes a coded column can hold.
-    func codeSpace(_ k: GroupKey) -> Int {
-        switch k {
-        case .category: return store.categories.count
-        case .book: return ledger.books.count
-        case .party: return store.parties.count
-        case .payment: return store.payments.count
-        case .currency: return 26 * 26 * 26 + 1
-        default: return 0
-        }
-    }
-
-    @inline(__always)
-    func code(_ k: GroupKey, _ row: Int) -> UInt32 {
-        switch k {
-        case .category: return store.category[row]
-        case .book: return store.book[row]
-        case .party: return store.party[row]
-        case .payment: return store.payment[row]
-        case .currency: return UInt32(store.currency[row].packed)
-        case .tag, .day, .week, .month, .quarter, .year: return 0
-        }
-    }
-
     static func periodCode(_ k: GroupKey, _ d: Day) -> UInt32 {
         let (y, m, _) = d.civil
         switch k {
@@ -87,5 +63,124 @@ extension Executor {
             return la[li] < lb[li]
         }
         return false
+    }
+}
+
+/// The groups of each row: the codes of its group keys packed into a SIMD4, numbered from
+/// 1 in order of first appearance (group 0 stands for the whole statement). A single key on
+/// a coded column indexes a table directly; a period key is worked out once per day.
+struct Grouper {
+    let keys: [GroupKey]
+    let store: EntryStore
+    private var keyOf: [SIMD4<UInt32>] = [.zero]
+    private var index: [SIMD4<UInt32>: Int] = [:]
+    private var dense: [Int32]
+    private let singleCode: GroupKey?
+    private let periodKeys: [(offset: Int, element: GroupKey)]
+    private let codeKeys: [(offset: Int, element: GroupKey)]
+    private let tagIndex: Int?
+    private var dayCache: (day: Int32, codes: SIMD4<UInt32>) = (.min, .zero)
+    private var dayGroup = -1
+
+    init(keys: [GroupKey], ledger: Ledger) {
+        self.keys = keys
+        self.store = ledger.entries
+        periodKeys = keys.enumerated().filter { $0.element.isPeriod }
+        codeKeys = keys.enumerated().filter { !$0.element.isPeriod && $0.element != .tag }
+        tagIndex = keys.firstIndex(of: .tag)
+        singleCode = keys.count == 1 && !keys[0].isPeriod && keys[0] != .tag ? keys[0] : nil
+        let space: Int
+        switch singleCode {
+        case .category?: space = store.categories.count
+        case .book?: space = ledger.books.count
+        case .party?: space = store.parties.count
+        case .payment?: space = store.payments.count
+        case .currency?: space = 26 * 26 * 26 + 1
+        default: space = 0
+        }
+        dense = [Int32](repeating: -1, count: space)
+    }
+
+    var count: Int { keyOf.count }
+
+    func key(_ g: Int) -> SIMD4<UInt32> { keyOf[g] }
+
+    /// The number of a key's group, if it has one.
+    func lookup(_ key: SIMD4<UInt32>) -> Int? { index[key] }
+
+    @inline(__always)
+    func code(_ k: GroupKey, _ row: Int) -> UInt32 {
+        switch k {
+        case .category: return store.category[row]
+        case .book: return store.book[row]
+        case .party: return store.party[row]
+        case .payment: return store.payment[row]
+        case .currency: return UInt32(store.currency[row].packed)
+        case .tag, .day, .week, .month, .quarter, .year: return 0
+        }
+    }
+
+    /// The group of a key, numbered on first sight.
+    mutating func group(_ key: SIMD4<UInt32>) -> Int {
+        if let g = index[key] { return g }
+        let g = keyOf.count
+        keyOf.append(key)
+        index[key] = g
+        return g
+    }
+
+    /// The groups of `row` found by the last `find`: `found(0) ..< found(count)`.
+    private(set) var firstFound = 0
+    private var moreFound: [Int] = []
+
+    @inline(__always)
+    func found(_ i: Int) -> Int { i == 0 ? firstFound : moreFound[i - 1] }
+
+    /// Finds the groups of `row` and returns how many there are (read them with `found`):
+    /// none without keys, several for a row with several tags.
+    @inline(__always)
+    mutating func find(_ row: Int) -> Int {
+        if keys.isEmpty { return 0 }
+        if let column = singleCode {
+            let c = Int(code(column, row))
+            var g = Int(dense[c])
+            if g < 0 {
+                var key = SIMD4<UInt32>.zero
+                key[0] = UInt32(c)
+                g = group(key)
+                dense[c] = Int32(g)
+            }
+            firstFound = g
+            return 1
+        }
+        var key = SIMD4<UInt32>.zero
+        if !periodKeys.isEmpty {
+            let d = store.day[row]
+            if d != dayCache.day {
+                var codes = SIMD4<UInt32>.zero
+                for (i, k) in periodKeys { codes[i] = Executor.periodCode(k, Day(number: d)) }
+                dayCache = (d, codes)
+                dayGroup = -1
+            }
+            key = dayCache.codes
+            // One period key: every row of a day is in the same group.
+            if keys.count == 1 {
+                if dayGroup < 0 { dayGroup = group(key) }
+                firstFound = dayGroup
+                return 1
+            }
+        }
+        for (i, k) in codeKeys { key[i] = code(k, row) }
+        guard let tagIndex else { firstFound = group(key); return 1 }
+        // Each tag of the row is a group of its own; no tags is the group "(none)".
+        let tags = store.tags(at: row)
+        key[tagIndex] = tags.isEmpty ? 0 : tags[tags.startIndex] + 1
+        firstFound = group(key)
+        moreFound.removeAll(keepingCapacity: true)
+        for t in tags.dropFirst() {
+            key[tagIndex] = t + 1
+            moreFound.append(group(key))
+        }
+        return 1 + moreFound.count
     }
 }

@@ -9,36 +9,43 @@ import BigInt
 extension Executor {
 
     func list(_ plan: Plan) throws(QueryError) -> ResultSet {
-        let converter = plan.target.map { Converter(ledger: ledger, resolver: resolver, target: $0, valuation: plan.valuation, whatIf: plan.whatIf, today: today) }
+        let converter = self.converter(plan)
         let flip = plan.subject == .expenses
-        typealias Picked = (row: Int, value: RowValue, currency: Currency)
-        var picked: [Picked] = []
         // `top N` by value keeps only the best N while scanning (ties keep date order).
         let ranking = plan.order.flatMap { $0.key == .value ? $0 : nil }
         let keep = ranking != nil ? plan.top : nil
-        func better(_ a: Picked, _ b: Picked) -> Bool {
+        func better(_ a: RowPick, _ b: RowPick) -> Bool {
             guard let ranking else { return a.row < b.row }
-            if a.value == b.value { return a.row < b.row }
-            return ranking.descending ? b.value < a.value : a.value < b.value
+            if a == b { return a.row < b.row }
+            return ranking.descending ? b < a : a < b
         }
-        try forEachRow(plan) { row throws(QueryError) in
-            let a = store.amount[row]
-            let value = flip ? -a : a
-            let item: Picked
-            if let converter, let target = plan.target {
-                guard let v = converter.rowValue(row, amount: value, negate: flip) else { return }
-                item = (row, v, target)
-            } else {
-                item = (row, .exact(ExactDecimal(significand: value, scale: store.amountScale)), store.currency[row])
+        let amountScale = store.amountScale
+        let amounts = store.amount
+        let days = store.day
+        struct State {
+            var picked: [RowPick] = []
+            var tally: ConversionTally
+        }
+        var state = State(tally: converter.map(ConversionTally.init) ?? .none)
+        try forEachRow(plan, converter: converter, state: &state) { row, state throws(QueryError) in
+            let value = flip ? -amounts[row] : amounts[row]
+            var item = RowPick(row: row, amount: value, id: RateColumn.same, value: Int256(value), scale: amountScale)
+            if let converter {
+                let id = converter.id(row)
+                state.tally.count(id, day: days[row])
+                guard let (v, scale) = converter.product(row, id: id, amount: value, negate: flip) else { return }
+                item = RowPick(row: row, amount: value, id: id, value: v, scale: scale)
             }
-            guard let keep else { picked.append(item); return }
-            if picked.count == keep, let last = picked.last, !better(item, last) { return }
-            var lo = 0, hi = picked.count
-            while lo < hi { let mid = (lo + hi) / 2; if better(picked[mid], item) { lo = mid + 1 } else { hi = mid } }
-            picked.insert(item, at: lo)
-            if picked.count > keep { picked.removeLast() }
+            guard let keep else { state.picked.append(item); return }
+            if state.picked.count == keep, let last = state.picked.last, !better(item, last) { return }
+            var lo = 0, hi = state.picked.count
+            while lo < hi { let mid = (lo + hi) / 2; if better(state.picked[mid], item) { lo = mid + 1 } else { hi = mid } }
+            state.picked.insert(item, at: lo)
+            if state.picked.count > keep { state.picked.removeLast() }
         }
-        let warnings = try conversionOutcome(converter, plan.target)
+        var picked = state.picked
+        let tally = state.tally
+        let warnings = try outcome(converter, tally)
         if let order = plan.order, keep == nil {
             switch order.key {
             case .value: picked.sort(by: better)
@@ -52,19 +59,36 @@ extension Executor {
         var rows: [[Cell]] = []
         rows.reserveCapacity(picked.count)
         for p in picked {
+            let currency = plan.target ?? store.currency[p.row]
             var cells: [Cell] = [.text(Day(number: store.day[p.row]).description), .text(ledger.books[Int(store.book[p.row])].name),
                                  .text(store.categories[Int(store.category[p.row])]),
                                  .text(store.party[p.row] == 0 ? Executor.none : store.parties[Int(store.party[p.row])])]
-            if native { cells.append(.text(p.currency.code)) }
-            cells.append(.money(try round(p.value.wide, p.currency), p.currency))
+            if native { cells.append(.text(currency.code)) }
+            cells.append(.money(try Executor.round(p, converter: converter, scale: currency.minorUnits), currency))
             rows.append(cells)
         }
         var totals: [[Cell]] = []
-        if let target = plan.target, !picked.isEmpty {
-            let total = picked.reduce(WideDecimal.zero) { $0 + $1.value.wide }
-            totals = [[.text("Total")] + Array(repeating: .empty, count: columns.count - 2) + [.money(try round(total, target), target)]]
+        if let target = plan.target, let converter, !picked.isEmpty {
+            totals = [[.text("Total")] + Array(repeating: .empty, count: columns.count - 2) + [.money(try total(picked, converter, target), target)]]
         }
         return ResultSet(columns: columns, rows: rows, totals: totals, currency: plan.target, warnings: warnings,
-                         provenance: converter?.provenance, rateNotes: converter.map(rateNotes) ?? [])
+                         provenance: converter.map { tally.provenance($0) }, rateNotes: converter.map { Executor.rateNotes($0, tally) } ?? [])
+    }
+
+    /// The exact total of listed rows, rounded once.
+    func total(_ picked: [RowPick], _ converter: RowConverter, _ target: Currency) throws(QueryError) -> ExactDecimal {
+        var approximate = WideDecimal.zero, error = WideDecimal.zero
+        for p in picked {
+            approximate = approximate + p.wide
+            if p.id >= 0, !converter.factorIsExact[Int(p.id)] {
+                error = error + WideDecimal(BigInt(p.amount.magnitude) * 5, scale: store.amountScale + converter.factorScale[Int(p.id)] + 1)
+            }
+        }
+        if let r = BoundedValue(approximate: approximate, error: error).roundedIfCertain(toScale: target.minorUnits) { return r }
+        let exact = picked.reduce(Fraction.zero) { f, p in
+            p.id >= 0 && !converter.factorIsExact[Int(p.id)] ? f + converter.exactValue(amount: p.amount, id: p.id) : f + Fraction(p.wide)
+        }
+        guard let r = exact.rounded(toScale: target.minorUnits) else { throw QueryError(.overflow, at: nil) }
+        return r
     }
 }

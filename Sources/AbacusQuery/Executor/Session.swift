@@ -23,6 +23,9 @@ public final class Session {
     public var currency: Currency
     public private(set) var sessionRates = SessionRates()
     private var resolver: RateResolver
+    /// Which rate converts each entry, per target and valuation: built on first use, dropped
+    /// whenever the rates change.
+    private var columns: RateColumnCache
     /// Off only in tests that compare index access with scans.
     public var useIndexes = true
     /// `rates refresh` and `rates status` go here; nil where there is no such service.
@@ -35,6 +38,13 @@ public final class Session {
         self.today = today
         self.currency = ledger.defaultCurrency
         self.resolver = RateResolver(ledger: ledger)
+        self.columns = RateColumnCache(ledger: ledger, resolver: resolver)
+    }
+
+    /// After the ledger or the session's rates changed.
+    private func resetRates() {
+        resolver = RateResolver(ledger: ledger, session: sessionRates)
+        columns = RateColumnCache(ledger: ledger, resolver: resolver)
     }
 
     public var context: PlanContext {
@@ -50,13 +60,13 @@ public final class Session {
     public func replaceLedger(_ l: Ledger) {
         ledger = l
         if !currencyWasSet { currency = l.defaultCurrency }
-        resolver = RateResolver(ledger: l, session: sessionRates)
+        resetRates()
     }
 
     /// Adds fetched market snapshots to the session's ledger (the ledger file is never touched).
     public func addMarketSnapshots(_ snapshots: [RateSnapshot]) {
         ledger.addMarketSnapshots(snapshots)
-        resolver = RateResolver(ledger: ledger, session: sessionRates)
+        resetRates()
     }
 
     public func plan(_ text: String) throws(QueryError) -> Plan {
@@ -77,10 +87,10 @@ public final class Session {
     public func execute(_ text: String) throws(QueryError) -> Output {
         switch try Parser.parse(text) {
         case .query(let q):
-            return .table(try Executor(ledger: ledger, resolver: resolver, today: today, isCancelled: isCancelled).run(try Planner.plan(q, in: context)))
+            return .table(try Executor(ledger: ledger, columns: columns, today: today, isCancelled: isCancelled).run(try Planner.plan(q, in: context)))
         case .explain(let q):
             let plan = try Planner.plan(q, in: context)
-            let result = try Executor(ledger: ledger, resolver: resolver, today: today, isCancelled: isCancelled).run(plan)
+            let result = try Executor(ledger: ledger, columns: columns, today: today, isCancelled: isCancelled).run(plan)
             return .explain(plan: plan.description, rates: result.rateNotes, warnings: result.warnings)
         case .convert(let c):
             return .table(try convert(c))
@@ -90,13 +100,13 @@ public final class Session {
             return .table(try rates(listing))
         case .setRate(let pair, let rate):
             sessionRates.set(pair, rate)
-            resolver = RateResolver(ledger: ledger, session: sessionRates)
+            resetRates()
             return .message("custom rate for this session: 1 \(pair.from) = \(rate) \(pair.to)")
         case .unsetRate(let pair, let range):
             guard sessionRates.unset(pair) else {
                 throw QueryError(.unsupported("no rate for \(pair) was set in this session"), at: range)
             }
-            resolver = RateResolver(ledger: ledger, session: sessionRates)
+            resetRates()
             return .message("removed this session's rate for \(pair)")
         case .setCurrency(let c):
             currency = c
@@ -152,8 +162,9 @@ public final class Session {
                              rows: [[.money(c.amount, c.from), .money(c.amount.rounded(toScale: c.to.minorUnits), c.to), .number(.one), .text("same currency")]])
         }
         let (r, _) = try resolve(CurrencyPair(c.from, c.to), c.valuation, c.whatIf)
-        guard let converted = WideDecimal.convert(BigInt(c.amount.significand), scale: c.amount.scale, at: r.rate),
-              let rounded = converted.rounded(toScale: c.to.minorUnits) else { throw QueryError(.overflow, at: nil) }
+        let f = r.rate.fraction
+        let exact = Fraction(f.numerator * BigInt(c.amount.significand), f.denominator * BigInt(10).power(c.amount.scale))
+        guard let rounded = exact.rounded(toScale: c.to.minorUnits) else { throw QueryError(.overflow, at: nil) }
         return ResultSet(columns: ["amount", "converted", "rate", "source", "date"],
                          rows: [[.money(c.amount, c.from), .money(rounded, c.to), .number(r.rate.decimal()),
                                  .text(resolver.describe(r.origin)), sourceDate(r)]],

@@ -1,0 +1,151 @@
+// Exact rationals and 256-bit integers: the two tools that keep conversion exact.
+//
+// Amounts are multiplied by a rate's decimal factor, and those products are summed
+// in 256 bits (`Int256`). A factor is exact when the rate is a decimal; a quotient
+// rate (an inverse, a cross rate inside a snapshot, a chain) has a factor carrying
+// 34 significant digits, off by at most half a unit in its last place. That error
+// is tracked, and a result whose rounding it could change — only a result within
+// a hair of a rounding tie, such as 85.26 INR at 84 INR per USD, exactly $1.015 —
+// is worked out again as a `Fraction`, so every figure Abacus prints is the exact
+// value rounded once, half-even.
+
+import BigInt
+
+/// A signed 256-bit integer: the exact product of two 128-bit integers, and sums of them.
+@frozen
+public struct Int256: Comparable, Sendable {
+    public var high: Int128
+    public var low: UInt128
+
+    @inlinable @inline(__always)
+    public init(high: Int128, low: UInt128) {
+        self.high = high
+        self.low = low
+    }
+
+    @inlinable @inline(__always)
+    public init(_ v: Int128) {
+        high = v < 0 ? -1 : 0
+        low = UInt128(truncatingIfNeeded: v)
+    }
+
+    /// `a × b`, exactly.
+    @inlinable @inline(__always)
+    public init(_ a: Int128, times b: Int128) {
+        let (p, o) = a.multipliedReportingOverflow(by: b)
+        if _fastPath(!o) {
+            self.init(p)
+        } else {
+            let w = a.multipliedFullWidth(by: b)
+            self.init(high: w.high, low: w.low)
+        }
+    }
+
+    public static let zero = Int256(high: 0, low: 0)
+
+    /// Adds, reporting an overflow past 2^255 instead of wrapping.
+    @inlinable @inline(__always)
+    public mutating func add(_ other: Int256) -> Bool {
+        let (newLow, carry) = low.addingReportingOverflow(other.low)
+        low = newLow
+        let (h1, o1) = high.addingReportingOverflow(other.high)
+        let (h2, o2) = h1.addingReportingOverflow(carry ? 1 : 0)
+        high = h2
+        return o1 || o2
+    }
+
+    public var big: BigInt { (BigInt(high) << 128) + BigInt(low) }
+
+    @inlinable @inline(__always)
+    public static func < (a: Int256, b: Int256) -> Bool {
+        a.high != b.high ? a.high < b.high : a.low < b.low
+    }
+}
+
+/// An exact rational number `numerator / denominator`, denominator positive.
+public struct Fraction: Sendable, Comparable {
+    public var numerator: BigInt
+    public var denominator: BigInt
+
+    public init(_ numerator: BigInt, _ denominator: BigInt) {
+        precondition(denominator != 0)
+        if denominator < 0 {
+            self.numerator = -numerator
+            self.denominator = -denominator
+        } else {
+            self.numerator = numerator
+            self.denominator = denominator
+        }
+    }
+
+    public init(_ w: WideDecimal) {
+        self.init(w.significand, BigInt(10).power(w.scale))
+    }
+
+    public init(_ d: ExactDecimal) {
+        self.init(WideDecimal(d))
+    }
+
+    public static let zero = Fraction(BigInt(0), BigInt(1))
+
+    public static func + (a: Fraction, b: Fraction) -> Fraction {
+        if a.denominator == b.denominator { return Fraction(a.numerator + b.numerator, a.denominator) }
+        let g = a.denominator.greatestCommonDivisor(with: b.denominator)
+        let bd = b.denominator / g
+        return Fraction(a.numerator * bd + b.numerator * (a.denominator / g), a.denominator * bd)
+    }
+
+    public static func * (a: Fraction, b: BigInt) -> Fraction {
+        Fraction(a.numerator * b, a.denominator)
+    }
+
+    public func divided(by n: Int) -> Fraction {
+        Fraction(numerator, denominator * BigInt(n))
+    }
+
+    public static func < (a: Fraction, b: Fraction) -> Bool {
+        a.numerator * b.denominator < b.numerator * a.denominator
+    }
+
+    public static func == (a: Fraction, b: Fraction) -> Bool {
+        a.numerator * b.denominator == b.numerator * a.denominator
+    }
+
+    /// Rounded half-even to `scale` decimals; nil past 38 digits.
+    public func rounded(toScale scale: Int) -> ExactDecimal? {
+        let q = WideDecimal.divideHalfEven(numerator * BigInt(10).power(scale), denominator)
+        return WideDecimal(q, scale: scale).rounded(toScale: scale)
+    }
+}
+
+extension Rate {
+    /// The rate as an exact fraction.
+    public var fraction: Fraction {
+        Fraction(BigInt(numerator.significand) * BigInt(10).power(denominator.scale),
+                 BigInt(denominator.significand) * BigInt(10).power(numerator.scale))
+    }
+}
+
+/// A value computed with quotient factors: `approximate` is within `error` of the exact
+/// value, which `exact` can work out when the rounding of the approximation is in doubt.
+public struct BoundedValue {
+    public var approximate: WideDecimal
+    /// Non-negative; zero when `approximate` is exact.
+    public var error: WideDecimal
+
+    public init(approximate: WideDecimal, error: WideDecimal = .zero) {
+        self.approximate = approximate
+        self.error = error
+    }
+
+    /// Rounded half-even to `scale` decimals when every value within the error rounds the
+    /// same way; nil when the exact value is needed to decide (or past 38 digits).
+    public func roundedIfCertain(toScale scale: Int) -> ExactDecimal? {
+        guard let r = approximate.rounded(toScale: scale) else { return nil }
+        if error.significand == 0 { return r }
+        let low = approximate + WideDecimal(-error.significand, scale: error.scale)
+        let high = approximate + error
+        guard let a = low.rounded(toScale: scale), let b = high.rounded(toScale: scale), a == r, b == r else { return nil }
+        return r
+    }
+}

@@ -1,0 +1,176 @@
+// Which rate converts each entry, as a column (SPEC §3, steps 2 to 4).
+//
+// For one target currency and one valuation, the rule of §3 that applies to an
+// entry depends only on the ledger and the session's custom rates, never on the
+// statement: so it is worked out once, for every row, as a rate id per row, and
+// the session keeps the column until a rate changes. A query then reads one
+// integer per row instead of walking the rules. What-if rates (step 1) are the
+// statement's own and are laid over the column by `RowConverter`.
+//
+// Rows of one day and currency share their custom or market rate, and rows come
+// in day order, so the resolver is asked once per currency and day.
+
+/// How one rate converts: its source, the decimal factor amounts are multiplied by,
+/// and what a query must say about it.
+public struct ColumnRate: Sendable {
+    public var resolved: ResolvedRate
+    /// The rate itself when it is a decimal, else the quotient to 34 significant digits.
+    public var factor: ExactDecimal
+    /// True when `factor` is the rate exactly (a decimal rate, or a quotient that terminates).
+    public var isExact: Bool
+    /// A market source dated after the day asked for (no earlier one exists).
+    public var isLate: Bool
+    /// Under `at latest`: the newest rate is older than today.
+    public var stale: StaleRate?
+
+    init?(_ resolved: ResolvedRate, stale: StaleRate? = nil) {
+        guard let (f, exact) = resolved.rate.factorAndExactness else { return nil }
+        self.resolved = resolved
+        self.factor = f
+        self.isExact = exact
+        if case .market(let q) = resolved.origin { isLate = q.isAfterRequestedDay } else { isLate = false }
+        self.stale = stale
+    }
+}
+
+public struct RateColumn: Sendable {
+    /// Row codes below zero.
+    public static let same: Int32 = -1
+    public static let normalized: Int32 = -2
+    public static let conversionRate: Int32 = -3
+    /// A quotient rate beyond 10^38 (absurd inputs only): converting with it must fail.
+    public static let unusable: Int32 = -4
+    /// `missingBase - k`: no rate for `missingPairs[k]`.
+    public static let missingBase: Int32 = -5
+
+    public let target: Currency
+    public let valuation: Valuation
+    /// Per row: an index into `rates`, or one of the codes above.
+    public let ids: [Int32]
+    public let rates: [ColumnRate]
+    public let missingPairs: [CurrencyPair]
+
+    /// Works out the column for every row of `ledger`.
+    public init(ledger: Ledger, resolver: RateResolver, target: Currency, valuation: Valuation, today: Day?) {
+        let store = ledger.entries
+        var ids = [Int32](repeating: RateColumn.same, count: store.count)
+        var rates: [ColumnRate] = []
+        var rateIDs: [ResolvedRate: Int32] = [:]
+        var missingPairs: [CurrencyPair] = []
+        var missingIDs: [Currency: Int32] = [:]
+
+        func intern(_ r: ResolvedRate, stale: StaleRate? = nil) -> Int32 {
+            if let id = rateIDs[r] { return id }
+            guard let rate = ColumnRate(r, stale: stale) else { return RateColumn.unusable }
+            let id = Int32(rates.count)
+            rates.append(rate)
+            rateIDs[r] = id
+            return id
+        }
+        func missing(_ from: Currency) -> Int32 {
+            if let id = missingIDs[from] { return id }
+            let id = RateColumn.missingBase - Int32(missingPairs.count)
+            missingPairs.append(CurrencyPair(from, target))
+            missingIDs[from] = id
+            return id
+        }
+        /// Step 3 then 4 for a pair on a day: custom, then market.
+        func resolve(_ pair: CurrencyPair, on day: Day) -> Int32 {
+            let asOf: Day?
+            switch valuation {
+            case .booked, .market: asOf = day
+            case .latest: asOf = nil
+            case .asOf(let d): asOf = d
+            }
+            if let c = resolver.custom(pair, on: asOf ?? Day(number: .max)) {
+                return intern(ResolvedRate(pair: pair, rate: c.rate, origin: .custom(c)))
+            }
+            guard let q = resolver.market(pair, on: asOf) else { return missing(pair.from) }
+            var stale: StaleRate?
+            // Under `at latest`, a rate is as fresh as its fetch (when the source records one) or its date.
+            if valuation == .latest, let today, resolver.freshness(q) < today {
+                stale = StaleRate(pair: pair, day: q.oldestDay, freshness: resolver.freshness(q), today: today)
+            }
+            return intern(ResolvedRate(pair: pair, rate: q.rate, origin: .market(q)), stale: stale)
+        }
+
+        // Step 2's locked rates: each book that locks its own currency into the target.
+        let booked = valuation == .booked
+        var locked = [Int32](repeating: -1, count: ledger.books.count)
+        if booked {
+            for (i, b) in ledger.books.enumerated() {
+                guard let l = b.lockedExchangeRate, b.targetCurrency == target, b.currency != target else { continue }
+                locked[i] = intern(ResolvedRate(pair: CurrencyPair(b.currency, target), rate: Rate(l), origin: .locked(book: i)))
+            }
+        }
+        // Custom and market rates by currency, for the current day (every day alike when the
+        // valuation fixes the date): a few currencies, searched linearly.
+        let dayMatters = valuation == .booked || valuation == .market
+        var cacheDay = Int32.min
+        var dayRates: [(currency: Currency, id: Int32)] = []
+        for row in 0..<store.count {
+            let from = store.currency[row]
+            if from == target { continue }
+            if booked {
+                let b = Int(store.bookedIndex[row])
+                if b >= 0 && store.booked.normalizedCurrency[b] == target {
+                    if store.booked.normalizedScale[b] >= 0 { ids[row] = RateColumn.normalized; continue }
+                    if store.booked.conversionRateScale[b] >= 0 { ids[row] = RateColumn.conversionRate; continue }
+                }
+                let book = Int(store.book[row])
+                let l = locked[book]
+                if l >= 0 && ledger.books[book].currency == from { ids[row] = l; continue }
+            }
+            let day = store.day[row]
+            if dayMatters && day != cacheDay {
+                dayRates.removeAll(keepingCapacity: true)
+                cacheDay = day
+            }
+            var id: Int32?
+            for entry in dayRates where entry.currency == from { id = entry.id; break }
+            if id == nil {
+                let found = resolve(CurrencyPair(from, target), on: Day(number: day))
+                dayRates.append((from, found))
+                id = found
+            }
+            ids[row] = id ?? RateColumn.same
+        }
+        self.target = target
+        self.valuation = valuation
+        self.ids = ids
+        self.rates = rates
+        self.missingPairs = missingPairs
+    }
+}
+
+/// A session's rate columns, built on first use for each target and valuation and kept
+/// until the rates change (the session then starts a new cache).
+public final class RateColumnCache: @unchecked Sendable {
+    public let ledger: Ledger
+    public let resolver: RateResolver
+    private struct Key: Hashable {
+        var target: Currency
+        var valuation: Valuation
+        var today: Day?
+    }
+    private var columns: [Key: RateColumn] = [:]
+    private var order: [Key] = []
+    /// Columns kept at once (each is four bytes a row).
+    private let capacity = 8
+
+    public init(ledger: Ledger, resolver: RateResolver) {
+        self.ledger = ledger
+        self.resolver = resolver
+    }
+
+    public func column(_ target: Currency, _ valuation: Valuation, today: Day?) -> RateColumn {
+        // Only `at latest` depends on today (its staleness).
+        let key = Key(target: target, valuation: valuation, today: valuation == .latest ? today : nil)
+        if let c = columns[key] { return c }
+        let c = RateColumn(ledger: ledger, resolver: resolver, target: target, valuation: valuation, today: today)
+        if order.count == capacity { columns[order.removeFirst()] = nil }
+        columns[key] = c
+        order.append(key)
+        return c
+    }
+}

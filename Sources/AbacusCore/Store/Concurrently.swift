@@ -1,0 +1,43 @@
+// Running independent pieces of work at once: the columns of a store are built
+// side by side, each by one job that owns its output.
+
+import Dispatch
+
+/// A place one job writes its result to, read once every job has finished.
+final class Slot<T>: @unchecked Sendable {
+    var value: T?
+    init() {}
+
+    /// A slot holding `array`, which is left empty: the slot's copy is then the only one.
+    static func moving<E>(_ array: inout [E]) -> Slot<[E]> where T == [E] {
+        let s = Slot<[E]>()
+        s.value = array
+        array = []
+        return s
+    }
+
+    /// The array a job filled, taken back.
+    func take<E>() -> [E] where T == [E] { value ?? [] }
+}
+
+/// Runs the jobs on as many threads as there are processors, and returns when all are done.
+func runConcurrently(_ jobs: [@Sendable () -> Void]) {
+    DispatchQueue.concurrentPerform(iterations: jobs.count) { jobs[$0]() }
+}
+
+/// `column` in the row order `order` (nil: as it is), each element passed through `transform`.
+func permuted<T, U>(_ column: [T], _ order: [UInt32]?, _ transform: (T) -> U) -> [U] {
+    guard let order else { return column.map(transform) }
+    return [U](unsafeUninitializedCapacity: order.count) { out, initialized in
+        column.withUnsafeBufferPointer { src in
+            for (i, r) in order.enumerated() { (out.baseAddress! + i).initialize(to: transform(src[Int(r)])) }
+        }
+        initialized = order.count
+    }
+}
+
+/// `column` in the row order `order` (nil: as it is, without a copy).
+func permuted<T>(_ column: [T], _ order: [UInt32]?) -> [T] {
+    guard order != nil else { return column }
+    return permuted(column, order) { $0 }
+}
