@@ -6,7 +6,7 @@
 
 import Foundation
 import Testing
-import AbacusCore
+@testable import AbacusCore
 
 // MARK: - The minimal valid ledger
 
@@ -425,4 +425,95 @@ func row(of id: String, in ledger: Ledger) -> Int? {
     let l = try load(text)
     #expect(l.entries.amountScale == 1)
     #expect(l.entries.amount.reduce(Int128(0), +) == 1000)  // 100.0
+}
+
+/// Two threads read a large entries array (`EntrySplit`): the second from a guessed entry
+/// boundary. Whatever the guess — a real boundary, or one inside a string that only looks
+/// like `}, {` — the ledger, and the first error, must be those of a single reading.
+@Suite struct EntrySplitTests {
+    /// Entries whose remarks are full of fake boundaries; `padding` shifts where the middle falls.
+    static func ledger(padding: Int, error: Bool = false) -> String {
+        var entries: [String] = []
+        for i in 0..<400 {
+            let trap = i % 3 == 0 ? #"x}, {\"id\": \"fake\"}, {y"# : "plain \(i)"
+            let category = ["Food", "Rent", "Travel", "Fuel"][i % 4]
+            let date = error && i == 300 ? "2025-02-30" : String(format: "2025-%02d-%02d", i % 12 + 1, i % 28 + 1)
+            let tags = i % 5 == 0 ? #", "tags": ["a", "b"]"# : ""
+            let booked = i % 7 == 0 ? #", "normalizedAmount": -12.5, "normalizedCurrency": "INR""# : ""
+            entries.append(#"{"id": "e\#(i)", "bookId": "\#(i % 2 == 0 ? "h" : "t")", "amount": -\#(i).5, "date": "\#(date)", "category": "\#(category)", "party": "P\#(i % 9)", "remarks": "\#(trap)"\#(tags)\#(booked)}"#)
+        }
+        return #"""
+        {"version": 1, "padding": "\#(String(repeating: "p", count: padding))", "defaultCurrency": "INR",
+         "books": [{"id": "h", "name": "Home", "currency": "INR"}, {"id": "t", "name": "Trip", "currency": "SGD"}],
+         "entries": [
+        \#(entries.joined(separator: ",\n"))
+         ]}
+        """#
+    }
+
+    static func load(_ text: String, parallel: Bool) -> Result<Ledger, LoadError> {
+        var bytes = Array(text.utf8)
+        return bytes.withUnsafeMutableBufferPointer { buffer in
+            var builder = LedgerBuilder(parallel: parallel)
+            builder.splitBytes = 1
+            do throws(LoadError) {
+                try builder.read(UnsafeBufferPointer(buffer), name: "split.json")
+                guard let ledger = try builder.finish() else { return .failure(LoadError(file: "split.json", message: "ids may repeat")) }
+                return .success(ledger)
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+
+    /// Everything a query can see, as text.
+    static func dump(_ l: Ledger) -> [String] {
+        let s = l.entries
+        return (0..<s.count).map { r in
+            [s.id(at: r), "\(s.day[r])", s.amount(at: r).description, s.currency[r].code, l.books[Int(s.book[r])].name,
+             s.categories[Int(s.category[r])], s.parties[Int(s.party[r])], s.remarkTexts[Int(s.remarks[r])],
+             s.tags(at: r).map { s.tags[Int($0)] }.joined(separator: "+"),
+             s.bookedIndex[r] < 0 ? "-" : s.booked.normalizedAmount(Int(s.bookedIndex[r]))?.description ?? "?"].joined(separator: "|")
+        }
+    }
+
+    @Test(arguments: [0, 1, 7, 19, 23, 40, 41, 97, 150, 301])
+    func twoThreadsReadWhatOneReads(padding: Int) throws {
+        let text = EntrySplitTests.ledger(padding: padding)
+        let one = try EntrySplitTests.load(text, parallel: false).get()
+        let two = try EntrySplitTests.load(text, parallel: true).get()
+        #expect(EntrySplitTests.dump(two) == EntrySplitTests.dump(one))
+        #expect(two.entries.categories == one.entries.categories)
+        #expect(two.entries.byCategory.rows == one.entries.byCategory.rows)
+    }
+
+    @Test(arguments: [0, 23, 150])
+    func twoThreadsMeetTheSameFirstError(padding: Int) {
+        let text = EntrySplitTests.ledger(padding: padding, error: true)
+        guard case .failure(let one) = EntrySplitTests.load(text, parallel: false),
+              case .failure(let two) = EntrySplitTests.load(text, parallel: true) else {
+            Issue.record("the bad date was accepted"); return
+        }
+        #expect(two.description == one.description)
+        #expect(one.description.contains("entries[300].date"))
+    }
+
+    /// A duplicate id across the two halves is found and named as a single reading names it.
+    @Test func aDuplicateAcrossTheHalvesIsNamed() throws {
+        let text = EntrySplitTests.ledger(padding: 5).replacingOccurrences(of: #""id": "e390""#, with: #""id": "e10""#)
+        var bytes = Array(text.utf8)
+        let result = bytes.withUnsafeMutableBufferPointer { LedgerLoaderProbe.load(UnsafeBufferPointer($0)) }
+        #expect(result.contains("entries[390].id: duplicate entry id \"e10\" (also split.json: entries[10])"), "\(result)")
+    }
+}
+
+enum LedgerLoaderProbe {
+    static func load(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        do throws(LoadError) {
+            _ = try LedgerLoader.load(buffers: [("split.json", bytes)])
+            return "loaded"
+        } catch {
+            return error.description
+        }
+    }
 }

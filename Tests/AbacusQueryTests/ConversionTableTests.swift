@@ -87,7 +87,9 @@ let conversionTableLedger = """
   {"id": "e36", "bookId": "nomad", "amount": -10, "date": "2025-02-25", "category": "NomadSgd"},
   {"id": "e38", "bookId": "trip", "amount": 30, "date": "2025-01-15", "category": "Refund"},
   {"id": "e40", "bookId": "us", "amount": -2, "currency": "EUR", "date": "2025-07-20", "category": "EuroJuly"},
-  {"id": "e41", "bookId": "us", "amount": -10, "date": "2025-07-20", "category": "UsJuly"}
+  {"id": "e41", "bookId": "us", "amount": -10, "date": "2025-07-20", "category": "UsJuly"},
+  {"id": "e42", "bookId": "home", "amount": -85.26, "date": "2025-08-20", "category": "TieToUSD"},
+  {"id": "e43", "bookId": "home", "amount": -1.26, "date": "2025-08-20", "category": "TieToUSDSmall"}
  ],
  "rates": [
   {"base": "USD", "date": "2025-01-03", "rates": {"INR": 83, "EUR": 0.9, "GBP": 0.8, "JPY": 150, "KWD": 0.3, "SGD": 1.35, "CAD": 1.44}},
@@ -397,6 +399,26 @@ let conversionCases: [ConversionCase] = [
     ConversionCase(name: "missing rate names the pair and the count", setup: [], query: only("NokA, NokB"),
                    expected: .missing(["NOK/INR": 2]), warnings: .none),
     // In KWD: e26 (MYR) chains via CAD (MYR→CAD, then R0's CAD/KWD), e08 (USD) is direct; only e34 fails.
+    // MARK: Exact rounding through quotient rates
+
+    // e42: 85.26 INR at USD/INR 84 is 85.26 / 84 = 1.015 exactly: half-even (1 odd) → 1.02. 1/84 never
+    // terminates, so a factor cut to any number of digits lands just below the tie.
+    q("a tie through an inverse what-if rate", only("TieToUSD", "USD", "expenses", "with rate USD/INR = 84"), "1.02"),
+    // e43: 1.26 / 84 = 0.015 exactly → half-even (1 odd) → 0.02.
+    q("a small tie through an inverse rate", only("TieToUSDSmall", "USD", "expenses", "with rate USD/INR = 84"), "0.02"),
+    // Both: 86.52 / 84 = 1.03 exactly.
+    q("the sum of two ties, rounded once", only("TieToUSD, TieToUSDSmall", "USD", "expenses", "with rate USD/INR = 84"), "1.03"),
+    // avg: 1.03 / 2 = 0.515 exactly → half-even (1 odd) → 0.52.
+    q("an average on a tie", "avg expenses in USD where category in (TieToUSD, TieToUSDSmall) with rate USD/INR = 84", "0.52"),
+    // e42 converts to exactly 1.015, which is not below 1.015: counted.
+    q("a comparison with a converted amount is exact", only("TieToUSD", "USD", "expenses", "and amount >= 1.015 with rate USD/INR = 84"), "1.02"),
+    // convert: 85.26 / 84 = 1.015 → 1.02.
+    q("convert on a tie", "convert 85.26 INR to USD with rate USD/INR = 84", "1.02"),
+    // A cross rate inside a snapshot: on 2025-08-20 the newest USD/INR source is the EUR snapshot of
+    // 2025-07-15 (R16, later than R15): USD/INR = 101 / 1.25 = 80.8, and 1.26 / 80.8 = 0.015594… → 0.02;
+    // 85.26 / 80.8 = 1.05519… → 1.06.
+    q("a cross rate inside a snapshot, no tie", only("TieToUSD", "USD", "expenses", "at market"), "1.06"),
+
     ConversionCase(name: "missing rate among convertible entries", setup: [],
                    query: only("NokA, MyrChain, UsPairBeatsSnap", "KWD"),
                    expected: .missing(["NOK/KWD": 1]), warnings: .none),

@@ -38,7 +38,7 @@ final class EntrySplit: @unchecked Sendable {
 
     /// Starts a helper for the rest of the array `reader` is in (just past `[` or an
     /// element), or returns nil when what is left is small or no boundary is found.
-    static func begin(_ reader: JSONReader, name: String) -> EntrySplit? {
+    static func begin(_ reader: JSONReader, name: String, minimumBytes: Int = EntrySplit.minimumBytes) -> EntrySplit? {
         let left = reader.count - reader.pos
         guard left >= minimumBytes, let cut = boundary(reader, from: reader.pos + left / 2) else { return nil }
         let split = EntrySplit(start: cut, reader: reader, name: name)

@@ -108,7 +108,7 @@ struct FileParser {
     private mutating func parseEntries(into b: inout LedgerBuilder) throws {
         if try reader.consumeNull() { return }
         try reader.beginArray("an array")
-        var split = b.parallel ? EntrySplit.begin(reader, name: b.files[fileIndex]) : nil
+        var split = b.parallel ? EntrySplit.begin(reader, name: b.files[fileIndex], minimumBytes: b.splitBytes) : nil
         defer { split?.abandon() }
         var first = true
         index = 0

@@ -148,8 +148,9 @@ struct LedgerBuilder {
     /// Set when ids are checked as they are read (see `LedgerLoader.load(buffers:)`); the
     /// code of an id is then its row.
     var idSet: ByteInterner?
-    /// Whether a large entries array may be read by two threads (`EntrySplit`).
+    /// Whether a large entries array may be read by two threads (`EntrySplit`), from what size.
     var parallel: Bool
+    var splitBytes = EntrySplit.minimumBytes
     var categories = ByteInterner()
     var parties = ByteInterner()
     var payments = ByteInterner()
