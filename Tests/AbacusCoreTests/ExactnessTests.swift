@@ -2,6 +2,7 @@
 // sums no binary floating point could give.
 
 @testable import AbacusCore
+import BigInt
 import Testing
 
 @Suite struct ExactDecimalTests {
@@ -57,6 +58,33 @@ import Testing
         let big = try #require(ExactDecimal("99999999999999999999999999999999999999"))
         #expect(throws: ExactDecimal.Overflow.self) { try big.adding(.one) }
         #expect(throws: ExactDecimal.Overflow.self) { try big.multiplied(by: ExactDecimal("1.1")!) }
+    }
+}
+
+@Suite struct WideIntegerTests {
+    /// Large negative values must survive the trip from BigInt back to 128 bits: the generic
+    /// `Int128(exactly:)` turned -2^64 - 1 into -1, a silent wrong answer.
+    @Test(arguments: ["-18446744073709551617", "-18446744073709551616", "-170141183460469231731687303715884105728",
+                      "170141183460469231731687303715884105727", "-1", "0", "18446744073709551616"])
+    func bigIntegersComeBackExactly(_ text: String) throws {
+        let big = try #require(BigInt(text))
+        #expect(big.exactInt128.map { String($0) } == text)
+    }
+
+    @Test func tooLargeIsNil() throws {
+        #expect(try #require(BigInt("170141183460469231731687303715884105728")).exactInt128 == nil)
+        #expect(try #require(BigInt("-170141183460469231731687303715884105729")).exactInt128 == nil)
+    }
+
+    /// A ledger entry of -10^18 sums to -10^18, not a wrapped value.
+    @Test func aHugeNegativeAmountSumsExactly() throws {
+        let ledger = try LedgerLoader.load(documents: [("huge.json", """
+            {"version": 1, "defaultCurrency": "INR", "books": [{"id": "b", "name": "B", "currency": "INR"}],
+             "entries": [{"id": "e", "bookId": "b", "amount": -1e18, "date": "2025-01-01", "category": "C"},
+                         {"id": "f", "bookId": "b", "amount": -184467440737095516.17, "date": "2025-01-01", "category": "C"}]}
+            """)])
+        let w = WideDecimal(BigInt(ledger.entries.amount[0]) + BigInt(ledger.entries.amount[1]), scale: ledger.entries.amountScale)
+        #expect(w.rounded(toScale: 2)?.description == "-1184467440737095516.17")
     }
 }
 

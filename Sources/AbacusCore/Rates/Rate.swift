@@ -119,7 +119,7 @@ public struct Rate: Hashable, Sendable, CustomStringConvertible {
             scale += 1
             q = next
         }
-        guard let sig = Int128(exactly: q), sig.magnitude <= ExactDecimal.maxSignificand.magnitude else { return nil }
+        guard let sig = q.exactInt128, sig.magnitude <= ExactDecimal.maxSignificand.magnitude else { return nil }
         return ExactDecimal(significand: sig, scale: scale).normalized
     }
 
@@ -171,7 +171,7 @@ public struct WideDecimal: Sendable {
     /// Rounded half-even to `scale` decimals; nil when the result exceeds 38 digits.
     public func rounded(toScale s: Int) -> ExactDecimal? {
         let r = rescaled(to: s)
-        guard let sig = Int128(exactly: r.significand), sig.magnitude <= ExactDecimal.maxSignificand.magnitude else { return nil }
+        guard let sig = r.significand.exactInt128, sig.magnitude <= ExactDecimal.maxSignificand.magnitude else { return nil }
         return ExactDecimal(significand: sig, scale: s)
     }
 
@@ -186,7 +186,7 @@ public struct WideDecimal: Sendable {
         if w.scale > ExactDecimal.maxScale { w = w.rescaled(to: ExactDecimal.maxScale) }
         // Rounding up may add a digit (999… → 1000…); drop one more when it does.
         if w.significand.magnitude.description.count > ExactDecimal.maxDigits { w = w.rescaled(to: w.scale - 1) }
-        guard let sig = Int128(exactly: w.significand), sig.magnitude <= ExactDecimal.maxSignificand.magnitude else { return nil }
+        guard let sig = w.significand.exactInt128, sig.magnitude <= ExactDecimal.maxSignificand.magnitude else { return nil }
         return ExactDecimal(significand: sig, scale: w.scale).normalized
     }
 }
@@ -200,5 +200,24 @@ extension WideDecimal: Comparable {
     public static func < (a: WideDecimal, b: WideDecimal) -> Bool {
         let s = max(a.scale, b.scale)
         return a.rescaled(to: s).significand < b.rescaled(to: s).significand
+    }
+}
+
+extension BigInt {
+    /// The value as an `Int128`, or nil when it does not fit. Read from the magnitude's words
+    /// and the sign, not through the generic `Int128(exactly:)`, which gets large negative
+    /// BigInts wrong (-2^64 - 1 comes back as -1).
+    public var exactInt128: Int128? {
+        var value: UInt128 = 0
+        for (i, word) in magnitude.words.enumerated() {
+            if i >= 2 { if word != 0 { return nil } else { continue } }
+            value |= UInt128(word) << (64 * i)
+        }
+        if sign == .minus {
+            guard value <= UInt128(Int128.max) + 1 else { return nil }
+            return value == UInt128(Int128.max) + 1 ? Int128.min : -Int128(value)
+        }
+        guard value <= UInt128(Int128.max) else { return nil }
+        return Int128(value)
     }
 }
