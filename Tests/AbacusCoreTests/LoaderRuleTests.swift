@@ -303,6 +303,29 @@ func loaderRefuses(_ c: BadCase) throws {
     #expect(error?.description.hasPrefix(dir.path) == true)
 }
 
+/// A ledger that is not a regular file (a FIFO here; `<(cat ledger.json)` is a pipe) is read
+/// to its end, not taken for an empty file.
+@Test func aLedgerFromAPipeIsReadWhole() throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("abacus-loader-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let fifo = dir.appendingPathComponent("ledger.fifo").path
+    #expect(mkfifo(fifo, 0o600) == 0)
+    // Large enough to need several reads.
+    let entries = (0..<3000).map { #"{"id": "e\#($0)", "bookId": "b", "amount": -1.5, "date": "2025-01-01", "category": "C"}"# }
+    let text = #"{"version": 1, "defaultCurrency": "INR", "books": [{"id": "b", "name": "B", "currency": "INR"}], "entries": ["#
+        + entries.joined(separator: ",") + "]}"
+    let writer = Thread {
+        let fd = open(fifo, O_WRONLY)
+        var bytes = Array(text.utf8)
+        _ = bytes.withUnsafeMutableBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+    }
+    writer.start()
+    let ledger = try LedgerLoader.load(paths: [fifo])
+    #expect(ledger.entries.count == 3000)
+}
+
 @Test func aMissingFileIsRefused() throws {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("abacus-loader-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

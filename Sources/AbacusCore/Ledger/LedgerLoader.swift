@@ -38,6 +38,8 @@ public enum LedgerLoader {
         var mapped: [MappedFile] = []
         defer { mapped.forEach { $0.unmap() } }
         for path in paths { mapped.append(try MappedFile(path: path)) }
+        let guardRail = ShrinkGuard(paths: paths)
+        defer { guardRail.remove() }
         return try load(buffers: zip(paths, mapped).map { ($0, $1.bytes) })
     }
 
@@ -69,10 +71,12 @@ public enum LedgerLoader {
     }
 }
 
-/// A file mapped read-only into memory.
+/// A ledger file's bytes: a regular file mapped read-only into memory; anything else that
+/// can be read (a pipe, `<(…)`, a FIFO) read whole into memory.
 struct MappedFile {
     let bytes: UnsafeBufferPointer<UInt8>
     private let mappedLength: Int
+    private let owned: Bool
 
     init(path: String) throws(LoadError) {
         let fd = open(path, O_RDONLY)
@@ -85,10 +89,16 @@ struct MappedFile {
         guard fstat(fd, &info) == 0 else {
             throw LoadError(file: path, message: "cannot read the ledger: \(String(cString: strerror(errno)))")
         }
-        if (info.st_mode & S_IFMT) == S_IFDIR {
+        let kind = info.st_mode & S_IFMT
+        if kind == S_IFDIR {
             throw LoadError(file: path, message: "is a directory, expected a ledger JSON file")
         }
+        guard kind == S_IFREG else {
+            (bytes, owned, mappedLength) = (try MappedFile.readAll(fd, path: path), true, 0)
+            return
+        }
         let size = Int(info.st_size)
+        owned = false
         if size == 0 {
             bytes = UnsafeBufferPointer(start: nil, count: 0)
             mappedLength = 0
@@ -102,10 +112,69 @@ struct MappedFile {
         mappedLength = size
     }
 
+    /// Reads a stream to its end.
+    private static func readAll(_ fd: Int32, path: String) throws(LoadError) -> UnsafeBufferPointer<UInt8> {
+        var buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 1)
+        var count = 0
+        while true {
+            if count == buffer.count {
+                let bigger = UnsafeMutableRawBufferPointer.allocate(byteCount: buffer.count * 2, alignment: 1)
+                bigger.copyMemory(from: UnsafeRawBufferPointer(buffer))
+                buffer.deallocate()
+                buffer = bigger
+            }
+            let n = read(fd, buffer.baseAddress! + count, buffer.count - count)
+            if n == 0 { break }
+            if n < 0 {
+                if errno == EINTR { continue }
+                let reason = String(cString: strerror(errno))
+                buffer.deallocate()
+                throw LoadError(file: path, message: "cannot read the ledger: \(reason)")
+            }
+            count += n
+        }
+        return UnsafeBufferPointer(start: buffer.baseAddress?.assumingMemoryBound(to: UInt8.self), count: count)
+    }
+
+    /// Unmaps the file, or frees the bytes read from a stream.
     func unmap() {
-        if mappedLength > 0, let base = bytes.baseAddress {
+        if owned {
+            UnsafeMutableRawPointer(mutating: bytes.baseAddress).map { $0.deallocate() }
+        } else if mappedLength > 0, let base = bytes.baseAddress {
             munmap(UnsafeMutableRawPointer(mutating: base), mappedLength)
         }
+    }
+}
+
+/// A mapped file that someone shortens while it is read makes its lost pages fault with
+/// SIGBUS. While files load, that signal ends the program with a clear message and status 2
+/// (nothing was loaded), instead of a crash; afterwards the previous handler is back.
+struct ShrinkGuard {
+    private var previous = sigaction()
+
+    /// The message, made before the signal can come: a handler may only write and exit.
+    nonisolated(unsafe) private static var message: UnsafeMutableBufferPointer<UInt8>?
+
+    init(paths: [String]) {
+        let text = "error: \(paths.joined(separator: ", ")): a ledger file got shorter while it was being read; nothing was loaded\n"
+        let bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: text.utf8.count)
+        _ = bytes.initialize(from: text.utf8)
+        ShrinkGuard.message?.deallocate()
+        ShrinkGuard.message = bytes
+        var action = sigaction()
+        #if canImport(Glibc)
+        action.__sigaction_handler.sa_handler = { _ in
+            if let m = ShrinkGuard.message { _ = write(2, m.baseAddress, m.count) }
+            _exit(2)
+        }
+        #endif
+        sigemptyset(&action.sa_mask)
+        sigaction(SIGBUS, &action, &previous)
+    }
+
+    func remove() {
+        var restore = previous
+        sigaction(SIGBUS, &restore, nil)
     }
 }
 
