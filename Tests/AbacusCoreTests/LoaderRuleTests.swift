@@ -236,6 +236,12 @@ let cases: [BadCase] = [
     BadCase("normalizedAmount without normalizedCurrency",
             ledger(e1: entry1(replacing: #""category": "Food""#, with: #""category": "Food", "normalizedAmount": -0.15"#)),
             path: "entries[0].normalizedAmount", line: 8, "without normalizedCurrency"),
+    BadCase("normalizedAmount with the opposite sign of amount",
+            ledger(e1: entry1(replacing: #""category": "Food""#, with: #""category": "Food", "normalizedAmount": 0.15, "normalizedCurrency": "USD""#)),
+            path: "entries[0].normalizedAmount", line: 8, "0.15 has the opposite sign of amount -12.5", "negative for an expense"),
+    BadCase("a snapshot quoting its own base at other than 1",
+            ledger(rates: #"{"base": "USD", "date": "2025-10-01", "rates": {"INR": 83.12, "USD": 1.01}}"#),
+            path: "rates[0].rates.USD", line: 11, "quotes its own base USD at 1.01"),
     BadCase("lockedExchangeRate without targetCurrency",
             ledger(books: book1(replacing: #""currency": "INR""#, with: #""currency": "INR", "lockedExchangeRate": 0.012"#)),
             path: "books[0].targetCurrency", line: 5, #"missing "targetCurrency""#),
@@ -301,6 +307,15 @@ func loaderRefuses(_ c: BadCase) throws {
     #expect(error?.message.contains("is a directory") == true)
     #expect(error?.message.contains("expected a ledger JSON file") == true)
     #expect(error?.description.hasPrefix(dir.path) == true)
+}
+
+/// Rate APIs list the base itself at 1 (`"USD": 1`): a snapshot may do the same.
+@Test func aSnapshotMayQuoteItsOwnBaseAtOne() throws {
+    let ledger = try LedgerLoader.load(documents: [("base.json", """
+        {"version": 1, "defaultCurrency": "INR", "books": [],
+         "rates": [{"base": "USD", "date": "2025-10-01", "rates": {"USD": 1, "INR": 83.12}}]}
+        """)])
+    #expect(ledger.snapshots.first?.rates.keys.map(\.code) == ["INR"])
 }
 
 /// A ledger that is not a regular file (a FIFO here; `<(cat ledger.json)` is a pipe) is read

@@ -338,6 +338,7 @@ struct FileParser {
         var party: UInt32 = 0, payment: UInt32 = 0, remarks: UInt32 = 0
         var transfer = false
         var normalizedAmount: ExactDecimal?, normalizedCurrency = Currency.none, conversionRate: ExactDecimal?
+        var normalizedAt = 0
         let tagsBefore = b.tagCodes.count
         while let key = try reader.nextKey(&first) {
             let keyOffset = key.start - 1
@@ -414,6 +415,7 @@ struct FileParser {
                 transfer = try bool() ?? false
             case 11:
                 try markEntryField(11, &seen, keyOffset)
+                normalizedAt = reader.skipSpace(from: reader.pos)
                 normalizedAmount = try reader.consumeNull() ? nil : try number()
             case 12:
                 try markEntryField(12, &seen, keyOffset)
@@ -442,6 +444,12 @@ struct FileParser {
             throw rule("\(field) is given without normalizedCurrency: say which currency it is in", at: objectStart)
         }
         guard let amount else { throw rule("missing \"amount\"", at: objectStart) }
+        // The amount converted keeps the amount's sign: an expense stored as positive spending
+        // would otherwise count as income once converted.
+        if let n = normalizedAmount, n.significand.signum() != amount.significand.signum() {
+            field = "normalizedAmount"
+            throw rule("\(n) has the opposite sign of amount \(amount); normalizedAmount is the amount converted, so it keeps its sign (negative for an expense)", at: normalizedAt)
+        }
         b.day.append(day)
         b.amount.append(amount.significand)
         b.amountScale.append(UInt8(amount.scale))
@@ -522,11 +530,15 @@ struct FileParser {
         }
         if isSnapshot && !custom {
             guard let base else { throw rule("missing \"base\": the currency the snapshot's rates are quoted against", at: objectStart) }
-            guard let rates else { throw rule("missing \"rates\": {\"CODE\": rate, …}", at: objectStart) }
+            guard var rates else { throw rule("missing \"rates\": {\"CODE\": rate, …}", at: objectStart) }
             guard let day else { throw rule("missing \"date\": a market snapshot needs the date it is for", at: objectStart) }
-            if rates[base] != nil {
-                field = "rates." + base.code
-                throw rule("the snapshot quotes its own base \(base)", at: placeOf["rates"] ?? objectStart)
+            // Rate APIs list the base itself at 1 (`"USD": 1`); any other value is a contradiction.
+            if let own = rates[base] {
+                guard own == .one else {
+                    field = "rates." + base.code
+                    throw rule("the snapshot quotes its own base \(base) at \(own); 1 \(base) is 1 \(base)", at: placeOf["rates"] ?? objectStart)
+                }
+                rates[base] = nil
             }
             b.snapshots.append(RateSnapshot(base: base, day: day, rates: rates, source: source, fetchedAt: fetchedAt, order: b.marketOrder))
             b.marketOrder += 1
