@@ -431,13 +431,26 @@ struct LedgerBuilder {
     }
 }
 
-/// The closest candidate by edit distance, when it is close enough to be a likely typo.
+/// The closest candidate by edit distance, when it is close enough to be a likely typo:
+/// within a third of the shorter length (at least one edit). Among equally close
+/// candidates the first listed wins, so callers list the likelier ones first. A word
+/// far longer than every candidate is refused before any comparison: a 50 MB dangling
+/// id costs one partial count, not a distance table.
 public func nearest(_ word: String, in candidates: [String]) -> String? {
+    let longest = candidates.lazy.map(\.count).max() ?? 0
+    // Past this length no candidate is within its allowance (the length difference alone exceeds it).
+    let cap = longest + max(1, longest / 3)
+    var length = 0
+    for _ in word {
+        length += 1
+        if length > cap { return nil }
+    }
     let w = word.lowercased()
     var best: (String, Int)?
     for c in candidates {
-        let d = editDistance(w, c.lowercased())
-        guard d <= max(1, min(w.count, c.count) / 3) else { continue }
+        let allowed = max(1, min(length, c.count) / 3)
+        let d = editDistance(w, c.lowercased(), limit: allowed)
+        guard d <= allowed else { continue }
         if let b = best, b.1 <= d { continue }
         best = (c, d)
     }
@@ -446,21 +459,44 @@ public func nearest(_ word: String, in candidates: [String]) -> String? {
 
 /// Edit distance over characters, counting a swap of two neighbours as one edit
 /// (optimal string alignment), so `wrok` is one edit from `work`.
-public func editDistance(_ a: String, _ b: String) -> Int {
-    let x = Array(a), y = Array(b)
+///
+/// With a `limit`, a distance above it comes back as `limit + 1`, found in time
+/// proportional to the shorter string times the limit: the strings are read only as
+/// far as their lengths can differ by the limit, and only a band of the table around
+/// its diagonal (two rows and the one before, for swaps) is computed.
+public func editDistance(_ a: String, _ b: String, limit: Int = Int.max) -> Int {
+    var x: [Character] = [], y: [Character] = []
+    var ia = a.makeIterator(), ib = b.makeIterator()
+    var aDone = false, bDone = false
+    while !(aDone && bDone) {
+        if !aDone { if let c = ia.next() { x.append(c) } else { aDone = true } }
+        if !bDone { if let c = ib.next() { y.append(c) } else { bDone = true } }
+        if (aDone && y.count - x.count > limit) || (bDone && x.count - y.count > limit) { return limit + 1 }
+    }
     if x.isEmpty { return y.count }
     if y.isEmpty { return x.count }
-    var d = [[Int]](repeating: [Int](repeating: 0, count: y.count + 1), count: x.count + 1)
-    for i in 0...x.count { d[i][0] = i }
-    for j in 0...y.count { d[0][j] = j }
-    for i in 1...x.count {
-        for j in 1...y.count {
+    let n = x.count, m = y.count
+    // No distance exceeds the longer length, so a wider limit changes nothing (and `over` cannot overflow).
+    let limit = min(max(0, limit), max(n, m))
+    let over = limit + 1
+    var before = [Int](repeating: over, count: m + 1)          // row i - 2
+    var previous = (0...m).map { min($0, over) }               // row i - 1
+    var row = [Int](repeating: over, count: m + 1)
+    for i in 1...n {
+        let lo = max(1, i - limit), hi = min(m, i + limit)
+        row[0] = min(i, over)
+        row[lo - 1] = lo == 1 ? row[0] : over
+        var best = row[lo - 1]
+        for j in lo...hi {
             let cost = x[i - 1] == y[j - 1] ? 0 : 1
-            d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
-            if i > 1, j > 1, x[i - 1] == y[j - 2], x[i - 2] == y[j - 1] {
-                d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
-            }
+            var d = min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + cost)
+            if i > 1, j > 1, x[i - 1] == y[j - 2], x[i - 2] == y[j - 1] { d = min(d, before[j - 2] + 1) }
+            row[j] = min(d, over)
+            best = min(best, row[j])
         }
+        if hi < m { row[hi + 1] = over }
+        if best > limit { return over }
+        (before, previous, row) = (previous, row, before)
     }
-    return d[x.count][y.count]
+    return previous[m]
 }
