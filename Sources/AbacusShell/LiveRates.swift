@@ -2,14 +2,23 @@
 //
 // A refresh asks the provider (`ABACUS_RATES_URL`, `{base}` and `{key}` filled in;
 // Frankfurter by default) for the latest snapshot, over HTTPS with URLSession and a
-// 10-second timeout, unless the cache already holds one for that base fetched
-// within the time to live (`ABACUS_RATES_TTL` minutes, or `.set ttl`; 30 by
-// default) — `--force` fetches anyway, `--offline` never touches the network. The
-// snapshot is validated, written to the cache atomically
-// (`$XDG_CACHE_HOME/abacus/rates.json` or `--rates-cache`), and added to the
-// session's market rates; the ledger file is never touched. Any failure is a clear
-// message and Abacus carries on with the ledger's and the cache's rates. The API
-// key is sent but never printed, logged or stored.
+// 10-second timeout (`ABACUS_RATES_TIMEOUT`), unless the cache already holds one
+// for that base fetched within the time to live (`ABACUS_RATES_TTL` minutes, or
+// `.set ttl`; 30 by default) — `--force` fetches anyway, `--offline` never touches
+// the network. Settings are whole numbers in a stated range; anything else is
+// refused by name, never guessed at. The snapshot is validated, written to the
+// cache atomically (`$XDG_CACHE_HOME/abacus/rates.json` or `--rates-cache`), and
+// added to the session's market rates; the ledger file is never touched.
+//
+// A fetch that fails (network, timeout, HTTP error, a bad or oversized response)
+// is a warning, not a failed statement: Abacus carries on with the ledger's and
+// the cache's rates and says how old the newest of them are, so a script that
+// starts with `rates refresh` still runs offline.
+//
+// The API key is sent but never printed, logged or stored: URLs in messages show
+// `{key}` as `…`, and any text that might echo it is redacted. It goes only to the
+// provider's own origin — a redirect to another host, port or scheme is not
+// followed — and never over plain http except to this machine.
 
 import AbacusCore
 import AbacusQuery
@@ -20,13 +29,23 @@ import FoundationNetworking
 
 final class LiveRates: LiveRatesService {
     static let defaultURL = "https://api.frankfurter.app/latest?from={base}"
+    static let ttlRange = 0...525_600
+    static let timeoutRange = 1...600
+    /// A fetch time this far ahead of the clock is clock skew, not the future.
+    static let skewSeconds = 300.0
 
     let cachePath: String?
     var urlTemplate: String
     var key: String?
-    var ttlMinutes: Int
+    /// `.set ttl` replaces it, and with it whatever ABACUS_RATES_TTL said.
+    var ttlMinutes: Int { didSet { refusedTTL = nil } }
     let offline: Bool
-    let timeout: TimeInterval
+    let timeoutSeconds: Int
+    /// Why ABACUS_RATES_TTL / ABACUS_RATES_TIMEOUT was refused: every refresh says so until it is fixed.
+    private var refusedTTL: String?
+    private let refusedTimeout: String?
+    /// Where warnings go (the shell's stderr, given with `loadCache`).
+    private var warn: ((String) -> Void)?
     /// Snapshots read from or written to the cache, newest last.
     private(set) var cached: [RateSnapshot] = []
     /// Market sources at or after this order came from the cache or a refresh, not the ledger.
@@ -36,9 +55,13 @@ final class LiveRates: LiveRatesService {
         self.cachePath = cachePath ?? LiveRates.defaultCachePath(environment)
         self.urlTemplate = environment["ABACUS_RATES_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? LiveRates.defaultURL
         self.key = environment["ABACUS_RATES_KEY"].flatMap { $0.isEmpty ? nil : $0 }
-        self.ttlMinutes = environment["ABACUS_RATES_TTL"].flatMap { Int($0) }.map { max(0, $0) } ?? 30
+        let ttl = LiveRates.wholeNumber(environment, "ABACUS_RATES_TTL", in: LiveRates.ttlRange, unit: "minutes", default: 30)
+        self.ttlMinutes = ttl.value
+        self.refusedTTL = ttl.refused
+        let timeout = LiveRates.wholeNumber(environment, "ABACUS_RATES_TIMEOUT", in: LiveRates.timeoutRange, unit: "seconds", default: 10)
+        self.timeoutSeconds = timeout.value
+        self.refusedTimeout = timeout.refused
         self.offline = offline
-        self.timeout = environment["ABACUS_RATES_TIMEOUT"].flatMap { Double($0) } ?? 10
     }
 
     static func defaultCachePath(_ environment: [String: String]) -> String? {
@@ -47,73 +70,48 @@ final class LiveRates: LiveRatesService {
         return nil
     }
 
-    /// Reads the cache; a missing cache is empty, a corrupt one is reported and ignored.
-    func loadCache(report: (String) -> Void) -> [RateSnapshot] {
-        guard let cachePath, FileManager.default.fileExists(atPath: cachePath) else { return [] }
-        do {
-            cached = try RateCache.read(path: cachePath)
-        } catch {
-            report("warning: ignoring the rates cache: \(error.description)")
-            cached = []
+    /// An integer setting from the environment. Parsed as an integer, never through a
+    /// floating-point value (`inf`, `nan`, `1e300` are simply not integers); out of range
+    /// or not a number, the default stays and the reason is kept.
+    static func wholeNumber(_ environment: [String: String], _ name: String, in range: ClosedRange<Int>, unit: String,
+                            default value: Int) -> (value: Int, refused: String?) {
+        guard let text = environment[name], !text.isEmpty else { return (value, nil) }
+        guard let n = Int(text), range.contains(n) else {
+            return (value, Problem.badSetting(name: name, value: text, range: range, unit: unit).message)
         }
-        return cached
+        return (n, nil)
     }
 
-    /// The provider URL for a base, with the key filled in (for the request only).
-    func url(base: Currency, withKey: Bool) -> String {
-        urlTemplate.replacingOccurrences(of: "{base}", with: base.code)
-            .replacingOccurrences(of: "{key}", with: withKey ? (key ?? "") : "…")
-    }
+    // MARK: The cache
 
-    func refresh(base requested: Currency?, force: Bool, session: Session) throws(QueryError) -> String {
-        let base = requested ?? Currency(code: "USD") ?? session.currency
+    /// Reads the cache; a missing cache is empty, a corrupt one (or a file that is not a
+    /// cache) is reported and ignored. A snapshot fetched "in the future" counts as expired.
+    func loadCache(report: @escaping (String) -> Void) -> [RateSnapshot] {
+        warn = report
+        cached = []
+        guard let cachePath, !cachePath.isEmpty, FileManager.default.fileExists(atPath: cachePath) else { return [] }
+        var snapshots: [RateSnapshot]
+        do {
+            snapshots = try RateCache.read(path: cachePath)
+        } catch {
+            report("warning: ignoring the rates cache: " + RateCache.printable(error.description))
+            return []
+        }
         let now = Date()
-        if offline {
-            return "offline: no request made; market rates come from the ledger and the cache" + newestNote(session)
-        }
-        if !force, let fresh = newestCached(base: base), let fetched = fresh.fetchedAt.flatMap(LiveRates.parseTime) {
-            let minutes = Int(now.timeIntervalSince(fetched) / 60)
-            if minutes < ttlMinutes {
-                return "rates for \(base) fetched \(minutes) min ago (within the \(ttlMinutes)-minute TTL), rates of \(fresh.day); `rates refresh --force` fetches anyway"
+        for i in snapshots.indices {
+            let s = snapshots[i]
+            guard let text = s.fetchedAt else { continue }
+            guard let fetched = LiveRates.parseTime(text) else {
+                report("warning: ignoring the rates cache: " + Problem.badFetchTime(cachePath, s, text).message)
+                return []
+            }
+            if case .future = LiveRates.age(of: fetched, now: now) {
+                report("warning: " + Problem.fetchedInTheFuture(cachePath, s, text).message)
+                snapshots[i].fetchedAt = nil
             }
         }
-        let shown = url(base: base, withKey: false)
-        guard let url = URL(string: url(base: base, withKey: true)), url.scheme == "https" || url.scheme == "http" else {
-            throw QueryError(.unsupported("the rates provider URL is not a usable http(s) URL: \(shown)"), at: nil)
-        }
-        let body: [UInt8]
-        switch fetch(url) {
-        case .failure(let reason):
-            throw QueryError(.unsupported("could not fetch rates from \(shown): \(reason); carrying on with the ledger's and cached rates" + newestNote(session)), at: nil)
-        case .success(let data):
-            body = data
-        }
-        let fetchedAt = LiveRates.timestamp(now)
-        let parsed: RateCache.ProviderSnapshot
-        do {
-            parsed = try RateCache.parseResponse(body, source: LiveRates.host(of: shown), fetchedAt: fetchedAt)
-        } catch {
-            throw QueryError(.unsupported("the rates provider sent an unusable response (\(error.message)); carrying on with the ledger's and cached rates" + newestNote(session)), at: nil)
-        }
-        cached.removeAll { $0.base == parsed.snapshot.base && $0.day == parsed.snapshot.day }
-        cached.append(parsed.snapshot)
-        var notes: [String] = []
-        if let cachePath {
-            do {
-                try RateCache.writeAtomically(RateCache.document(cached), to: cachePath)
-                notes.append("cached in \(cachePath)")
-            } catch {
-                notes.append("not cached: \(error.description)")
-            }
-        }
-        if firstLiveOrder == Int.max { firstLiveOrder = session.ledger.nextMarketOrder }
-        session.addMarketSnapshots([parsed.snapshot])
-        if !parsed.skipped.isEmpty {
-            let n = parsed.skipped.count
-            notes.append("skipped \(n) \(n == 1 ? "code" : "codes") outside ISO 4217 (\(parsed.skipped.prefix(5).joined(separator: ", "))\(n > 5 ? ", …" : ""))")
-        }
-        let snap = parsed.snapshot
-        return "fetched \(snap.rates.count) \(snap.base) rates of \(snap.day) from \(LiveRates.host(of: shown))" + (notes.isEmpty ? "" : "; " + notes.joined(separator: "; "))
+        cached = snapshots
+        return cached
     }
 
     /// Adds the cached snapshots to a freshly loaded ledger, after its own sources.
@@ -126,41 +124,228 @@ final class LiveRates: LiveRatesService {
         cached.filter { $0.base == base }.max { ($0.fetchedAt ?? "", $0.day) < ($1.fetchedAt ?? "", $1.day) }
     }
 
-    /// ", newest dated 2025-12-31 (326 days old)".
-    func newestNote(_ session: Session) -> String {
-        let days = session.ledger.snapshots.map(\.day) + session.ledger.pairs.compactMap(\.day)
-        guard let newest = days.max() else { return "; there are none" }
-        return " (newest dated \(newest), \(session.today.number - newest.number) days old)"
+    // MARK: Refresh
+
+    /// The provider URL for a base. With the key (percent-encoded, so that it cannot add
+    /// query parameters) for the request only; with `…` for anything shown.
+    func url(base: Currency, withKey: Bool) -> String {
+        let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+        let filled = withKey ? (key ?? "").addingPercentEncoding(withAllowedCharacters: unreserved) ?? "" : "…"
+        return urlTemplate.replacingOccurrences(of: "{base}", with: base.code).replacingOccurrences(of: "{key}", with: filled)
     }
 
-    enum Fetch { case success([UInt8]), failure(String) }
+    /// `text` with every occurrence of the key (as typed or percent-encoded) shown as `…`, made printable.
+    func redacted(_ text: String) -> String {
+        var t = text
+        if let key, !key.isEmpty {
+            t = t.replacingOccurrences(of: key, with: "…")
+            if let encoded = key.addingPercentEncoding(withAllowedCharacters: .alphanumerics) { t = t.replacingOccurrences(of: encoded, with: "…") }
+        }
+        return RateCache.printable(t, limit: 400)
+    }
+
+    func refresh(base requested: Currency?, force: Bool, session: Session) throws(QueryError) -> String {
+        let base = requested ?? Currency(code: "USD") ?? session.currency
+        if offline {
+            return "offline: no request made; market rates come from the ledger and the cache" + newestNote(session)
+        }
+        if let refused = refusedTimeout ?? refusedTTL { throw QueryError(.unsupported(refused), at: nil) }
+        guard LiveRates.ttlRange.contains(ttlMinutes) else {
+            throw QueryError(.unsupported(Problem.badSetting(name: ".set ttl", value: String(ttlMinutes), range: LiveRates.ttlRange, unit: "minutes").message), at: nil)
+        }
+        let now = Date()
+        if !force, let fresh = newestCached(base: base), let fetched = fresh.fetchedAt.flatMap(LiveRates.parseTime),
+           case .minutes(let minutes) = LiveRates.age(of: fetched, now: now), minutes < ttlMinutes {
+            return "rates for \(base) fetched \(minutes) min ago (within the \(ttlMinutes)-minute TTL), rates of \(fresh.day); `rates refresh --force` fetches anyway"
+        }
+        let shown = redacted(url(base: base, withKey: false))
+        guard let url = URL(string: url(base: base, withKey: true)), let scheme = url.scheme?.lowercased(),
+              scheme == "https" || scheme == "http", let host = url.host, !host.isEmpty else {
+            throw QueryError(.unsupported(Problem.unusableURL(shown).message), at: nil)
+        }
+        if let key {
+            // A key with a line break would write headers of its own.
+            guard !key.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+                throw QueryError(.unsupported(Problem.keyWithControlCharacters.message), at: nil)
+            }
+            guard scheme == "https" || LiveRates.isLoopback(host) else {
+                throw QueryError(.unsupported(Problem.keyOverPlainHTTP(host: redacted(host)).message), at: nil)
+            }
+        }
+        let source = redacted(host)
+        let body: [UInt8]
+        switch fetch(url) {
+        case .failure(let reason): return carryOn(Problem.fetchFailed(url: shown, reason: redacted(reason.description)), session)
+        case .success(let data): body = data
+        }
+        let parsed: RateCache.ProviderSnapshot
+        do {
+            let latest = max(session.today, LiveRates.utcDay(now)).advanced(by: 1)
+            parsed = try RateCache.parseResponse(body, expecting: .init(base: base, latestDay: latest), source: source, fetchedAt: LiveRates.timestamp(now))
+        } catch {
+            let place = error.line.flatMap { l in error.column.map { "line \(l), column \($0): " } } ?? ""
+            return carryOn(Problem.badResponse(url: shown, reason: redacted(place + error.message)), session)
+        }
+        cached.removeAll { $0.base == parsed.snapshot.base && $0.day == parsed.snapshot.day }
+        cached.append(parsed.snapshot)
+        var notes: [String] = []
+        if let cachePath {
+            do {
+                try RateCache.writeAtomically(RateCache.document(cached), to: cachePath)
+                notes.append("cached in \(cachePath)")
+            } catch {
+                notes.append(warning(Problem.notCached(error.description), briefly: "not cached"))
+            }
+        }
+        if firstLiveOrder == Int.max { firstLiveOrder = session.ledger.nextMarketOrder }
+        session.addMarketSnapshots([parsed.snapshot])
+        if !parsed.skipped.isEmpty {
+            let n = parsed.skipped.count
+            notes.append("skipped \(n) \(n == 1 ? "code" : "codes") outside ISO 4217 (\(parsed.skipped.prefix(5).joined(separator: ", "))\(n > 5 ? ", …" : ""))")
+        }
+        let snap = parsed.snapshot
+        return "fetched \(snap.rates.count) \(snap.base) rates of \(snap.day) from \(source)" + (notes.isEmpty ? "" : "; " + notes.joined(separator: "; "))
+    }
+
+    /// A failed fetch: the reason as a warning, and as the statement's answer what Abacus uses instead.
+    func carryOn(_ problem: Problem, _ session: Session) -> String {
+        warning(problem, briefly: "no new rates") + "; carrying on with the ledger's and cached rates" + newestNote(session)
+    }
+
+    /// Sends the problem to stderr and returns `brief`; without a place for warnings, returns the problem itself.
+    func warning(_ problem: Problem, briefly brief: String) -> String {
+        guard let warn else { return problem.message }
+        warn("warning: " + problem.message)
+        return brief
+    }
+
+    /// " (newest dated 2025-12-31, 326 days old)", with the fetch time when the newest was fetched.
+    func newestNote(_ session: Session) -> String {
+        let ledger = session.ledger
+        let days = ledger.snapshots.map(\.day) + ledger.pairs.compactMap(\.day)
+        guard let newest = days.max() else { return "; there are none" }
+        let old = Int(session.today.number) - Int(newest.number)
+        var note = " (newest dated \(newest), " + (old < 0 ? "after today" : old == 0 ? "today's" : old == 1 ? "1 day old" : "\(old) days old")
+        let fetched = ledger.snapshots.filter { $0.day == newest }.compactMap { $0.fetchedAt.flatMap(LiveRates.parseTime) }.max()
+        if let fetched { note += ", " + LiveRates.describe(LiveRates.age(of: fetched, now: Date())) }
+        return note + ")"
+    }
+
+    static func isLoopback(_ host: String) -> Bool {
+        let h = host.lowercased()
+        return h == "localhost" || h.hasPrefix("127.") || h == "::1" || h == "[::1]"
+    }
+
+    // MARK: Fetching
+
+    enum Fetch { case success([UInt8]), failure(FetchFailure) }
+
+    enum FetchFailure: CustomStringConvertible {
+        case timedOut(seconds: Int)
+        case http(Int)
+        case tooLarge
+        case redirectedElsewhere(String)
+        case transport(String)
+
+        var description: String {
+            switch self {
+            case .timedOut(let s): return "timed out after \(s) s"
+            case .http(let code): return "HTTP \(code)"
+            case .tooLarge: return "the response is larger than \(RateCache.responseLimit >> 20) MB"
+            case .redirectedElsewhere(let target): return "redirected to \(target), which is not the provider's own host and port; not followed, so neither the request nor the key went there"
+            case .transport(let reason): return reason
+            }
+        }
+    }
+
+    /// One GET through a delegate, which is what lets Abacus refuse redirects to other
+    /// origins (a completion-handler task follows every redirect, headers and all) and
+    /// stop reading a response past the size limit.
+    final class Download: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+        // Touched on the session's serial delegate queue, read after `finished` is signalled.
+        let origin: URL
+        let timeoutSeconds: Int
+        var body: [UInt8] = []
+        var outcome: Fetch?
+        let finished = DispatchSemaphore(value: 0)
+
+        init(origin: URL, timeoutSeconds: Int) {
+            self.origin = origin
+            self.timeoutSeconds = timeoutSeconds
+        }
+
+        static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
+            func port(_ u: URL) -> Int? { u.port ?? (u.scheme?.lowercased() == "https" ? 443 : u.scheme?.lowercased() == "http" ? 80 : nil) }
+            return a.scheme?.lowercased() == b.scheme?.lowercased() && a.host?.lowercased() == b.host?.lowercased() && port(a) == port(b)
+        }
+
+        func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                        newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+            if let target = request.url, Download.sameOrigin(origin, target) {
+                completionHandler(request)
+                return
+            }
+            let target = request.url.map { u in (u.scheme ?? "?") + "://" + (u.host ?? "?") + (u.port.map { ":\($0)" } ?? "") } ?? "an unusable URL"
+            outcome = .failure(.redirectedElsewhere(target))
+            completionHandler(nil)
+        }
+
+        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+            if response.expectedContentLength > Int64(RateCache.responseLimit) {
+                outcome = .failure(.tooLarge)
+                completionHandler(.cancel)
+                return
+            }
+            if outcome == nil, let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
+                outcome = .failure(.http(http.statusCode))
+            }
+            completionHandler(.allow)
+        }
+
+        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+            body += data
+            if body.count > RateCache.responseLimit, outcome == nil {
+                outcome = .failure(.tooLarge)
+                dataTask.cancel()
+            }
+        }
+
+        func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+            if outcome == nil {
+                if let error {
+                    outcome = .failure((error as NSError).code == NSURLErrorTimedOut ? .timedOut(seconds: timeoutSeconds) : .transport(error.localizedDescription))
+                } else {
+                    outcome = .success(body)
+                }
+            }
+            finished.signal()
+        }
+    }
 
     func fetch(_ url: URL) -> Fetch {
-        var request = URLRequest(url: url, timeoutInterval: timeout)
+        var request = URLRequest(url: url, timeoutInterval: TimeInterval(timeoutSeconds))
         if let key, !urlTemplate.contains("{key}") { request.setValue("Bearer \(key)", forHTTPHeaderField: "Authorization") }
         request.setValue("application/json", forHTTPHeaderField: "Accept")
-        final class Box: @unchecked Sendable { var result = Fetch.failure("no answer") }
-        let box = Box()
-        let done = DispatchSemaphore(value: 0)
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.timeoutIntervalForResource = timeout
-        let urlSession = URLSession(configuration: configuration)
-        let seconds = Int(timeout)
-        urlSession.dataTask(with: request) { data, response, error in
-            if let error {
-                box.result = .failure((error as NSError).code == NSURLErrorTimedOut ? "timed out after \(seconds) s" : error.localizedDescription)
-            } else if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
-                box.result = .failure("HTTP \(http.statusCode)")
-            } else {
-                box.result = .success(Array(data ?? Data()))
-            }
-            done.signal()
-        }.resume()
-        if done.wait(timeout: .now() + timeout + 2) == .timedOut { return .failure("timed out after \(Int(timeout)) s") }
-        urlSession.finishTasksAndInvalidate()
-        return box.result
+        configuration.timeoutIntervalForRequest = TimeInterval(timeoutSeconds)
+        configuration.timeoutIntervalForResource = TimeInterval(timeoutSeconds)
+        configuration.urlCache = nil
+        configuration.httpShouldSetCookies = false
+        let download = Download(origin: url, timeoutSeconds: timeoutSeconds)
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
+        let urlSession = URLSession(configuration: configuration, delegate: download, delegateQueue: queue)
+        // The session holds its delegate until invalidated.
+        defer { urlSession.invalidateAndCancel() }
+        urlSession.dataTask(with: request).resume()
+        if download.finished.wait(timeout: .now() + .seconds(timeoutSeconds + 2)) == .timedOut {
+            return .failure(.timedOut(seconds: timeoutSeconds))
+        }
+        return download.outcome ?? .failure(.transport("no answer"))
     }
+
+    // MARK: Status
 
     func status(session: Session) -> ResultSet {
         let now = Date()
@@ -171,28 +356,57 @@ final class LiveRates: LiveRatesService {
         if let newest = ledgerDays.max() {
             let fetched = ledgerSnapshots.filter { $0.day == newest }.compactMap(\.fetchedAt).max()
             rows.append([.text("ledger"), .text(session.ledger.files.joined(separator: ", ")), .text(newest.description),
-                         fetched.map(Cell.text) ?? .empty, .text(age(newestDay: newest, fetched: fetched, today: session.today, now: now))])
+                         fetched.map { Cell.text(RateCache.printable($0)) } ?? .empty,
+                         .text(age(newestDay: newest, fetched: fetched, today: session.today, now: now))])
         }
         for base in Set(liveSnapshots.map(\.base)).sorted() {
             let mine = liveSnapshots.filter { $0.base == base }
             guard let newest = mine.map(\.day).max() else { continue }
             let fetched = mine.compactMap(\.fetchedAt).max()
-            rows.append([.text("cache"), .text("\(base) from \(mine.last?.source ?? "provider")"), .text(newest.description),
+            rows.append([.text("cache"), .text("\(base) from \(RateCache.printable(mine.last?.source ?? "provider"))"), .text(newest.description),
                          fetched.map(Cell.text) ?? .empty, .text(age(newestDay: newest, fetched: fetched, today: session.today, now: now))])
         }
-        let footer = (offline ? "offline" : "provider \(LiveRates.host(of: url(base: Currency(code: "USD") ?? session.currency, withKey: false)))")
-            + ", TTL \(ttlMinutes) min" + (cachePath.map { ", cache \($0)" } ?? "")
+        let ttl = refusedTTL == nil ? "TTL \(ttlMinutes) min" : "TTL refused (ABACUS_RATES_TTL), \(ttlMinutes) min meanwhile"
+        let footer = (offline ? "offline" : "provider \(LiveRates.host(of: redacted(url(base: Currency(code: "USD") ?? session.currency, withKey: false))))")
+            + ", " + ttl + (cachePath.map { ", cache \($0)" } ?? "")
         return ResultSet(columns: ["source", "from", "newest rate", "fetched", "age"], rows: rows, footer: footer)
     }
 
     func age(newestDay: Day, fetched: String?, today: Day, now: Date) -> String {
-        if let fetched, let t = LiveRates.parseTime(fetched) {
-            let minutes = Int(now.timeIntervalSince(t) / 60)
-            if minutes < 120 { return "fetched \(minutes) min ago" }
-            if minutes < 48 * 60 { return "fetched \(minutes / 60) h ago" }
-            return "fetched \(minutes / 1440) days ago"
+        if let fetched, let t = LiveRates.parseTime(fetched) { return LiveRates.describe(LiveRates.age(of: t, now: now)) }
+        let days = Int(today.number) - Int(newestDay.number)
+        return days < 0 ? "dated after today" : "\(days) \(days == 1 ? "day" : "days")"
+    }
+
+    // MARK: Time
+
+    enum Age { case minutes(Int), future }
+
+    /// Whole minutes since `t`; a time more than a few minutes ahead of the clock is `future`.
+    static func age(of t: Date, now: Date) -> Age {
+        let seconds = now.timeIntervalSince(t)
+        // Dates come from ISO 8601 text (years 0000–9999), so this is always finite and small;
+        // checked anyway, because converting a Double that is not traps.
+        guard seconds.isFinite, abs(seconds) < 1e12 else { return .future }
+        if seconds < -skewSeconds { return .future }
+        return .minutes(max(0, Int((seconds / 60).rounded(.down))))
+    }
+
+    static func describe(_ age: Age) -> String {
+        switch age {
+        case .future: return "fetched in the future (clock skew?)"
+        case .minutes(let m) where m < 120: return "fetched \(m) min ago"
+        case .minutes(let m) where m < 48 * 60: return "fetched \(m / 60) h ago"
+        case .minutes(let m): return "fetched \(m / 1440) days ago"
         }
-        return "\(today.number - newestDay.number) days"
+    }
+
+    /// The calendar day of `d` in UTC.
+    static func utcDay(_ d: Date) -> Day {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        let c = calendar.dateComponents([.year, .month, .day], from: d)
+        return Day(year: c.year ?? 1970, month: c.month ?? 1, day: c.day ?? 1) ?? Day(number: 0)
     }
 
     static func host(of url: String) -> String {
@@ -209,5 +423,43 @@ final class LiveRates: LiveRatesService {
         let f = ISO8601DateFormatter()
         f.formatOptions = [.withInternetDateTime]
         return f.date(from: s)
+    }
+
+    // MARK: Messages
+
+    /// Every live-rates problem, worded in one place.
+    enum Problem {
+        case badSetting(name: String, value: String, range: ClosedRange<Int>, unit: String)
+        case unusableURL(String)
+        case keyWithControlCharacters
+        case keyOverPlainHTTP(host: String)
+        case fetchFailed(url: String, reason: String)
+        case badResponse(url: String, reason: String)
+        case notCached(String)
+        case badFetchTime(String, RateSnapshot, String)
+        case fetchedInTheFuture(String, RateSnapshot, String)
+
+        var message: String {
+            switch self {
+            case .badSetting(let name, let value, let range, let unit):
+                return "\(name) is \"\(RateCache.printable(value, limit: 40))\": expected a whole number of \(unit) from \(range.lowerBound) to \(range.upperBound)"
+            case .unusableURL(let url):
+                return "the rates provider URL is not a usable http(s) URL: \(url)"
+            case .keyWithControlCharacters:
+                return "the rates API key contains control characters; it was not sent"
+            case .keyOverPlainHTTP(let host):
+                return "the rates API key is sent only over https (or to this machine); \(host) is plain http, so nothing was sent"
+            case .fetchFailed(let url, let reason):
+                return "could not fetch rates from \(url): \(reason)"
+            case .badResponse(let url, let reason):
+                return "the rates provider sent an unusable response from \(url): \(reason)"
+            case .notCached(let reason):
+                return "the fetched rates were not cached: \(reason)"
+            case .badFetchTime(let path, let s, let text):
+                return "\(path): the \(s.base) rates of \(s.day) have fetchedAt \"\(RateCache.printable(text, limit: 40))\", not an ISO 8601 date-time"
+            case .fetchedInTheFuture(let path, let s, let text):
+                return "the rates cache \(path): the \(s.base) rates of \(s.day) say they were fetched at \(RateCache.printable(text, limit: 40)), in the future; treated as expired"
+            }
+        }
     }
 }
