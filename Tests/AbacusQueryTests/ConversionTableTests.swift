@@ -175,7 +175,8 @@ let conversionCases: [ConversionCase] = [
     // e08 (10 USD, 2025-01-05) would take the pair 84; what-if: 10 × 80 = 800.00.
     q("what-if beats market", only("UsPairBeatsSnap", "INR", "expenses", "with rate USD/INR = 80"), "800.00"),
     // A what-if for GBP/INR says nothing about SGD: e01 stays at its lock, 10 × 55 = 550.00.
-    q("a what-if for another pair does not apply", only("TripLocked", "INR", "expenses", "with rate GBP/INR = 100"), "550.00"),
+    q("a what-if for another pair does not apply", only("TripLocked", "INR", "expenses", "with rate GBP/INR = 100"), "550.00",
+      warnings: .exactly(["the what-if rate GBP/INR was not used: no entry in GBP is converted by this statement"])),
     // what-if also under `at market`: 10 × 60 = 600.00.
     q("what-if under at market", only("TripLocked", "INR", "expenses", "at market with rate SGD/INR = 60"), "600.00"),
     // NOK has no source; INR/NOK 0.125 → NOK/INR = 1 / 0.125 = 8: (5 + 6) × 8 = 88.00.

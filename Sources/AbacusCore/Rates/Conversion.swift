@@ -117,26 +117,25 @@ public enum RowValue: Comparable, Sendable {
     }
 }
 
-/// Under `at latest`, a newest rate older than today: how stale it is.
+/// Under `at latest`, a newest rate dated before today: how stale it is (SPEC §3).
 public struct StaleRate: Sendable, Equatable {
     public var pair: CurrencyPair
-    /// The rate's own date.
+    /// The rate's own date, which its age counts from.
     public var day: Day
-    /// When it was fetched, if later than its date (a live rate).
+    /// When it was fetched, if the source records a fetch after its date (a live rate).
     public var fetched: Day?
     public var ageInDays: Int
 
-    public init(pair: CurrencyPair, day: Day, freshness: Day, today: Day) {
+    public init(pair: CurrencyPair, day: Day, fetched: Day?, today: Day) {
         self.pair = pair
         self.day = day
-        self.fetched = freshness > day ? freshness : nil
-        self.ageInDays = Int(today.number - freshness.number)
+        self.fetched = fetched
+        self.ageInDays = Int(today.number - day.number)
     }
 
     public var warning: String {
         let days = "\(ageInDays) \(ageInDays == 1 ? "day" : "days")"
-        if let fetched { return "the newest \(pair) rate, dated \(day), was fetched on \(fetched), \(days) before today" }
-        return "the newest \(pair) rate is dated \(day), \(days) before today"
+        return "the newest \(pair) rate is dated \(day), \(days) before today" + (fetched.map { " (fetched on \($0))" } ?? "")
     }
 }
 
@@ -159,8 +158,9 @@ public struct RowConverter: @unchecked Sendable {
     public let factorSignificand: [Int128]
     public let factorScale: [Int]
     public let factorIsExact: [Bool]
-    /// What-if rates given for pairs no row of the statement could use (`with rate SDG/INR` on a ledger without SDG).
-    public let whatIfPairs: [CurrencyPair]
+    /// Each what-if rate as given, with the rate id it converts at (nil when neither of its
+    /// currencies is the target, so no row can use it).
+    public let whatIfUse: [(given: CurrencyPair, id: Int32?)]
 
     public init(column: RateColumn, store: EntryStore, whatIf: [CurrencyPair: ExactDecimal]) {
         self.currency = store.currency
@@ -172,24 +172,24 @@ public struct RowConverter: @unchecked Sendable {
         self.column = column
         var rates = column.rates
         var byCurrency: [Int32] = []
-        var pairs: [CurrencyPair] = []
+        var uses: [(given: CurrencyPair, id: Int32?)] = []
         if !whatIf.isEmpty {
             byCurrency = [Int32](repeating: -1, count: 26 * 26 * 26 + 1)
             for (given, value) in whatIf.sorted(by: { ($0.key.from, $0.key.to) < ($1.key.from, $1.key.to) }) {
-                pairs.append(given)
                 let pair: CurrencyPair
                 let rate: Rate
                 if given.to == column.target { pair = given; rate = Rate(value) }
                 else if given.from == column.target { pair = given.inverse; rate = Rate(value).inverse }
-                else { continue }
-                guard let r = ColumnRate(ResolvedRate(pair: pair, rate: rate, origin: .whatIf(pair))) else { continue }
+                else { uses.append((given, nil)); continue }
+                guard let r = ColumnRate(ResolvedRate(pair: pair, rate: rate, origin: .whatIf(pair))) else { uses.append((given, nil)); continue }
                 byCurrency[Int(pair.from.packed)] = Int32(rates.count)
+                uses.append((given, Int32(rates.count)))
                 rates.append(r)
             }
         }
         self.rates = rates
         self.whatIfID = byCurrency
-        self.whatIfPairs = pairs
+        self.whatIfUse = uses
         factorSignificand = rates.map(\.factor.significand)
         factorScale = rates.map(\.factor.scale)
         factorIsExact = rates.map(\.isExact)
@@ -362,7 +362,7 @@ public struct ConversionTally: Sendable {
             let pair = c.rates[i].resolved.pair
             // The day a rate was asked for: the entry's, or the valuation date of `at DATE`.
             var first = Day(number: firstDay[i]), last = Day(number: lastDay[i])
-            if case .asOf(let d) = c.valuation { first = d; last = d }
+            if let d = c.column.asOf { first = d; last = d }
             var use = late[pair] ?? LateRateUse(pair: pair, sourceDay: q.newestDay, firstEntryDay: first, lastEntryDay: last, entries: 0)
             use.entries += n
             use.firstEntryDay = min(use.firstEntryDay, first)
@@ -381,9 +381,19 @@ public struct ConversionTally: Sendable {
         return stale.values.sorted { ($0.pair.from, $0.pair.to) < ($1.pair.from, $1.pair.to) }
     }
 
-    /// The statement's warnings: stale rates, then late ones.
+    /// What-if rates no row was converted at: most likely a mistyped code or the wrong pair.
+    public func unusedWhatIfs(_ c: RowConverter) -> [String] {
+        c.whatIfUse.compactMap { use in
+            if let id = use.id, perRate[Int(id)] > 0 { return nil }
+            let other = use.given.to == c.target ? use.given.from : (use.given.from == c.target ? use.given.to : nil)
+            if let other { return "the what-if rate \(use.given) was not used: no entry in \(other) is converted by this statement" }
+            return "the what-if rate \(use.given) was not used: this statement converts into \(c.target), and neither of its currencies is \(c.target)"
+        }
+    }
+
+    /// The statement's warnings: stale rates, late ones, then unused what-if rates.
     public func warnings(_ c: RowConverter) -> [String] {
-        staleRates(c).map(\.warning) + lateRateUses(c).map(\.warning)
+        staleRates(c).map(\.warning) + lateRateUses(c).map(\.warning) + unusedWhatIfs(c)
     }
 }
 

@@ -45,6 +45,9 @@ public struct RateColumn: Sendable {
 
     public let target: Currency
     public let valuation: Valuation
+    /// The one day rates are taken as of, whatever the entry's date: the valuation date of
+    /// `at DATE`, today under `at latest`; nil when each entry's own date counts.
+    public let asOf: Day?
     /// Per row: an index into `rates`, or one of the codes above.
     public let ids: [Int32]
     public let rates: [ColumnRate]
@@ -74,22 +77,24 @@ public struct RateColumn: Sendable {
             missingIDs[from] = id
             return id
         }
+        // `at latest` is the newest rate as of today (a rate dated later has not happened yet,
+        // which matters when --today replays an earlier day); without a today, the newest there is.
+        let fixedDay: Day?
+        switch valuation {
+        case .booked, .market: fixedDay = nil
+        case .latest: fixedDay = today
+        case .asOf(let d): fixedDay = d
+        }
         /// Step 3 then 4 for a pair on a day: custom, then market.
         func resolve(_ pair: CurrencyPair, on day: Day) -> Int32 {
-            let asOf: Day?
-            switch valuation {
-            case .booked, .market: asOf = day
-            case .latest: asOf = nil
-            case .asOf(let d): asOf = d
-            }
+            let asOf = valuation == .latest ? today : (fixedDay ?? day)
             if let c = resolver.custom(pair, on: asOf ?? Day(number: .max)) {
                 return intern(ResolvedRate(pair: pair, rate: c.rate, origin: .custom(c)))
             }
             guard let q = resolver.market(pair, on: asOf) else { return missing(pair.from) }
             var stale: StaleRate?
-            // Under `at latest`, a rate is as fresh as its fetch (when the source records one) or its date.
-            if valuation == .latest, let today, resolver.freshness(q) < today {
-                stale = StaleRate(pair: pair, day: q.oldestDay, freshness: resolver.freshness(q), today: today)
+            if valuation == .latest, let today, q.oldestDay < today {
+                stale = StaleRate(pair: pair, day: q.oldestDay, fetched: resolver.fetchDay(q), today: today)
             }
             return intern(ResolvedRate(pair: pair, rate: q.rate, origin: .market(q)), stale: stale)
         }
@@ -137,6 +142,7 @@ public struct RateColumn: Sendable {
         }
         self.target = target
         self.valuation = valuation
+        self.asOf = fixedDay
         self.ids = ids
         self.rates = rates
         self.missingPairs = missingPairs

@@ -100,6 +100,14 @@ public final class RateResolver: @unchecked Sendable {
         return s.sorted()
     }()
 
+    /// Every currency some market source quotes, or a custom rate (of the file or the session) names.
+    public func quotedCurrencies(with customRates: [RatePair], session: SessionRates) -> [Currency] {
+        var s = Set(quotedCurrencies)
+        for c in customRates { s.insert(c.from); s.insert(c.to) }
+        for p in session.rates.keys { s.insert(p.from); s.insert(p.to) }
+        return s.sorted()
+    }
+
     public init(ledger: Ledger, session: SessionRates = SessionRates()) {
         self.ledger = ledger
         self.session = session
@@ -222,14 +230,12 @@ public final class RateResolver: @unchecked Sendable {
         timeline(pair).map { MarketLeg(pair: pair, source: $0.source, day: $0.day, rate: $0.rate, isAfterRequestedDay: false) }
     }
 
-    /// How fresh a quote is: its oldest leg's fetch day when the source records one, else its date.
-    public func freshness(_ q: MarketQuote) -> Day {
-        q.legs.map { leg -> Day in
-            if case .snapshot(let i) = leg.source, let fetched = ledger.snapshots[i].fetchedAt.flatMap(Day.parse), fetched > leg.day {
-                return fetched
-            }
-            return leg.day
-        }.min() ?? q.oldestDay
+    /// The newest fetch of a quote's sources that came after their own dates (a live rate), if any.
+    public func fetchDay(_ q: MarketQuote) -> Day? {
+        q.legs.compactMap { leg -> Day? in
+            guard case .snapshot(let i) = leg.source, let fetched = ledger.snapshots[i].fetchedAt.flatMap(Day.parse), fetched > leg.day else { return nil }
+            return fetched
+        }.max()
     }
 
     // MARK: Descriptions
@@ -252,7 +258,12 @@ public final class RateResolver: @unchecked Sendable {
             if let via = q.via {
                 return q.legs.map { describe($0.source) }.joined(separator: " and ") + " via \(via)"
             }
-            return q.legs.first.map { describe($0.source) } ?? "market"
+            guard let leg = q.legs.first else { return "market" }
+            // A cross rate inside a snapshot: both currencies quoted against its base.
+            if case .snapshot(let i) = leg.source, leg.pair.from != ledger.snapshots[i].base, leg.pair.to != ledger.snapshots[i].base {
+                return describe(leg.source) + " via \(ledger.snapshots[i].base)"
+            }
+            return describe(leg.source)
         }
     }
 

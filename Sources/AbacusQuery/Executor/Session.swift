@@ -127,23 +127,20 @@ public final class Session {
 
     // MARK: Rates
 
-    /// The single rate for a pair under a valuation: what-if, then custom, then market.
-    func resolve(_ pair: CurrencyPair, _ valuation: ValuationClause?, _ whatIf: [WhatIfRate]) throws(QueryError) -> (ResolvedRate, MarketQuote?) {
+    /// The single rate for a pair under a valuation: what-if, then custom, then market; and the
+    /// day it was taken as of (today, or the valuation date).
+    func resolve(_ pair: CurrencyPair, _ valuation: ValuationClause?, _ whatIf: [WhatIfRate]) throws(QueryError) -> (rate: ResolvedRate, day: Day) {
+        var day = today
+        if case .asOf(let d)? = valuation { day = Planner.resolve(d, today: today).last }
         for w in whatIf {
-            if w.pair == pair { return (ResolvedRate(pair: pair, rate: Rate(w.rate), origin: .whatIf(pair)), nil) }
-            if w.pair == pair.inverse { return (ResolvedRate(pair: pair, rate: Rate(w.rate).inverse, origin: .whatIf(pair)), nil) }
+            if w.pair == pair { return (ResolvedRate(pair: pair, rate: Rate(w.rate), origin: .whatIf(pair)), day) }
+            if w.pair == pair.inverse { return (ResolvedRate(pair: pair, rate: Rate(w.rate).inverse, origin: .whatIf(pair)), day) }
         }
-        let day: Day?
-        switch valuation {
-        case nil, .market?: day = today
-        case .latest?: day = nil
-        case .asOf(let d)?: day = Planner.resolve(d, today: today).last
-        }
-        if let c = resolver.custom(pair, on: day ?? Day(number: Int32.max)) {
-            return (ResolvedRate(pair: pair, rate: c.rate, origin: .custom(c)), nil)
+        if let c = resolver.custom(pair, on: day) {
+            return (ResolvedRate(pair: pair, rate: c.rate, origin: .custom(c)), day)
         }
         if let q = resolver.market(pair, on: day) {
-            return (ResolvedRate(pair: pair, rate: q.rate, origin: .market(q)), q)
+            return (ResolvedRate(pair: pair, rate: q.rate, origin: .market(q)), day)
         }
         throw QueryError(.noRate(pair), at: nil)
     }
@@ -152,7 +149,20 @@ public final class Session {
         switch r.origin {
         case .market(let q): return .text(q.newestDay.description)
         case .custom(let c): return c.day.map { .text($0.description) } ?? .empty
-        default: return .empty
+        case .locked(let b): return ledger.books[b].rateLockedAt.map { .text($0.description) } ?? .empty
+        case .whatIf: return .empty
+        }
+    }
+
+    /// Books whose locked rate converts `pair` (or its inverse) for their own entries under the
+    /// default valuation: what `rate` and `convert` mention beside the rate they give.
+    func lockedRates(_ pair: CurrencyPair) -> [ResolvedRate] {
+        ledger.books.indices.compactMap { i in
+            let b = ledger.books[i]
+            guard let l = b.lockedExchangeRate else { return nil }
+            if b.currency == pair.from && b.targetCurrency == pair.to { return ResolvedRate(pair: pair, rate: Rate(l), origin: .locked(book: i)) }
+            if b.currency == pair.to && b.targetCurrency == pair.from { return ResolvedRate(pair: pair, rate: Rate(l).inverse, origin: .locked(book: i)) }
+            return nil
         }
     }
 
@@ -161,32 +171,50 @@ public final class Session {
             return ResultSet(columns: ["amount", "converted", "rate", "source"],
                              rows: [[.money(c.amount, c.from), .money(c.amount.rounded(toScale: c.to.minorUnits), c.to), .number(.one), .text("same currency")]])
         }
-        let (r, _) = try resolve(CurrencyPair(c.from, c.to), c.valuation, c.whatIf)
+        let pair = CurrencyPair(c.from, c.to)
+        let (r, day) = try resolve(pair, c.valuation, c.whatIf)
         let f = r.rate.fraction
         let exact = Fraction(f.numerator * BigInt(c.amount.significand), f.denominator * BigInt(10).power(c.amount.scale))
         guard let rounded = exact.rounded(toScale: c.to.minorUnits) else { throw QueryError(.overflow, at: nil) }
+        // A free amount belongs to no book; entries of a book that locks the pair use its rate instead.
+        let locks = c.valuation == nil && c.whatIf.isEmpty ? lockedRates(pair) : []
+        let footer = locks.isEmpty ? nil : locks.map { l in
+            guard case .locked(let b) = l.origin else { return "" }
+            let book = ledger.books[b]
+            return "book \"\(book.name)\" locks \(pair) at \(l.rate)" + (book.rateLockedAt.map { " (\($0))" } ?? "") + ": its entries convert at that rate"
+        }.joined(separator: "\n")
         return ResultSet(columns: ["amount", "converted", "rate", "source", "date"],
                          rows: [[.money(c.amount, c.from), .money(rounded, c.to), .number(r.rate.decimal()),
                                  .text(resolver.describe(r.origin)), sourceDate(r)]],
-                         currency: c.to, warnings: staleness(r, c.valuation))
+                         currency: c.to, warnings: staleness(r, c.valuation, day) + unusedWhatIfs(c.whatIf, pair), footer: footer)
     }
 
     func rate(_ l: RateLookup) throws(QueryError) -> ResultSet {
-        let (r, _) = try resolve(l.pair, l.valuation, l.whatIf)
-        return ResultSet(columns: ["pair", "rate", "source", "date"],
-                         rows: [[.text(l.pair.description), .number(r.rate.decimal()), .text(resolver.describe(r.origin)), sourceDate(r)]],
-                         warnings: staleness(r, l.valuation))
+        let (r, day) = try resolve(l.pair, l.valuation, l.whatIf)
+        var rows: [[Cell]] = [[.text(l.pair.description), .number(r.rate.decimal()), .text(resolver.describe(r.origin)), sourceDate(r)]]
+        // Under the default valuation, a book's locked rate is what its own entries use.
+        if l.valuation == nil && l.whatIf.isEmpty {
+            for lock in lockedRates(l.pair) {
+                rows.append([.text(l.pair.description), .number(lock.rate.decimal()), .text(resolver.describe(lock.origin) + ", for its entries"), sourceDate(lock)])
+            }
+        }
+        return ResultSet(columns: ["pair", "rate", "source", "date"], rows: rows, warnings: staleness(r, l.valuation, day) + unusedWhatIfs(l.whatIf, l.pair))
+    }
+
+    /// What-if rates of `convert` or `rate` for another pair than the one asked for.
+    func unusedWhatIfs(_ whatIf: [WhatIfRate], _ pair: CurrencyPair) -> [String] {
+        whatIf.filter { $0.pair != pair && $0.pair != pair.inverse }.map { "the what-if rate \($0.pair) was not used: this statement is about \(pair)" }
     }
 
     /// A market rate dated after the day asked for is the oldest there is; under `at latest`
-    /// a newest rate older than today is stale: say so.
-    func staleness(_ r: ResolvedRate, _ valuation: ValuationClause?) -> [String] {
+    /// a newest rate dated before today is stale: say so.
+    func staleness(_ r: ResolvedRate, _ valuation: ValuationClause?, _ day: Day) -> [String] {
         guard case .market(let q) = r.origin else { return [] }
         if q.isAfterRequestedDay {
-            return ["no market rate for \(r.pair) on or before the day asked for; used the oldest, dated \(q.oldestDay)"]
+            return ["no market rate for \(r.pair) on or before \(day); used the oldest, dated \(q.oldestDay)"]
         }
-        if valuation == .latest, resolver.freshness(q) < today {
-            return [StaleRate(pair: r.pair, day: q.oldestDay, freshness: resolver.freshness(q), today: today).warning]
+        if valuation == .latest, q.oldestDay < today {
+            return [StaleRate(pair: r.pair, day: q.oldestDay, fetched: resolver.fetchDay(q), today: today).warning]
         }
         return []
     }
@@ -195,14 +223,16 @@ public final class Session {
         switch listing {
         case .history(let pair, let since):
             let from = since.map { Planner.resolve($0, today: today).first }
-            var rows: [[Cell]] = []
+            // One rate per date: the source that wins on that date (a pair over a snapshot, the later in the file).
+            var legs: [MarketLeg] = []
             for leg in resolver.history(pair) where from.map({ leg.day >= $0 }) ?? true {
-                rows.append([.text(leg.day.description), .number(leg.rate.decimal()), .text(resolver.describe(leg.source))])
+                if let last = legs.last, last.day == leg.day { legs[legs.count - 1] = leg } else { legs.append(leg) }
             }
-            if rows.isEmpty && !resolver.hasSingleSource(pair) {
+            if legs.isEmpty && !resolver.hasSingleSource(pair) {
                 throw QueryError(.unsupported("no market source quotes \(pair) directly"), at: nil)
             }
-            let values = rows.compactMap { row -> ExactDecimal? in if case .number(let d) = row[1] { return d } else { return nil } }
+            let rows: [[Cell]] = legs.map { [.text($0.day.description), .number($0.rate.decimal()), .text(resolver.describe($0.source))] }
+            let values = legs.map { $0.rate.decimal() }
             func short(_ d: ExactDecimal?) -> String { d.flatMap { WideDecimal($0).approximated(significantDigits: 8) }?.description ?? "" }
             let footer = values.count > 1 ? "\(pair) \(Session.sparkline(values)) \(short(values.min()))…\(short(values.max()))" : nil
             return ResultSet(columns: ["date", "rate", "source"], rows: rows, footer: footer)
@@ -211,12 +241,29 @@ public final class Session {
             let day = at.map { Planner.resolve($0, today: today).last } ?? today
             let needle = search?.lowercased()
             var rows: [[Cell]] = []
-            for c in resolver.quotedCurrencies where c != base {
+            var late: [String] = []
+            // The rate `rate` would give for each currency: custom first, then market.
+            for c in resolver.quotedCurrencies(with: ledger.customRates, session: sessionRates) where c != base {
                 if let needle, !c.code.lowercased().contains(needle), !c.name.lowercased().contains(needle) { continue }
-                guard let q = resolver.market(CurrencyPair(base, c), on: day) else { continue }
+                let pair = CurrencyPair(base, c)
+                if let custom = resolver.custom(pair, on: day) {
+                    let r = ResolvedRate(pair: pair, rate: custom.rate, origin: .custom(custom))
+                    rows.append([.text(c.code), .text(c.name), .number(custom.rate.decimal()), .text(resolver.describe(r.origin)), sourceDate(r)])
+                    continue
+                }
+                guard let q = resolver.market(pair, on: day) else { continue }
+                if q.isAfterRequestedDay { late.append(c.code) }
                 rows.append([.text(c.code), .text(c.name), .number(q.rate.decimal()), .text(resolver.describe(.market(q))), .text(q.newestDay.description)])
             }
-            return ResultSet(columns: ["currency", "name", "rate (1 \(base.code))", "source", "date"], rows: rows)
+            if rows.isEmpty && needle == nil {
+                throw QueryError(.unsupported("no custom or market rate prices \(base.code) against any other currency"), at: nil)
+            }
+            var warnings: [String] = []
+            if !late.isEmpty {
+                warnings.append("no rate on or before \(day) for \(late.joined(separator: ", ")) against \(base.code); the oldest of each is shown")
+            }
+            if rows.isEmpty, let search { warnings.append("no currency with a rate against \(base.code) matches \"\(search)\"") }
+            return ResultSet(columns: ["currency", "name", "rate (1 \(base.code))", "source", "date"], rows: rows, warnings: warnings)
         }
     }
 
