@@ -129,9 +129,14 @@ final class LiveRates: LiveRatesService {
     /// The provider URL for a base. With the key (percent-encoded, so that it cannot add
     /// query parameters) for the request only; with `…` for anything shown.
     func url(base: Currency, withKey: Bool) -> String {
-        let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-        let filled = withKey ? (key ?? "").addingPercentEncoding(withAllowedCharacters: unreserved) ?? "" : "…"
+        let filled = withKey ? LiveRates.percentEncoded(key ?? "") : "…"
         return urlTemplate.replacingOccurrences(of: "{base}", with: base.code).replacingOccurrences(of: "{key}", with: filled)
+    }
+
+    /// Everything but RFC 3986's unreserved characters percent-encoded.
+    static func percentEncoded(_ s: String) -> String {
+        let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+        return s.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
     }
 
     /// `text` with every occurrence of the key (as typed or percent-encoded) shown as `…`, made printable.
@@ -139,7 +144,7 @@ final class LiveRates: LiveRatesService {
         var t = text
         if let key, !key.isEmpty {
             t = t.replacingOccurrences(of: key, with: "…")
-            if let encoded = key.addingPercentEncoding(withAllowedCharacters: .alphanumerics) { t = t.replacingOccurrences(of: encoded, with: "…") }
+            t = t.replacingOccurrences(of: LiveRates.percentEncoded(key), with: "…")
         }
         return RateCache.printable(t, limit: 400)
     }
