@@ -481,6 +481,20 @@ private func trimmed(_ s: String?) -> String? {
         }
     }
 
+    /// `at latest` is the newest rate as of today: replaying 2025-08-01 must not use the USD/INR pair
+    /// of 2025-09-30 (R17). On 2025-08-01 the newest source is the EUR snapshot of 2025-07-15 (R16, the
+    /// later of two): USD/INR = 101 / 1.25 = 80.8, dated 17 days before today.
+    @Test func atLatestIsAsOfToday() throws {
+        let ledger = try LedgerLoader.load(documents: [("table.json", conversionTableLedger)])
+        let s = Session(ledger: ledger, today: Day(year: 2025, month: 8, day: 1)!)
+        guard case .table(let r) = try s.execute("rate USD/INR at latest") else { Issue.record("not a table"); return }
+        #expect(trimmed(plainText(r.rows.first?[1])) == "80.8")
+        #expect(r.warnings == ["the newest USD/INR rate is dated 2025-07-15, 17 days before today"])
+        // e41 (10 USD, 2025-07-20) at latest: 10 × 80.8 = 808.00.
+        guard case .table(let q) = try s.execute(only("UsJuly", "INR", "expenses", "at latest")) else { Issue.record("not a table"); return }
+        #expect(total(q) == "808.00")
+    }
+
     @Test func theTableIsLargeAndNamesAreUnique() {
         #expect(conversionCases.count >= 60)
         #expect(Set(conversionCases.map(\.name)).count == conversionCases.count)
