@@ -105,6 +105,9 @@ public struct Executor: Sendable {
                 break
             }
         }
+        if plan.target == nil, plan.order?.key == .value, plan.aggregate != .count {
+            try refuseRankingAcrossCurrencies(results.compactMap { r in if case .money(_, let c) = r.value { return c } else { return nil } })
+        }
         let shownAll = plan.top.map { $0 >= results.count } ?? true
         if let top = plan.top, top < results.count { results = Array(results.prefix(top)) }
         let rows: [[Cell]] = results.map { $0.labels.map(Cell.text) + [$0.value] }
@@ -113,8 +116,11 @@ public struct Executor: Sendable {
         // otherwise. Over the whole statement it counts each entry once (tags put an entry in
         // several groups); after `top N` it is over the rows shown.
         var totals: [[Cell]] = []
-        let label = [Cell.text(plan.aggregate == .sum || plan.aggregate == .count ? "Total" : "Overall")]
-            + Array(repeating: Cell.empty, count: keys.count - 1)
+        // The label says when the last row is not simply the rows above added up.
+        var word = plan.aggregate == .sum || plan.aggregate == .count ? "Total" : "Overall"
+        if !shownAll, let top = plan.top { word += " (top \(top))" }
+        else if keys.contains(.tag) { word += " (each entry once)" }
+        let label = [Cell.text(word)] + Array(repeating: Cell.empty, count: keys.count - 1)
         if plan.target != nil || plan.aggregate == .count {
             if shownAll {
                 totals = [label + [try cell(0)]]
@@ -135,6 +141,15 @@ public struct Executor: Sendable {
         }
         return ResultSet(columns: columns, rows: rows, totals: totals, currency: plan.aggregate == .count ? nil : plan.target,
                          warnings: warnings, provenance: provenance, rateNotes: notes)
+    }
+
+    /// `in native` amounts are in their own currencies: ranking ¥459,166 above $10,877 compares
+    /// numbers, not money. Refused unless every ranked value is in one currency.
+    func refuseRankingAcrossCurrencies(_ currencies: [Currency]) throws(QueryError) {
+        let distinct = Array(Set(currencies)).sorted()
+        guard distinct.count > 1 else { return }
+        let home = ledger.defaultCurrency.code
+        throw QueryError(.unsupported("in native, the amounts are in \(distinct.map(\.code).joined(separator: ", ")): ranking them by amount would compare numbers in different currencies; convert them (in \(home)) or keep to one currency (where currency = \(home))"), at: nil)
     }
 
     /// The total of the groups shown after `top N`: their sum (or count), or the extreme among them.

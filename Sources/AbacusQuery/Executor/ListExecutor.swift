@@ -22,14 +22,19 @@ extension Executor {
         let amountScale = store.amountScale
         let amounts = store.amount
         let days = store.day
+        let currencies = store.currency
+        let ranks = plan.target == nil && ranking != nil
         struct State {
             var picked: [RowPick] = []
             var tally: ConversionTally
+            /// `in native`: the currencies of the rows, for refusing to rank across them.
+            var currencies: Set<Currency> = []
         }
         var state = State(tally: converter.map(ConversionTally.init) ?? .none)
         try forEachRow(plan, converter: converter, state: &state) { row, state throws(QueryError) in
             let value = flip ? -amounts[row] : amounts[row]
             var item = RowPick(row: row, amount: value, id: RateColumn.same, value: Int256(value), scale: amountScale)
+            if ranks { state.currencies.insert(currencies[row]) }
             if let converter {
                 let id = converter.id(row)
                 state.tally.count(id, day: days[row])
@@ -46,11 +51,21 @@ extension Executor {
         var picked = state.picked
         let tally = state.tally
         let warnings = try outcome(converter, tally)
+        if ranks { try refuseRankingAcrossCurrencies(Array(state.currencies)) }
         if let order = plan.order, keep == nil {
             switch order.key {
             case .value: picked.sort(by: better)
             case .date: if order.descending { picked.sort { $0.row > $1.row } }
-            case .key: break
+            case .key(let k):
+                // By the shown name (any letter case, "(none)" last), then by date.
+                let names = picked.map { listLabel(k, $0.row) }
+                let order2 = picked.indices.sorted { a, b in
+                    let (x, y) = (names[a], names[b])
+                    if (x == nil) != (y == nil) { return (x != nil) != order.descending }
+                    if let x, let y, x.lowercased() != y.lowercased() { return (x.lowercased() < y.lowercased()) != order.descending }
+                    return picked[a].row < picked[b].row
+                }
+                picked = order2.map { picked[$0] }
             }
         }
         if let top = plan.top, top < picked.count { picked = Array(picked.prefix(top)) }
@@ -73,6 +88,19 @@ extension Executor {
         }
         return ResultSet(columns: columns, rows: rows, totals: totals, currency: plan.target, warnings: warnings,
                          provenance: converter.map { tally.provenance($0) }, rateNotes: converter.map { Executor.rateNotes($0, tally) } ?? [])
+    }
+
+    /// The name a listed row shows for a key; nil for "(none)".
+    func listLabel(_ k: GroupKey, _ row: Int) -> String? {
+        switch k {
+        case .category: return store.categories[Int(store.category[row])]
+        case .book: return ledger.books[Int(store.book[row])].name
+        case .party: return store.party[row] == 0 ? nil : store.parties[Int(store.party[row])]
+        case .payment: return store.payment[row] == 0 ? nil : store.payments[Int(store.payment[row])]
+        case .currency: return store.currency[row].code
+        case .tag: return store.tags(at: row).first.map { store.tags[Int($0)] }
+        case .day, .week, .month, .quarter, .year: return label(k, Executor.periodCode(k, Day(number: store.day[row])))
+        }
     }
 
     /// The exact total of listed rows, rounded once.

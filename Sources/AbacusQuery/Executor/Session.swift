@@ -90,8 +90,16 @@ public final class Session {
             return .table(try Executor(ledger: ledger, columns: columns, today: today, isCancelled: isCancelled).run(try Planner.plan(q, in: context)))
         case .explain(let q):
             let plan = try Planner.plan(q, in: context)
-            let result = try Executor(ledger: ledger, columns: columns, today: today, isCancelled: isCancelled).run(plan)
-            return .explain(plan: plan.description, rates: result.rateNotes, warnings: result.warnings)
+            do throws(QueryError) {
+                let result = try Executor(ledger: ledger, columns: columns, today: today, isCancelled: isCancelled).run(plan)
+                return .explain(plan: plan.description, rates: result.rateNotes, warnings: result.warnings)
+            } catch {
+                // The plan of a statement that cannot run is what one most wants to see.
+                guard case .missingRates(let missing, let target) = error.kind else { throw error }
+                let lines = missing.map { "\($0.entries) \($0.entries == 1 ? "entry needs" : "entries need") \($0.pair), which no rate supplies" }
+                return .explain(plan: plan.description, rates: lines,
+                                warnings: ["this statement cannot run until those rates into \(target.code) are supplied (`set rate PAIR = …` or `with rate PAIR = …`)"])
+            }
         case .convert(let c):
             return .table(try convert(c))
         case .rate(let r):
