@@ -91,7 +91,7 @@ public enum ComparisonOperator: String, Sendable, CaseIterable {
 
 /// A value written in a condition.
 public enum Literal: Sendable, Equatable {
-    /// A quoted string, or bare words joined by single spaces.
+    /// A quoted string, or bare words as typed from the first to the last.
     case text(String)
     case number(ExactDecimal)
     case date(DateExpression)
@@ -140,7 +140,17 @@ public enum OrderKey: Sendable, Equatable {
 public struct Order: Sendable, Equatable {
     public var key: OrderKey
     public var descending: Bool
+    /// `order by count` (key `.value`): rank by the number of entries rather than the amount.
+    /// Only a money aggregate's plan keeps it; for `count` the value is that number.
+    public var byEntryCount = false
     public var range: Range<Int>
+
+    public init(key: OrderKey, descending: Bool, byEntryCount: Bool = false, range: Range<Int>) {
+        self.key = key
+        self.descending = descending
+        self.byEntryCount = byEntryCount
+        self.range = range
+    }
 }
 
 public struct Query: Sendable {

@@ -1,20 +1,36 @@
 // Errors of the query language, as data.
 //
-// An error is a kind (with its facts) and the byte range it points at. The words
-// a user reads are made in one place, `message`, and the caret picture in
-// `Diagnostic.render`: the parser and executor only say what went wrong and where.
+// An error is a kind (with its facts), the byte range it points at, and optional
+// advice. The words a user reads are made in one place, `message` and `hint`, and
+// the caret picture in `Diagnostic.render`: the parser and executor only say what
+// went wrong and where. Text the user typed is shown with control characters
+// escaped (U+0001) and cut to 60 characters, so no input can garble the terminal
+// or flood it.
 
 import AbacusCore
 
 public struct QueryError: Error, Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
         case unexpectedCharacter(String)
-        case unterminatedString
+        /// A string whose closing quote (`"` or `'`) is missing.
+        case unterminatedString(quote: String)
+        /// `\q` in a double-quoted string, where only `\"`, `\\`, `\n` and `\t` escape.
+        case unknownEscape(String)
+        /// A `(` with no `)` before the end of the statement (the range is the `(`).
+        case unclosedParenthesis
         /// Found `found` where one of `expected` should stand; `suggestion` for a near miss.
         case expected([String], found: String, suggestion: String?)
         case unknownCurrency(String, suggestion: String?)
         case unknownName(field: String, value: String, suggestions: [String])
         case badDate(String)
+        /// `with rate` naming a pair that an earlier rate of the statement names (or its inverse).
+        case repeatedRate(CurrencyPair, earlier: CurrencyPair)
+        /// `order by amount` on `count`, whose results have no amount.
+        case countHasNoAmount
+        /// `list … order by count`: each listed entry is one entry.
+        case listHasNoCount
+        /// `list … order by KEY` for a key that is not one of the listing's columns.
+        case listCannotOrder(by: String)
         case missingRates([MissingRate], target: Currency)
         /// `convert` or `rate` for a pair nothing prices.
         case noRate(CurrencyPair)
@@ -26,30 +42,55 @@ public struct QueryError: Error, Sendable, Equatable {
         case unsupported(String)
     }
 
+    /// Advice beyond "did you mean": how to write what the user probably meant.
+    public enum Advice: Sendable, Equatable {
+        /// A bare name holding a keyword (`Top Up`, `Cash in Hand`) must be quoted.
+        case quoteName(field: String, name: String)
+        /// A date in quotes (`"2025-10-05"`): dates are written bare.
+        case dropQuotes(String)
+        /// The subject was written after a clause (`sum since 2025 expenses`).
+        case subjectFirst(aggregate: String, subject: String)
+    }
+
     public var kind: Kind
     /// Byte range in the statement; nil when the error concerns the whole statement.
     public var range: Range<Int>?
+    public var advice: Advice?
 
-    public init(_ kind: Kind, at range: Range<Int>?) {
+    public init(_ kind: Kind, at range: Range<Int>?, advice: Advice? = nil) {
         self.kind = kind
         self.range = range
+        self.advice = advice
     }
 
     /// The one-line message.
     public var message: String {
         switch kind {
         case .unexpectedCharacter(let c):
-            return "unexpected character '\(c)'"
-        case .unterminatedString:
-            return "unterminated string: a closing \" is missing"
+            return "unexpected character " + (QueryError.isEscaped(c) ? c.unicodeScalars.map(QueryError.escape).joined(separator: " ") : "'\(c)'")
+        case .unterminatedString(let quote):
+            return "unterminated string: a closing \(quote) is missing"
+        case .unknownEscape(let e):
+            return "unknown escape '\(QueryError.shown(e))' in a string: only \\\", \\\\, \\n and \\t escape"
+        case .unclosedParenthesis:
+            return "this '(' is never closed: expected ')' before the end of the statement"
         case .expected(let options, let found, _):
             return "expected \(QueryError.list(options)), found \(found)"
         case .unknownCurrency(let code, _):
-            return "unknown currency '\(code)': expected an ISO 4217 code such as INR, USD or EUR"
+            return "unknown currency '\(QueryError.shown(code))': expected an ISO 4217 code such as INR, USD or EUR"
         case .unknownName(let field, let value, _):
-            return "no \(field) is named \"\(value)\""
+            return "no \(field) is named \"\(QueryError.shown(value))\""
         case .badDate(let text):
-            return "'\(text)' is not a date: expected YYYY, YYYY-MM, YYYY-MM-DD, YYYY-Qn, today, this month, …"
+            return "'\(QueryError.shown(text))' is not a date: expected YYYY, YYYY-MM, YYYY-MM-DD, YYYY-Qn, YYYY-Wnn, today, this month, …"
+        case .repeatedRate(let pair, let earlier):
+            return pair == earlier ? "a rate for \(pair) is already given in this statement"
+                : "\(pair) is the inverse of \(earlier), whose rate is already given in this statement"
+        case .countHasNoAmount:
+            return "`count` results have no amount to order by: order by count or by a group key"
+        case .listHasNoCount:
+            return "`list` shows entries one by one, so there is no count to order by: order by amount, date, book, category or party"
+        case .listCannotOrder(let key):
+            return "`list` cannot order by \(key): order by amount, date, book, category or party (currency too with `in native`)"
         case .missingRates(let missing, let target):
             let total = missing.reduce(0) { $0 + $1.entries }
             var lines = ["no exchange rate to convert \(total) \(total == 1 ? "entry" : "entries") into \(target.code):"]
@@ -76,13 +117,26 @@ public struct QueryError: Error, Sendable, Equatable {
         }
     }
 
-    /// "did you mean …?" hints.
+    /// The hint line: advice, else "did you mean …?".
     public var hint: String? {
+        switch advice {
+        case .quoteName(let field, let name)?:
+            let quoted = "\"" + QueryError.shown(name).replacingOccurrences(of: "\"", with: "\\\"") + "\""
+            return "if \(quoted) is one name, put it in quotes: \(field) = \(quoted)"
+        case .dropQuotes(let date)?:
+            return "dates are written without quotes: \(QueryError.shown(date))"
+        case .subjectFirst(let aggregate, let subject)?:
+            return "the subject comes right after `\(aggregate)`: \(aggregate) \(subject) …"
+        case nil:
+            break
+        }
         switch kind {
         case .expected(_, _, let s?): return "did you mean `\(s)`?"
         case .unknownCurrency(_, let s?): return "did you mean \(s)?"
         case .unknownName(_, _, let s) where !s.isEmpty:
             return "did you mean " + s.map { "\"\($0)\"" }.joined(separator: " or ") + "?"
+        case .repeatedRate: return "give each pair once: a rate also gives its inverse"
+        case .unknownEscape: return "write \\\\ for a backslash"
         default: return nil
         }
     }
@@ -95,6 +149,41 @@ public struct QueryError: Error, Sendable, Equatable {
         default: return options.dropLast().joined(separator: ", ") + " or " + options[options.count - 1]
         }
     }
+
+    /// Longest piece of typed text a message quotes.
+    static let shownLimit = 60
+
+    /// Typed text as a message shows it: invisible characters as `<U+0001>`, cut to 60 characters with "…".
+    public static func shown(_ text: String) -> String {
+        var out = ""
+        var count = 0
+        for ch in text {
+            if count == shownLimit { return out + "…" }
+            out += ch.unicodeScalars.contains(where: isInvisible) ? ch.unicodeScalars.map(bracketed).joined() : String(ch)
+            count += 1
+        }
+        return out
+    }
+
+    /// Characters that would be invisible or disturb the terminal: controls, the byte-order mark,
+    /// line and paragraph separators and bidi overrides.
+    static func isInvisible(_ u: Unicode.Scalar) -> Bool {
+        switch u.value {
+        case 0..<0x20, 0x7F...0x9F, 0xFEFF, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: return true
+        default: return false
+        }
+    }
+
+    static func escape(_ u: Unicode.Scalar) -> String {
+        guard isInvisible(u) else { return String(u) }
+        let hex = String(u.value, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    }
+
+    /// An invisible character as `<U+0001>`, anything else as itself.
+    static func bracketed(_ u: Unicode.Scalar) -> String { isInvisible(u) ? "<" + escape(u) + ">" : String(u) }
+
+    static func isEscaped(_ text: String) -> Bool { text.unicodeScalars.contains(where: isInvisible) }
 }
 
 /// Draws an error under its statement:
@@ -103,31 +192,40 @@ public struct QueryError: Error, Sendable, Equatable {
 ///                     ^~~~~~~
 ///     error: expected a group key …, found 'catgory'
 ///     hint: did you mean `category`?
+///
+/// Only the line holding the error is shown, tabs expanded and invisible characters
+/// escaped (`<U+0001>`) so the caret stands under the token by display width; a line
+/// wider than 100 columns shows a window of 50 columns either side of the error.
 public enum Diagnostic {
     public static func render(_ error: QueryError, statement: String, location: String? = nil) -> String {
         var out = ""
         let prefix = location.map { $0 + ": " } ?? ""
         if let range = error.range {
             let bytes = Array(statement.utf8)
+            let lower = min(range.lowerBound, bytes.count)
             // The line holding the error.
-            var lineStart = min(range.lowerBound, bytes.count)
+            var lineStart = lower
             while lineStart > 0 && bytes[lineStart - 1] != 0x0A { lineStart -= 1 }
-            var lineEnd = min(range.lowerBound, bytes.count)
+            var lineEnd = lower
             while lineEnd < bytes.count && bytes[lineEnd] != 0x0A { lineEnd += 1 }
-            var before = String(decoding: bytes[lineStart..<min(range.lowerBound, bytes.count)], as: UTF8.self)
-            let upper = min(max(range.upperBound, range.lowerBound), lineEnd)
-            var marked = String(decoding: bytes[min(range.lowerBound, bytes.count)..<upper], as: UTF8.self)
-            var after = String(decoding: bytes[upper..<lineEnd], as: UTF8.self)
-            // A very long line shows a window around the error, not thousands of columns.
+            let upper = min(max(range.upperBound, lower), lineEnd)
+            func text(_ r: Range<Int>) -> String { String(decoding: bytes[r], as: UTF8.self) }
+            var column = 0
+            // Only a window is ever shown: a megabyte-long line is not rendered whole.
+            let window = 4 * 50
+            var before = visible(String(text(max(lineStart, lower - 4 * window)..<lower).suffix(window)), column: &column)
+            var marked = visible(String(text(lower..<min(upper, lower + 4 * window)).prefix(window)), column: &column)
+            var after = visible(String(text(upper..<min(lineEnd, upper + 4 * window)).prefix(window)), column: &column)
+            // A line too wide for a terminal shows a window around the error: 50 columns either side.
             let context = 50
-            if TextWidth.of(before) > context {
-                before = "…" + String(before.suffix(context))
-            }
-            if TextWidth.of(marked) > context {
-                marked = String(marked.prefix(context)) + "…"
-                after = ""
-            } else if TextWidth.of(after) > context {
-                after = String(after.prefix(context)) + "…"
+            if TextWidth.of(before) + TextWidth.of(marked) + TextWidth.of(after) > 2 * context {
+                if TextWidth.of(before) > context { before = "…" + suffix(before, width: context - 1) }
+                if TextWidth.of(marked) > context {
+                    marked = TextWidth.truncate(marked, to: context)
+                    after = ""
+                } else if TextWidth.of(after) > context {
+                    after = TextWidth.truncate(after, to: context)
+                }
             }
             let indent = String(repeating: " ", count: TextWidth.of(before))
             let width = max(1, TextWidth.of(marked))
@@ -137,5 +235,39 @@ public enum Diagnostic {
         out += prefix + "error: " + error.message
         if let hint = error.hint { out += "\n" + "hint: " + hint }
         return out
+    }
+
+    /// Text as the echo line shows it: tabs expanded to 8-column stops from `column` (which
+    /// advances), invisible characters as `<U+0001>`.
+    static func visible(_ s: String, column: inout Int) -> String {
+        var out = ""
+        for ch in s {
+            let piece: String
+            if ch == "\t" {
+                piece = String(repeating: " ", count: 8 - column % 8)
+            } else if ch == "\r" {
+                piece = ""
+            } else if ch.unicodeScalars.contains(where: QueryError.isInvisible) {
+                piece = ch.unicodeScalars.map(QueryError.bracketed).joined()
+            } else {
+                piece = String(ch)
+            }
+            out += piece
+            column += TextWidth.of(piece)
+        }
+        return out
+    }
+
+    /// The longest tail of `s` that fits `width` columns.
+    static func suffix(_ s: String, width: Int) -> String {
+        var kept: [Character] = []
+        var used = 0
+        for ch in s.reversed() {
+            let w = TextWidth.of(String(ch))
+            if used + w > width { break }
+            kept.append(ch)
+            used += w
+        }
+        return String(kept.reversed())
     }
 }

@@ -6,13 +6,18 @@
 // (`2025`, `2025-10`, `2025-10-05`, `2025-Q4`, `2025-W41`) is one token so that it
 // never reads as a subtraction. `#` and `--` start a comment that runs to the end
 // of the line; `;` separates statements.
+//
+// Strings come in double quotes, with `\"`, `\\`, `\n` and `\t` as escapes (any
+// other backslash is an error, so a typo never silently drops a character), or in
+// single quotes as SQL writes them (`'Rent'`, `''` for a quote inside, no other
+// escapes). A single quote glued to a word is an apostrophe (`Domino's`).
 
 public enum TokenKind: Equatable, Sendable {
     case word          // keyword or bare name: sum, expenses, INR, Food
-    case number        // 100, 55.25, -3
+    case number        // 100, 55.25, -3, 1_000
     case date          // 2025-10-05, 2025-10, 2025-Q4, 2025-W41 (a plain year lexes as a number)
-    case string        // "Food & Dining" (range includes the quotes)
-    case symbol        // , ( ) = != < <= > >= ~ / * ;
+    case string        // "Food & Dining" or 'Food & Dining' (range includes the quotes)
+    case symbol        // , ( ) = != <> < <= > >= ~ / * ;
     case end
 }
 
@@ -35,30 +40,76 @@ public struct Lexer {
         String(decoding: bytes[t.range], as: UTF8.self)
     }
 
-    /// The value of a string token: quotes removed, `\"` and `\\` unescaped.
+    /// Tokens in a row as one name, spelled as typed from the first to the last. Only a gap
+    /// holding a line break (a continued line) becomes a single space.
+    public func spelling(_ run: ArraySlice<Token>) -> String {
+        guard let first = run.first else { return "" }
+        var out: [UInt8] = []
+        var at = first.range.lowerBound
+        for t in run {
+            let gap = bytes[at..<t.range.lowerBound]
+            if gap.contains(0x0A) { out.append(0x20) } else { out += gap }
+            out += bytes[t.range]
+            at = t.range.upperBound
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The value of a string token: quotes removed, escapes replaced (the lexer has checked them).
     public func stringValue(_ t: Token) -> String {
         var out: [UInt8] = []
+        let quote = bytes[t.range.lowerBound]
         var i = t.range.lowerBound + 1
         let end = t.range.upperBound - 1
         while i < end {
-            if bytes[i] == UInt8(ascii: "\\") && i + 1 < end { out.append(bytes[i + 1]); i += 2; continue }
-            out.append(bytes[i]); i += 1
+            if quote == Lexer.doubleQuote, bytes[i] == Lexer.backslash, i + 1 < end {
+                out.append(Lexer.escaped(bytes[i + 1]) ?? bytes[i + 1])
+                i += 2
+                continue
+            }
+            if quote == Lexer.singleQuote, bytes[i] == Lexer.singleQuote { i += 1 }   // '' stands for one '
+            out.append(bytes[i])
+            i += 1
         }
         return String(decoding: out, as: UTF8.self)
+    }
+
+    static let doubleQuote = UInt8(ascii: "\""), singleQuote = UInt8(ascii: "'"), backslash = UInt8(ascii: "\\")
+
+    /// The byte an escape `\c` stands for in a double-quoted string; nil for an unknown escape.
+    static func escaped(_ c: UInt8) -> UInt8? {
+        switch c {
+        case doubleQuote, backslash: return c
+        case UInt8(ascii: "n"): return 0x0A
+        case UInt8(ascii: "t"): return 0x09
+        default: return nil
+        }
+    }
+
+    static func isDigit(_ b: UInt8) -> Bool { b >= 48 && b <= 57 }
+    static func isLetter(_ b: UInt8) -> Bool { (b | 0x20) >= 97 && (b | 0x20) <= 122 }
+
+    /// Bytes that make up a bare word (any non-ASCII byte too, so names in any script are words).
+    static func isWordByte(_ b: UInt8) -> Bool {
+        isLetter(b) || isDigit(b) || b == UInt8(ascii: "_") || b == UInt8(ascii: "&")
+            || b == singleQuote || b == UInt8(ascii: ".") || b >= 0x80
+    }
+
+    /// True when a `'` at `i` opens a string: it is not glued to a word before it (`Domino's`).
+    static func opensSingleQuotedString(_ bytes: [UInt8], at i: Int) -> Bool {
+        bytes[i] == singleQuote && (i == 0 || !isWordByte(bytes[i - 1]))
     }
 
     public func tokenize() throws(QueryError) -> [Token] {
         var tokens: [Token] = []
         var i = 0
         let n = bytes.count
-        func isDigit(_ b: UInt8) -> Bool { b >= 48 && b <= 57 }
-        func isWordByte(_ b: UInt8) -> Bool {
-            (b >= 65 && b <= 90) || (b >= 97 && b <= 122) || isDigit(b) || b == UInt8(ascii: "_") || b == UInt8(ascii: "&")
-                || b == UInt8(ascii: "'") || b == UInt8(ascii: ".") || b >= 0x80
-        }
+        let isDigit = Lexer.isDigit, isWordByte = Lexer.isWordByte
         while i < n {
             let b = bytes[i]
             if b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D { i += 1; continue }
+            // A line continuation (`\` before the line's end) is only a space.
+            if b == Lexer.backslash, let next = StatementSplitter.lineBreak(after: i + 1, in: bytes) { i = next; continue }
             if Lexer.isOption(bytes, at: i) {
                 // `--force` (of `rates refresh`) is a word; any other `--` starts a comment.
                 tokens.append(Token(kind: .word, range: i..<(i + 7)))
@@ -70,14 +121,13 @@ public struct Lexer {
                 continue
             }
             let start = i
-            if b == UInt8(ascii: "\"") {
-                i += 1
-                while i < n && bytes[i] != UInt8(ascii: "\"") {
-                    if bytes[i] == UInt8(ascii: "\\") { i += 1 }
-                    i += 1
-                }
-                guard i < n else { throw QueryError(.unterminatedString, at: start..<n) }
-                i += 1
+            if b == Lexer.doubleQuote {
+                i = try doubleQuotedStringEnd(from: start)
+                tokens.append(Token(kind: .string, range: start..<i))
+                continue
+            }
+            if Lexer.opensSingleQuotedString(bytes, at: i) {
+                i = try singleQuotedStringEnd(from: start)
                 tokens.append(Token(kind: .string, range: start..<i))
                 continue
             }
@@ -88,19 +138,22 @@ public struct Lexer {
                     continue
                 }
                 i += 1
-                while i < n && (isDigit(bytes[i]) || bytes[i] == UInt8(ascii: ".") || bytes[i] == UInt8(ascii: "_")) { i += 1 }
-                // A number glued to letters (`100SGD`) is two tokens; letters glued to digits stay a word.
+                // `_` groups digits (`1_000`); it must stand between two digits.
+                while i < n && (isDigit(bytes[i]) || bytes[i] == UInt8(ascii: ".")
+                                || (bytes[i] == UInt8(ascii: "_") && isDigit(bytes[i - 1]) && i + 1 < n && isDigit(bytes[i + 1]))) { i += 1 }
+                // A number glued to letters by a hyphen is a name (`7-Eleven`); glued straight to
+                // letters (`100SGD`) it stays a number and a word.
+                if i + 1 < n, bytes[i] == UInt8(ascii: "-"), Lexer.isLetter(bytes[i + 1]), b != UInt8(ascii: "-") {
+                    i = wordEnd(from: i + 1)
+                    tokens.append(Token(kind: .word, range: start..<i))
+                    continue
+                }
                 tokens.append(Token(kind: .number, range: start..<i))
                 continue
             }
             if isWordByte(b) {
-                // A hyphen between letters or digits stays in the word (`client-brightline`, `e-00042`).
-                while i < n && (isWordByte(bytes[i]) || (bytes[i] == UInt8(ascii: "-") && i + 1 < n && isWordByte(bytes[i + 1]) && bytes[i + 1] != UInt8(ascii: "-"))) { i += 1 }
-                // A trailing '.' or '\'' belongs to the sentence, not the word.
-                var end = i
-                while end > start + 1 && (bytes[end - 1] == UInt8(ascii: ".") || bytes[end - 1] == UInt8(ascii: "'")) { end -= 1 }
-                i = end
-                tokens.append(Token(kind: .word, range: start..<end))
+                i = wordEnd(from: i)
+                tokens.append(Token(kind: .word, range: start..<i))
                 continue
             }
             let two = i + 1 < n ? [b, bytes[i + 1]] : [b]
@@ -125,6 +178,52 @@ public struct Lexer {
         return tokens
     }
 
+    /// The end of a bare word starting at `i`.
+    private func wordEnd(from i: Int) -> Int {
+        let n = bytes.count, start = i
+        var i = i
+        // A hyphen between letters or digits stays in the word (`client-brightline`, `e-00042`).
+        while i < n && (Lexer.isWordByte(bytes[i])
+                        || (bytes[i] == UInt8(ascii: "-") && i + 1 < n && Lexer.isWordByte(bytes[i + 1]) && bytes[i + 1] != UInt8(ascii: "-"))) { i += 1 }
+        // A trailing '.' or '\'' belongs to the sentence, not the word.
+        while i > start + 1 && (bytes[i - 1] == UInt8(ascii: ".") || bytes[i - 1] == Lexer.singleQuote) { i -= 1 }
+        return i
+    }
+
+    /// The end of a double-quoted string at `start` (after its closing quote); escapes checked.
+    private func doubleQuotedStringEnd(from start: Int) throws(QueryError) -> Int {
+        let n = bytes.count
+        var i = start + 1
+        while i < n && bytes[i] != Lexer.doubleQuote {
+            if bytes[i] == Lexer.backslash {
+                guard i + 1 < n else { break }
+                guard Lexer.escaped(bytes[i + 1]) != nil else {
+                    var end = i + 2
+                    while end < n && bytes[end] & 0xC0 == 0x80 { end += 1 }
+                    throw QueryError(.unknownEscape(String(decoding: bytes[i..<end], as: UTF8.self)), at: i..<end)
+                }
+                i += 1
+            }
+            i += 1
+        }
+        guard i < n else { throw QueryError(.unterminatedString(quote: "\""), at: start..<n) }
+        return i + 1
+    }
+
+    /// The end of a single-quoted string at `start`. It does not run past the end of its line.
+    private func singleQuotedStringEnd(from start: Int) throws(QueryError) -> Int {
+        let n = bytes.count
+        var i = start + 1
+        while i < n && bytes[i] != 0x0A {
+            if bytes[i] == Lexer.singleQuote {
+                if i + 1 < n && bytes[i + 1] == Lexer.singleQuote { i += 2; continue }
+                return i + 1
+            }
+            i += 1
+        }
+        throw QueryError(.unterminatedString(quote: "'"), at: start..<i)
+    }
+
     /// True at `--force` followed by the end or a space: the one option a statement takes.
     static func isOption(_ bytes: [UInt8], at i: Int) -> Bool {
         let word = Array("--force".utf8)
@@ -138,20 +237,17 @@ public struct Lexer {
         t.kind == .number || (t.kind == .symbol && bytes[t.range.lowerBound] == UInt8(ascii: ")"))
     }
 
-    /// End of a date-shaped token starting at `i`: YYYY-MM[-DD], YYYY-Qn, YYYY-Wnn.
+    /// End of a date-shaped token starting at `i`: YYYY-MM[-DD], YYYY-Qn, YYYY-Wnn. Text that
+    /// starts like a date and runs on (`2025-10-0`, `2025-1-5`) is one token too, so the parser
+    /// can say that it is not a date rather than stumble on its tail.
     private func dateEnd(from i: Int) -> Int? {
         let n = bytes.count
-        func digit(_ k: Int) -> Bool { k < n && bytes[k] >= 48 && bytes[k] <= 57 }
-        func boundary(_ k: Int) -> Bool {
-            k >= n || !(digit(k) || (bytes[k] | 0x20 >= 97 && bytes[k] | 0x20 <= 122))
-        }
-        guard digit(i), digit(i + 1), digit(i + 2), digit(i + 3), i + 4 < n, bytes[i + 4] == UInt8(ascii: "-") else { return nil }
-        let k = i + 5
-        guard k < n else { return nil }
-        if bytes[k] | 0x20 == UInt8(ascii: "q") && digit(k + 1) && boundary(k + 2) { return k + 2 }
-        if bytes[k] | 0x20 == UInt8(ascii: "w") && digit(k + 1) && digit(k + 2) && boundary(k + 3) { return k + 3 }
-        guard digit(k), digit(k + 1) else { return nil }
-        if k + 2 < n && bytes[k + 2] == UInt8(ascii: "-") && digit(k + 3) && digit(k + 4) && boundary(k + 5) { return k + 5 }
-        return boundary(k + 2) ? k + 2 : nil
+        func digit(_ k: Int) -> Bool { k < n && Lexer.isDigit(bytes[k]) }
+        guard digit(i), digit(i + 1), digit(i + 2), digit(i + 3), i + 5 < n, bytes[i + 4] == UInt8(ascii: "-"),
+              Lexer.isDigit(bytes[i + 5]) || Lexer.isLetter(bytes[i + 5]) else { return nil }
+        var end = i + 5
+        while end < n && (Lexer.isDigit(bytes[end]) || Lexer.isLetter(bytes[end])
+                          || (bytes[end] == UInt8(ascii: "-") && end + 1 < n && Lexer.isDigit(bytes[end + 1]))) { end += 1 }
+        return end
     }
 }

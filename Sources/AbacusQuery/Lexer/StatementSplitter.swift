@@ -1,9 +1,13 @@
 // Splitting a script (or a REPL's lines) into statements.
 //
-// One statement per line; a line ending in `\`, or with an open parenthesis or
-// double quote, continues on the next; `;` separates statements on one line;
-// `#` and `--` start comments (outside quotes). Each statement keeps the line and
-// column where it starts, so errors can say `script.abq:12:5`.
+// One statement per line; a line ending in `\` (blanks may follow it), or with an
+// open parenthesis or double quote, continues on the next; `;` separates
+// statements on one line; `#` and `--` start comments (outside quotes). A
+// single-quoted string ends at its line's end. Each statement's text is the script's
+// own text from its first character with comments left out and each continuation
+// (`\`, blanks, line break) as one space; other line breaks stay, so a string
+// continued over lines keeps its newline. A byte-order mark at the start of a script
+// is skipped.
 
 public struct ScriptStatement: Sendable, Equatable {
     public var text: String
@@ -18,16 +22,53 @@ public enum StatementSplitter {
         scan(text).open
     }
 
-    /// A statement typed over several lines as one line: a `\` line break becomes a space, and
-    /// so does a newline inside parentheses (where it was only whitespace).
+    /// Statements typed over several lines as one line (for history): a line break becomes a
+    /// space, except inside a double-quoted string, where it becomes `\n` (the same string).
     public static func joinedLines(_ text: String) -> String {
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        for i in lines.indices where lines[i].hasSuffix("\\") { lines[i].removeLast() }
-        return lines.map { $0.trimmingSpaces() }.filter { !$0.isEmpty }.joined(separator: " ")
+        split(text).map { statement in
+            var out: [UInt8] = []
+            var quote: UInt8?
+            let bytes = Array(statement.text.utf8)
+            var i = 0
+            while i < bytes.count {
+                let b = bytes[i]
+                if let q = quote, b == 0x0A, q == Lexer.singleQuote { quote = nil }
+                if let q = quote {
+                    if b == 0x0A { out += Array("\\n".utf8) } else if b != 0x0D { out.append(b) }
+                    if q == Lexer.doubleQuote, b == Lexer.backslash, i + 1 < bytes.count, bytes[i + 1] != 0x0A {
+                        out.append(bytes[i + 1]); i += 1
+                    } else if b == q {
+                        quote = nil
+                    }
+                    i += 1
+                    continue
+                }
+                if b == 0x0A || b == 0x0D {
+                    while let last = out.last, last == 0x20 || last == 0x09 { out.removeLast() }
+                    out.append(0x20)
+                    i += 1
+                    while i < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[i]) { i += 1 }
+                    continue
+                }
+                if b == Lexer.doubleQuote || Lexer.opensSingleQuotedString(bytes, at: i) { quote = b }
+                out.append(b)
+                i += 1
+            }
+            return String(decoding: out, as: UTF8.self)
+        }.joined(separator: "; ")
     }
 
     public static func split(_ script: String) -> [ScriptStatement] {
         scan(script).statements
+    }
+
+    /// After a `\` at `i - 1`: the index past the blanks and line break that make it a line
+    /// continuation (the script's end counts as a line break), or nil when something else follows.
+    static func lineBreak(after i: Int, in bytes: [UInt8]) -> Int? {
+        var k = i
+        while k < bytes.count && (bytes[k] == 0x20 || bytes[k] == 0x09 || bytes[k] == 0x0D) { k += 1 }
+        if k == bytes.count { return k }
+        return bytes[k] == 0x0A ? k + 1 : nil
     }
 
     private static func scan(_ script: String) -> (statements: [ScriptStatement], open: Bool) {
@@ -36,10 +77,12 @@ public enum StatementSplitter {
         var startLine = 1, startColumn = 1
         var line = 1, column = 1
         var depth = 0
-        var inString = false
+        var quote: UInt8?            // the open string's quote
         var inComment = false
+        var continued = false        // the last line ended in a continuation `\`
         let bytes = Array(script.utf8)
-        var i = 0
+        // A byte-order mark some editors write is not part of the first statement.
+        var i = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
 
         func flush() {
             let text = String(decoding: current, as: UTF8.self).trimmingSpaces()
@@ -52,60 +95,66 @@ public enum StatementSplitter {
                 startLine = line; startColumn = column
             }
         }
+        /// Moves past byte `i`, keeping it in the statement when `keep`.
+        func step(keep: Bool) {
+            let b = bytes[i]
+            if keep { current.append(b) }
+            if b == 0x0A { line += 1; column = 1 } else if b & 0xC0 != 0x80 { column += 1 }
+            i += 1
+        }
 
         while i < bytes.count {
             let b = bytes[i]
             if inComment {
-                if b == 0x0A { inComment = false } else { i += 1; column += 1; continue }
+                // A comment runs to the end of its line; a `\` in it continues nothing.
+                if b != 0x0A { step(keep: false); continue }
+                inComment = false
             }
-            if inString {
-                current.append(b)
-                if b == UInt8(ascii: "\\") && i + 1 < bytes.count { current.append(bytes[i + 1]); i += 1; column += 1 }
-                else if b == UInt8(ascii: "\"") { inString = false }
-                if b == 0x0A { line += 1; column = 1 } else if b & 0xC0 != 0x80 { column += 1 }
-                i += 1
+            if let q = quote {
+                if q == Lexer.doubleQuote, b == Lexer.backslash, i + 1 < bytes.count {
+                    step(keep: true)
+                } else if b == q {
+                    quote = nil
+                } else if b == 0x0A, q == Lexer.singleQuote {
+                    // A single-quoted string never spans lines: the lexer will say it is unterminated.
+                    quote = nil
+                    continue
+                }
+                step(keep: true)
                 continue
             }
+            continued = false
             switch b {
             case UInt8(ascii: "#"):
                 inComment = true
             case UInt8(ascii: "-") where i + 1 < bytes.count && bytes[i + 1] == UInt8(ascii: "-") && !Lexer.isOption(bytes, at: i):
                 inComment = true
-            case UInt8(ascii: "\\") where i + 1 < bytes.count && (bytes[i + 1] == 0x0A || (bytes[i + 1] == 0x0D && i + 2 < bytes.count && bytes[i + 2] == 0x0A)):
-                // Line continuation: the backslash and the newline become a space.
+            case Lexer.backslash where lineBreak(after: i + 1, in: bytes) != nil:
+                // Line continuation: the backslash, any blanks after it and the line break become one space.
+                guard let end = lineBreak(after: i + 1, in: bytes) else { break }
                 current.append(0x20)
-                i += bytes[i + 1] == 0x0D ? 3 : 2
-                line += 1; column = 1
+                while i < end { step(keep: false) }
+                continued = true
                 continue
             case UInt8(ascii: ";") where depth == 0:
                 flush()
-                i += 1; column += 1
+                step(keep: false)
                 startLine = line; startColumn = column
                 continue
-            case 0x0A:
-                if depth == 0 {
-                    flush()
-                    i += 1; line += 1; column = 1
-                    startLine = line; startColumn = column
-                    continue
-                }
-                current.append(b)
+            case 0x0A where depth == 0:
+                flush()
+                step(keep: false)
+                startLine = line; startColumn = column
+                continue
             default:
-                if b != 0x20 && b != 0x09 && b != 0x0D { markStartIfEmpty() }
-                if b == UInt8(ascii: "\"") { inString = true }
+                if b != 0x20 && b != 0x09 && b != 0x0D && b != 0x0A { markStartIfEmpty() }
+                if b == Lexer.doubleQuote || Lexer.opensSingleQuotedString(bytes, at: i) { quote = b }
                 if b == UInt8(ascii: "(") { depth += 1 }
                 if b == UInt8(ascii: ")") && depth > 0 { depth -= 1 }
-                current.append(b)
             }
-            if !inComment || b == 0x0A {
-                if b == 0x0A { line += 1; column = 1 } else if b & 0xC0 != 0x80 { column += 1 }
-            } else {
-                column += 1
-            }
-            i += 1
+            step(keep: !inComment)
         }
-        let endsWithBackslash = script.hasSuffix("\\") || script.hasSuffix("\\\n")
-        let open = inString || depth > 0 || endsWithBackslash
+        let open = quote == Lexer.doubleQuote || depth > 0 || continued
         flush()
         return (statements, open)
     }

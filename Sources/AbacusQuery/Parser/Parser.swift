@@ -4,8 +4,11 @@
 // it in its doc comment (a test holds the two together). Keywords are matched
 // case-insensitively. On an error the parser says what it expected at that
 // token, and offers the nearest keyword when the word found is a near miss
-// (`catgory` → `category`). Names from the ledger are not checked here: the
-// planner does that, with the ledger's own names as suggestions.
+// (`catgory` → `category`), never the word that was typed. Names from the ledger
+// are not checked here: the planner does that, with the ledger's own names as
+// suggestions. A bare name is taken as typed, from its first word to its last; when
+// one stopped at a keyword and the statement then fails right there (`Cash in
+// Hand`), the error advises quoting the name.
 
 import AbacusCore
 
@@ -16,6 +19,8 @@ public struct Parser {
     /// Nesting of parentheses in conditions, bounded so no input can exhaust the stack.
     var depth = 0
     static let maxDepth = 200
+    /// The last bare value that ended at a keyword: its first token, the keyword's token, its field.
+    var stoppedValue: (first: Int, stop: Int, field: Field)?
 
     public init(_ text: String) throws(QueryError) {
         lexer = Lexer(text)
@@ -25,7 +30,29 @@ public struct Parser {
     /// Parses one statement (the whole text).
     public static func parse(_ text: String) throws(QueryError) -> Statement {
         var p = try Parser(text)
-        return try p.statement()
+        do {
+            return try p.statement()
+        } catch {
+            throw p.withQuotingAdvice(error)
+        }
+    }
+
+    /// A bare name that stopped at a keyword, with the statement failing at the word after it
+    /// (or at the keyword, when it was the name's first word), was probably one name holding
+    /// the keyword (`Top Up`, `Not Sure`, `Cash in Hand`): the error says to quote it. Only when
+    /// nothing better is on offer, and only when the words run to the end of the statement, a
+    /// `,`, a `)` or another keyword.
+    func withQuotingAdvice(_ error: QueryError) -> QueryError {
+        guard error.advice == nil, error.hint == nil, let stopped = stoppedValue, let at = error.range?.lowerBound,
+              let failed = tokens.firstIndex(where: { $0.range.lowerBound == at && $0.kind != .end }),
+              failed == stopped.stop + 1 || (failed == stopped.stop && stopped.first == stopped.stop) else { return error }
+        var last = failed
+        while last + 1 < tokens.count, isBare(tokens[last + 1]), !isValueStop(tokens[last + 1]) { last += 1 }
+        let next = tokens[min(last + 1, tokens.count - 1)]
+        guard next.kind == .end || isValueStop(next) || (next.kind == .symbol && [",", ")"].contains(lexer.text(next))) else { return error }
+        var e = error
+        e.advice = .quoteName(field: stopped.field.rawValue, name: lexer.spelling(tokens[stopped.first...last]))
+        return e
     }
 
     // MARK: Token helpers
@@ -61,16 +88,30 @@ public struct Parser {
     func describe(_ t: Token) -> String {
         switch t.kind {
         case .end: return "the end of the statement"
-        case .string: return lexer.text(t)
-        default: return "'\(lexer.text(t))'"
+        case .string: return QueryError.shown(lexer.text(t))
+        default: return "'\(QueryError.shown(lexer.text(t)))'"
         }
     }
 
-    func expected(_ options: [String], keywords: [String] = []) -> QueryError {
-        var suggestion: String?
-        if let w = word(current), !keywords.isEmpty { suggestion = nearest(w, in: keywords) }
+    /// "expected …, found …" at the current token, with the nearest of `keywords` as a
+    /// suggestion (or `suggestion`, when given). The word typed is never its own suggestion.
+    func expected(_ options: [String], keywords: [String] = [], suggestion: String? = nil) -> QueryError {
+        var suggestion = suggestion
+        if suggestion == nil, let w = word(current), !keywords.isEmpty { suggestion = nearest(w, in: keywords) }
+        if let s = suggestion, s.lowercased() == word(current) { suggestion = nil }
         return QueryError(.expected(options, found: describe(current), suggestion: suggestion), at: current.range)
     }
+
+    /// A second `at`, `with`, `in`, … where one is allowed.
+    func repeated(_ clause: String, at range: Range<Int>) -> QueryError {
+        QueryError(.expected(["at most one `\(clause)` clause"], found: "a second one", suggestion: nil), at: range)
+    }
+
+    /// A token that may be part of a bare name.
+    func isBare(_ t: Token) -> Bool { t.kind == .word || t.kind == .number || t.kind == .date }
+
+    /// A keyword that ends a bare name outside parentheses.
+    func isValueStop(_ t: Token) -> Bool { word(t).map(Parser.valueStops.contains) ?? false }
 
     var previousEnd: Int { index > 0 ? tokens[index - 1].range.upperBound : 0 }
 
@@ -78,6 +119,9 @@ public struct Parser {
 
     static let statementKeywords = ["sum", "count", "avg", "min", "max", "list", "explain", "convert", "rate", "rates",
                                     "set", "unset", "books", "categories"]
+
+    /// Shell commands as other shells spell them, without the dot.
+    static let dotless = ["quit": ".quit", "exit": ".quit", "help": ".help"]
 
     /// statement -> (query | explain | convert | rate | rates | set | unset | 'books' | 'categories') END
     mutating func statement() throws(QueryError) -> Statement {
@@ -111,7 +155,7 @@ public struct Parser {
                                        suggestion: "sum \(w)"), at: current.range)
         default:
             throw expected(["a statement (sum, count, avg, min, max, list, convert, rate, rates, set, books, categories, explain)"],
-                           keywords: Parser.statementKeywords)
+                           keywords: Parser.statementKeywords, suggestion: word(current).flatMap { Parser.dotless[$0] })
         }
         guard current.kind == .end else { throw expected(["the end of the statement"]) }
         return s
@@ -143,7 +187,7 @@ public struct Parser {
         return a
     }
 
-    /// subject -> 'expenses' | 'income' | 'transfers' | 'entries'
+    /// subject -> 'expenses' | 'expense' | 'income' | 'transfers' | 'transfer' | 'entries' | 'entry'
     mutating func subject() -> Subject? {
         guard let w = word(current), let s = Subject(rawValue: w) ?? Subject.alias(w) else { return nil }
         advance()
@@ -156,7 +200,7 @@ public struct Parser {
     mutating func clause(_ q: inout Query) throws(QueryError) {
         let at = current.range
         func once(_ present: Bool, _ name: String) throws(QueryError) {
-            if present { throw QueryError(.expected(["at most one `\(name)` clause"], found: "a second one", suggestion: nil), at: at) }
+            if present { throw repeated(name, at: at) }
         }
         switch word(current) {
         case "in":
@@ -185,9 +229,13 @@ public struct Parser {
         case let w? where PeriodKind(rawValue: w) != nil:
             q.periods.append(try period())
         default:
-            let subjects = q.subject == .entries ? Subject.allCases.map(\.rawValue) : []
-            throw expected(["a clause (in, by, where, since, until, before, on, during, at, with, order by, top)"],
-                           keywords: Parser.clauseKeywords + subjects + GroupKey.allCases.map(\.rawValue))
+            var e = expected(["a clause (in, by, where, since, until, before, on, during, at, with, order by, top)"],
+                             keywords: Parser.clauseKeywords + GroupKey.allCases.map(\.rawValue))
+            // `sum since 2025 expenses`: the subject is right, its place is not.
+            if let w = word(current), let s = Subject(rawValue: w) ?? Subject.alias(w) {
+                e.advice = .subjectFirst(aggregate: q.aggregate.rawValue, subject: s.rawValue)
+            }
+            throw e
         }
     }
 
@@ -206,11 +254,18 @@ public struct Parser {
         guard t.kind == .word else { throw expected(["a currency code such as INR or USD"]) }
         let text = lexer.text(t)
         guard let c = Currency(caseInsensitiveCode: text) else {
-            throw QueryError(.unknownCurrency(text, suggestion: nearest(text.uppercased(), in: Currency.all.map(\.code))), at: t.range)
+            throw QueryError(.unknownCurrency(text, suggestion: nearest(text, in: Parser.currencyCandidates)), at: t.range)
         }
         advance()
         return c
     }
+
+    /// Currencies with a home locale (SPEC §5) come first, so a near miss between two codes
+    /// goes to the one people use (`IRN` → INR, not ERN); then every other ISO code.
+    static let currencyCandidates: [String] = {
+        let common = ["INR", "USD", "EUR", "GBP", "CAD", "AUD", "SGD", "HKD", "JPY", "CHF", "AED", "SAR", "QAR", "NZD", "ZAR"]
+        return common + Currency.all.map(\.code).filter { !common.contains($0) }
+    }()
 
     /// group_clause -> 'by' group_keys
     mutating func groupClause() throws(QueryError) -> [GroupKey] {
@@ -231,15 +286,22 @@ public struct Parser {
         return keys
     }
 
-    /// group_key -> 'category' | 'book' | 'party' | 'payment' | 'currency' | 'tag' | 'day' | 'week' | 'month' | 'quarter' | 'year'
+    /// group_key -> 'category' | 'categories' | 'book' | 'books' | 'party' | 'parties' | 'payment' | 'payments' | 'paymentMode'
+    ///   | 'currency' | 'currencies' | 'tag' | 'tags' | 'day' | 'days' | 'week' | 'weeks' | 'month' | 'months'
+    ///   | 'quarter' | 'quarters' | 'year' | 'years'
     mutating func groupKey() throws(QueryError) -> GroupKey {
         let names = GroupKey.allCases.map(\.rawValue)
         guard let w = word(current), let key = GroupKey(rawValue: w) ?? GroupKey.alias(w) else {
-            throw expected(["a group key (\(names.joined(separator: ", ")))"], keywords: names)
+            throw expected(["a group key (\(names.joined(separator: ", ")))"], keywords: names,
+                           suggestion: word(current).flatMap { Parser.periodWords[$0] })
         }
         advance()
         return key
     }
+
+    /// Words for a period that are not its key (`by date` → `day`).
+    static let periodWords = ["date": "day", "daily": "day", "weekly": "week", "monthly": "month", "quarterly": "quarter",
+                              "yearly": "year", "annual": "year", "annually": "year"]
 
     // MARK: Conditions
 
@@ -276,7 +338,7 @@ public struct Parser {
             advance()
             let c = try condition()
             guard isSymbol(")") else {
-                if current.kind == .end { throw QueryError(.expected(["')' to close the '(' here"], found: "the end of the statement", suggestion: nil), at: open) }
+                if current.kind == .end { throw QueryError(.unclosedParenthesis, at: open) }
                 throw expected(["')'", "and", "or"], keywords: ["and", "or"])
             }
             advance()
@@ -287,7 +349,7 @@ public struct Parser {
 
     static let operators = ["=", "!=", "<>", "<", "<=", ">", ">=", "~"]
 
-    /// comparison -> field (('=' | '!=' | '<' | '<=' | '>' | '>=' | '~') value | 'not'? 'in' '(' value (',' value)* ')')
+    /// comparison -> field (('=' | '!=' | '<>' | '<' | '<=' | '>' | '>=' | '~') value | 'not'? 'in' '(' value (',' value)* ')')
     mutating func comparison() throws(QueryError) -> Comparison {
         let start = current.range.lowerBound
         let f = try field()
@@ -302,18 +364,23 @@ public struct Parser {
         guard accept("in") else {
             throw expected(["a comparison (=, !=, <, <=, >, >=, ~, in)"], keywords: ["in"])
         }
+        let open = current.range
         try expectSymbol("(")
-        var values = [try value(for: f, op: .equal)]
-        while isSymbol(",") {
-            advance()
-            values.append(try value(for: f, op: .equal))
+        var values: [LiteralValue] = []
+        repeat {
+            if !values.isEmpty { advance() }
+            if current.kind == .end { throw QueryError(.unclosedParenthesis, at: open) }
+            values.append(try value(for: f, op: .equal, inList: true))
+        } while isSymbol(",")
+        guard isSymbol(")") else {
+            if current.kind == .end { throw QueryError(.unclosedParenthesis, at: open) }
+            throw expected(["',' or ')'"])
         }
-        guard isSymbol(")") else { throw expected(["',' or ')'"]) }
         advance()
         return Comparison(field: f, op: negated ? .notIn : .isIn, values: values, range: start..<previousEnd)
     }
 
-    /// field -> 'amount' | 'category' | 'book' | 'party' | 'payment' | 'currency' | 'tag' | 'remarks' | 'date'
+    /// field -> 'amount' | 'category' | 'book' | 'party' | 'payment' | 'paymentMode' | 'currency' | 'tag' | 'tags' | 'remarks' | 'remark' | 'date'
     mutating func field() throws(QueryError) -> Field {
         let names = Field.allCases.map(\.rawValue)
         guard let w = word(current), let f = Field(rawValue: w) ?? Field.alias(w) else {
@@ -323,12 +390,12 @@ public struct Parser {
         return f
     }
 
-    /// Words that end a bare value.
+    /// Words that end a bare value (except inside `in (…)`, where only `,` and `)` do).
     static let valueStops: Set<String> = ["and", "or", "not", "in", "by", "where", "since", "until", "before", "on", "during",
                                            "at", "with", "order", "top"]
 
     /// value -> STRING | NUMBER | date_expr | WORD+ | '(' 'none' ')'
-    mutating func value(for field: Field, op: ComparisonOperator) throws(QueryError) -> LiteralValue {
+    mutating func value(for field: Field, op: ComparisonOperator, inList: Bool = false) throws(QueryError) -> LiteralValue {
         let t = current
         switch field {
         case .amount:
@@ -351,14 +418,14 @@ public struct Parser {
                 index += 3
                 return LiteralValue(literal: .text("(none)"), range: t.range.lowerBound..<previousEnd)
             }
-            var parts: [String] = []
-            while current.kind == .word || current.kind == .number || current.kind == .date {
-                if let w = word(current), Parser.valueStops.contains(w) { break }
-                parts.append(lexer.text(current))
+            // Bare words, spelled as typed from the first to the last (`Dr. Lal PathLabs`, `91springboard`).
+            let first = index
+            while isBare(current) {
+                if !inList && isValueStop(current) { stoppedValue = (first, index, field); break }
                 advance()
             }
-            guard !parts.isEmpty else { throw expected(["a value (a \"quoted string\" or words)"]) }
-            return LiteralValue(literal: .text(parts.joined(separator: " ")), range: t.range.lowerBound..<previousEnd)
+            guard index > first else { throw expected(["a value (a \"quoted string\" or words)"]) }
+            return LiteralValue(literal: .text(lexer.spelling(tokens[first..<index])), range: t.range.lowerBound..<previousEnd)
         }
     }
 
@@ -373,10 +440,10 @@ public struct Parser {
         return PeriodClause(kind: kind, date: date, range: start..<previousEnd)
     }
 
-    /// date_expr -> DATE | YEAR | 'today' | 'yesterday' | ('this' | 'last') ('month' | 'year') | 'last' NUMBER 'days'
+    /// date_expr -> DATE | YEAR | 'today' | 'yesterday' | ('this' | 'last') ('month' | 'year') | 'last' NUMBER ('days' | 'day')
     mutating func dateExpression() throws(QueryError) -> DateExpression {
         let t = current
-        let options = ["a date (2025-10-05, 2025-10, 2025, 2025-Q4, today, this month, last 30 days)"]
+        let options = ["a date (2025-10-05, 2025-10, 2025, 2025-Q4, 2025-W41, today, this month, last 30 days)"]
         switch t.kind {
         case .date, .number:
             let text = lexer.text(t)
@@ -407,6 +474,13 @@ public struct Parser {
             default:
                 throw expected(options, keywords: ["today", "yesterday", "this", "last"])
             }
+        case .string:
+            // `"2025-10-05"`, as SQL writes dates: the quotes are the only thing wrong.
+            var e = expected(options)
+            let inner = lexer.stringValue(t)
+            let words = ["today", "yesterday", "this month", "last month", "this year", "last year"]
+            if DateLiteral.parse(inner) != nil || words.contains(inner.lowercased()) { e.advice = .dropQuotes(inner) }
+            throw e
         default:
             throw expected(options)
         }
@@ -431,12 +505,17 @@ public struct Parser {
         var rates = [try rateSetting()]
         while isSymbol(",") {
             advance()
-            rates.append(try rateSetting())
+            let r = try rateSetting()
+            // Two rates for one pair (or a pair and its inverse) would leave the answer to their order.
+            if let earlier = rates.first(where: { $0.pair == r.pair || $0.pair == r.pair.inverse }) {
+                throw QueryError(.repeatedRate(r.pair, earlier: earlier.pair), at: r.range)
+            }
+            rates.append(r)
         }
         return rates
     }
 
-    /// rate_setting -> 'rate'? pair '=' NUMBER
+    /// rate_setting -> ('rate' | 'rates')? pair '=' NUMBER
     mutating func rateSetting() throws(QueryError) -> WhatIfRate {
         let start = current.range.lowerBound
         _ = accept("rate") || accept("rates")
@@ -468,26 +547,31 @@ public struct Parser {
         return n
     }
 
-    /// order_clause -> 'order' 'by' ('amount' | 'count' | 'date' | group_key) ('asc' | 'desc')?
+    /// order_clause -> 'order' 'by' ('amount' | 'count' | 'date' | group_key) ('asc' | 'desc' | 'ascending' | 'descending')?
     mutating func orderClause() throws(QueryError) -> Order {
         let start = current.range.lowerBound
         advance()
         try expectWord("by")
         let key: OrderKey
+        var byEntryCount = false
         switch word(current) {
-        case "amount", "count", "value", "total", "sum", "avg", "min", "max": key = .value; advance()
+        case "amount": key = .value; advance()
+        case "count": key = .value; byEntryCount = true; advance()
         case "date": key = .date; advance()
         default:
             let names = ["amount", "count", "date"] + GroupKey.allCases.map(\.rawValue)
             guard let w = word(current), let g = GroupKey(rawValue: w) ?? GroupKey.alias(w) else {
-                throw expected(["amount, count, date or a group key"], keywords: names)
+                // SQL habits (`order by sum`, `order by total`) mean the amount.
+                let amountWords: Set = ["sum", "total", "value", "avg", "min", "max"]
+                throw expected(["amount, count, date or a group key"], keywords: names,
+                               suggestion: word(current).flatMap { amountWords.contains($0) ? "amount" : nil })
             }
             advance()
             key = .key(g)
         }
         var descending = false
         if accept("desc") || accept("descending") { descending = true } else { _ = accept("asc") || accept("ascending") }
-        return Order(key: key, descending: descending, range: start..<previousEnd)
+        return Order(key: key, descending: descending, byEntryCount: byEntryCount, range: start..<previousEnd)
     }
 
     /// top_clause -> 'top' NUMBER
@@ -503,7 +587,7 @@ public struct Parser {
 
     // MARK: Other statements
 
-    /// convert -> 'convert' NUMBER CURRENCY 'to' CURRENCY (valuation | what_if)*
+    /// convert -> 'convert' NUMBER CURRENCY ('to' | 'into' | 'in') CURRENCY conversion_clauses
     mutating func convert() throws(QueryError) -> Conversion {
         advance()
         let t = current
@@ -515,27 +599,36 @@ public struct Parser {
         guard accept("to") || accept("in") || accept("into") else { throw expected(["'to'"], keywords: ["to"]) }
         let to = try currency()
         var c = Conversion(amount: amount, from: from, to: to, valuation: nil, whatIf: [])
-        try valuationAndWhatIf(&c.valuation, &c.whatIf)
+        try conversionClauses(&c.valuation, &c.whatIf)
         return c
     }
 
-    mutating func valuationAndWhatIf(_ valuation: inout ValuationClause?, _ whatIf: inout [WhatIfRate]) throws(QueryError) {
+    /// conversion_clauses -> (valuation what_if? | what_if valuation?)?
+    mutating func conversionClauses(_ valuation: inout ValuationClause?, _ whatIf: inout [WhatIfRate]) throws(QueryError) {
         while current.kind != .end {
-            if isWord("at"), valuation == nil { valuation = try self.valuation() }
-            else if isWord("with"), whatIf.isEmpty { whatIf = try self.whatIf() }
-            else { throw expected(["at or with"], keywords: ["at", "with"]) }
+            let at = current.range
+            if isWord("at") {
+                if valuation != nil { throw repeated("at", at: at) }
+                valuation = try self.valuation()
+            } else if isWord("with") {
+                if !whatIf.isEmpty { throw repeated("with", at: at) }
+                whatIf = try self.whatIf()
+            } else {
+                let open = (valuation == nil ? ["at"] : []) + (whatIf.isEmpty ? ["with"] : [])
+                throw expected(open + ["the end of the statement"], keywords: open)
+            }
         }
     }
 
-    /// rate -> 'rate' pair (valuation | what_if)*
+    /// rate -> 'rate' pair conversion_clauses
     mutating func rate() throws(QueryError) -> RateLookup {
         advance()
         var r = RateLookup(pair: try pair(), valuation: nil, whatIf: [])
-        try valuationAndWhatIf(&r.valuation, &r.whatIf)
+        try conversionClauses(&r.valuation, &r.whatIf)
         return r
     }
 
-    /// rates -> 'rates' ('refresh' CURRENCY? '--force'? | 'status' | pair ('since' date_expr)? | ('in' CURRENCY)? ('where' 'currency' '~' value)? ('at' date_expr)?)
+    /// rates -> 'rates' ('refresh' CURRENCY? '--force'? | 'status' | pair ('since' date_expr)? | rates_clause*)
     mutating func rates() throws(QueryError) -> RatesListing {
         advance()
         if current.kind == .word, index + 1 < tokens.count, tokens[index + 1].kind == .symbol, lexer.text(tokens[index + 1]) == "/" {
@@ -545,15 +638,32 @@ public struct Parser {
             return .history(p, since: since)
         }
         var base: Currency?, search: String?, at: DateExpression?
-        if accept("in") { base = try currency() }
-        if accept("where") {
-            guard accept("currency") || accept("code") || accept("name") else { throw expected(["currency"], keywords: ["currency"]) }
-            guard isSymbol("~") || isSymbol("=") else { throw expected(["'~'"]) }
+        var seen: Set<String> = []
+        while current.kind != .end {
+            let clause = current.range
+            guard let w = word(current), ["in", "where", "at"].contains(w) else {
+                let open = ["in", "where", "at"].filter { !seen.contains($0) }
+                throw expected(open + ["the end of the statement"], keywords: open)
+            }
+            guard seen.insert(w).inserted else { throw repeated(w, at: clause) }
+            try ratesClause(&base, &search, &at)
+        }
+        return .day(base: base, search: search, at: at)
+    }
+
+    /// rates_clause -> 'in' CURRENCY | 'where' 'currency' '~' value | 'at' date_expr
+    mutating func ratesClause(_ base: inout Currency?, _ search: inout String?, _ at: inout DateExpression?) throws(QueryError) {
+        let w = word(current)
+        advance()
+        switch w {
+        case "in": base = try currency()
+        case "at": at = try dateExpression()
+        default:
+            guard accept("currency") else { throw expected(["currency"], suggestion: word(current).map { _ in "currency" }) }
+            guard isSymbol("~") else { throw expected(["'~' (currencies whose code or name contains a text)"]) }
             advance()
             if case .text(let s) = try value(for: .currency, op: .contains).literal { search = s }
         }
-        if accept("at") { at = try dateExpression() }
-        return .day(base: base, search: search, at: at)
     }
 
     /// set -> 'set' ('rate' pair '=' NUMBER | 'currency' CURRENCY)
@@ -602,7 +712,7 @@ extension Field {
     static func alias(_ w: String) -> Field? {
         switch w {
         case "paymentmode": return .payment
-        case "remark", "note", "notes": return .remarks
+        case "remark": return .remarks
         case "tags": return .tag
         default: return nil
         }
@@ -612,7 +722,7 @@ extension Field {
 extension Subject {
     static func alias(_ w: String) -> Subject? {
         switch w {
-        case "expense", "spending": return .expenses
+        case "expense": return .expenses
         case "transfer": return .transfers
         case "entry": return .entries
         default: return nil

@@ -1,8 +1,9 @@
 // Compiling `where` conditions: names resolved against the ledger, each test on a
 // dictionary-encoded column turned into a mask over that column's codes.
 //
-// `=`, `!=` and `in` name existing values: matching ignores letter case, and a
-// name the ledger does not hold is an error that offers the closest ones (a typo
+// `=`, `!=` and `in` name existing values: a name matches exactly when the ledger
+// holds it so, else ignoring letter case (`Rent` and `rent` may be two categories);
+// a name the ledger does not hold is an error that offers the closest ones (a typo
 // must not silently match nothing). `~` is a case-insensitive "contains" and may
 // match nothing. `amount` compares the amount as the result shows it (expenses
 // positive, converted into the target currency); `date` compares days, a period standing for its days
@@ -154,19 +155,22 @@ struct ConditionCompiler {
             let name = try text(v)
             if cmp.field == .currency {
                 guard let c = Currency(caseInsensitiveCode: name) else {
-                    throw QueryError(.unknownCurrency(name, suggestion: nearest(name.uppercased(), in: Currency.all.map(\.code))), at: v.range)
+                    // The ledger's own currencies are the likeliest meaning of a near miss.
+                    let candidates = store.currencies.map(\.code) + Parser.currencyCandidates
+                    throw QueryError(.unknownCurrency(name, suggestion: nearest(name, in: candidates)), at: v.range)
                 }
                 out.append(UInt32(c.packed))
                 continue
             }
             let names = self.names(cmp.field)
             let lower = name.lowercased()
-            var found = names.indices.filter { names[$0]?.lowercased() == lower }.map { UInt32($0) }
+            var found = names.indices.filter { names[$0] == name }.map { UInt32($0) }
+            if cmp.field == .book {
+                found += ledger.books.indices.filter { ledger.books[$0].id == name && ledger.books[$0].name != name }.map { UInt32($0) }
+            }
+            if found.isEmpty { found = names.indices.filter { names[$0]?.lowercased() == lower }.map { UInt32($0) } }
             // "(none)", as groups show it, names the entries without a value.
             if lower == Executor.none, names.first == .some(nil) { found.append(0) }
-            if cmp.field == .book {
-                found += ledger.books.indices.filter { ledger.books[$0].id == name }.map { UInt32($0) }
-            }
             if found.isEmpty && cmp.field != .remarks {
                 throw QueryError(.unknownName(field: cmp.field.rawValue, value: name,
                                               suggestions: ConditionCompiler.suggestions(for: name, in: names.compactMap { $0 })), at: v.range)
@@ -177,17 +181,27 @@ struct ConditionCompiler {
     }
 
     /// Up to three existing names close to `value`: by edit distance, or as a near prefix ("Fod" → "Food & Dining").
+    /// A near miss keeps most of what was typed: within a third of its length, never all of it,
+    /// and a prefix or a substring only from three characters on. A value far longer than every
+    /// name is near none of them, and is not compared at all.
     static func suggestions(for value: String, in names: [String]) -> [String] {
+        let longest = names.lazy.map(\.count).max() ?? 0
+        var length = 0
+        for _ in value {
+            length += 1
+            if length > 2 * longest + 2 { return [] }
+        }
+        guard length > 0 else { return [] }
         let v = value.lowercased()
-        let allowed = max(1, v.count / 3)
+        let allowed = max(1, length / 3)
         var scored: [(String, Int)] = []
         for n in Set(names) {
             let l = n.lowercased()
-            let whole = editDistance(v, l)
-            let prefix = editDistance(v, String(l.prefix(v.count)))
-            let contains = v.count >= 3 && (l.contains(v) || v.contains(l))
+            let whole = editDistance(v, l, limit: allowed)
+            let prefix = length >= 3 ? editDistance(v, String(l.prefix(length)), limit: allowed) : allowed + 1
+            let contains = length >= 3 && (l.contains(v) || v.contains(l))
             // A whole-name near miss ranks before a near prefix, which ranks before a mere substring.
-            if whole <= allowed { scored.append((n, whole)) }
+            if whole <= allowed && whole < length { scored.append((n, whole)) }
             else if prefix <= allowed { scored.append((n, prefix + 1)) }
             else if contains { scored.append((n, allowed + 2)) }
         }

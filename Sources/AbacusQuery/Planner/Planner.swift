@@ -36,6 +36,10 @@ public struct Plan: Sendable {
     public var order: Order?
     public var top: Int?
 
+    /// Groups rank by how many entries they hold, not by their value (`sum … order by count`):
+    /// the order's key is `.value` and its direction applies as usual.
+    public var ranksByEntryCount: Bool { order?.byEntryCount == true }
+
     /// `2025-10-01..2025-10-31`, `2025-10-01..` (open end), `..2025-03-31` (open start).
     static func describe(_ days: DayRange) -> String {
         (days.first.number == Int32.min ? "" : days.first.description) + ".." + (days.last.number == Int32.max ? "" : days.last.description)
@@ -110,7 +114,7 @@ extension Order {
     var describe: String {
         let k: String
         switch key {
-        case .value: k = "value"
+        case .value: k = byEntryCount ? "count" : "value"
         case .date: k = "date"
         case .key(let g): k = g.rawValue
         }
@@ -144,12 +148,8 @@ public enum Planner {
         case .code(let c)?: target = c
         case nil: target = context.defaultCurrency
         }
-        if let order = q.order, case .key(let k) = order.key, !q.groupBy.contains(k) {
-            throw QueryError(.unsupported("cannot order by \(k.rawValue): it is not one of the group keys"), at: order.range)
-        }
-        if let order = q.order, order.key == .date, q.aggregate != .list {
-            throw QueryError(.unsupported("order by date applies to `list`; grouped results order by amount or a group key"), at: order.range)
-        }
+        var order = q.order
+        if let o = order { order = try checked(o, q, target: target) }
 
         // Day range: periods and top-level date conditions.
         var days: DayRange?
@@ -217,10 +217,36 @@ public enum Planner {
         case .asOf(let d)?: valuation = .asOf(resolve(d, today: context.today).last)
         }
         // `top N` ranks: without `order by`, the largest values come first.
-        let order = q.order ?? (q.top != nil ? Order(key: .value, descending: true, range: 0..<0) : nil)
+        if order == nil, q.top != nil { order = Order(key: .value, descending: true, range: 0..<0) }
         return Plan(aggregate: q.aggregate, subject: q.subject, target: target, groupBy: q.groupBy,
                     days: days, rows: rows, index: index, filter: filter, filterText: remaining.map(\.1),
                     valuation: valuation, whatIf: whatIf, order: order, top: q.top)
+    }
+
+    /// An `order by` the result can follow. `amount` is the value of a money aggregate and
+    /// `count` the number of entries (for `count`, the value itself); a grouped result orders
+    /// by its own keys, a listing by the columns it shows.
+    static func checked(_ order: Order, _ q: Query, target: Currency?) throws(QueryError) -> Order {
+        var order = order
+        switch (q.aggregate, order.key) {
+        case (.count, .value):
+            if !order.byEntryCount { throw QueryError(.countHasNoAmount, at: order.range) }
+            order.byEntryCount = false
+        case (.list, .value):
+            if order.byEntryCount { throw QueryError(.listHasNoCount, at: order.range) }
+        case (.list, .key(let k)):
+            let columns: [GroupKey] = [.book, .category, .party] + (target == nil ? [.currency] : [])
+            if !columns.contains(k) { throw QueryError(.listCannotOrder(by: k.rawValue), at: order.range) }
+        case (_, .key(let k)):
+            if !q.groupBy.contains(k) {
+                throw QueryError(.unsupported("cannot order by \(k.rawValue): it is not one of the group keys"), at: order.range)
+            }
+        case (.list, .date), (_, .value):
+            break
+        case (_, .date):
+            throw QueryError(.unsupported("order by date applies to `list`; grouped results order by amount or a group key"), at: order.range)
+        }
+        return order
     }
 
     static func flattenAnd(_ c: Condition) -> [Condition] {
