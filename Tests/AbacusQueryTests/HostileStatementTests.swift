@@ -46,6 +46,25 @@ import Testing
         #expect(outcome(s, "sum expenses top 99999999999999999999999999")?.contains("whole number of rows") == true)
     }
 
+    @Test func hugeNamesAreRefusedQuicklyWithAShortMessage() throws {
+        let s = try session()
+        // A misspelt name is compared with the ledger's names only as far as a near miss could go.
+        let cut = "\"" + String(repeating: "a", count: 60) + "…\""
+        #expect(outcome(s, "count entries where category = " + String(repeating: "a", count: 3_000_000)) == "no category is named " + cut)
+        #expect(outcome(s, "count entries where category = \"" + String(repeating: "a", count: 1_000_000) + "\"") == "no category is named " + cut)
+        #expect(outcome(s, "sum expenses " + String(repeating: "x", count: 1_000_000))?.hasSuffix("found '" + String(repeating: "x", count: 60) + "…'") == true)
+        // The loader's dangling-id hint uses the same search.
+        #expect(nearest(String(repeating: "b", count: 10_000_000), in: ["b1", "b2"]) == nil)
+        #expect(editDistance(String(repeating: "a", count: 1_000_000), String(repeating: "a", count: 1_000_001), limit: 2) == 1)
+    }
+
+    @Test func controlCharactersAreShownEscaped() throws {
+        let s = try session()
+        #expect(outcome(s, "count entries\u{1} where category = Rent") == "unexpected character U+0001")
+        #expect(outcome(s, "count entries where party = \"\u{1}\u{2}\"") == "no party is named \"<U+0001><U+0002>\"")
+        #expect(outcome(s, "count entries where party = \"\u{202E}x\"")?.contains("<U+202E>") == true)
+    }
+
     @Test func everyKeywordInEveryPlace() throws {
         let s = try session()
         let words = ["sum", "count", "avg", "min", "max", "list", "expenses", "income", "transfers", "entries", "in", "native",

@@ -31,6 +31,16 @@ public struct QueryError: Error, Sendable, Equatable {
         case listHasNoCount
         /// `list … order by KEY` for a key that is not one of the listing's columns.
         case listCannotOrder(by: String)
+        /// `list … by KEY`.
+        case listCannotGroup
+        /// A grouped result ordered by a key it is not grouped by.
+        case notAGroupKey(String)
+        /// `order by date` on a grouped result.
+        case dateOrderNeedsList
+        /// `~` on `amount` or `date`.
+        case containsNeedsText(field: String)
+        /// Parentheses or `not`s nested past the parser's limit.
+        case nestedTooDeep(Int)
         case missingRates([MissingRate], target: Currency)
         /// `convert` or `rate` for a pair nothing prices.
         case noRate(CurrencyPair)
@@ -91,6 +101,16 @@ public struct QueryError: Error, Sendable, Equatable {
             return "`list` shows entries one by one, so there is no count to order by: order by amount, date, book, category or party"
         case .listCannotOrder(let key):
             return "`list` cannot order by \(key): order by amount, date, book, category or party (currency too with `in native`)"
+        case .listCannotGroup:
+            return "`list` shows entries one by one and cannot group: drop `by`, or use sum or count"
+        case .notAGroupKey(let key):
+            return "cannot order by \(key): it is not one of the group keys"
+        case .dateOrderNeedsList:
+            return "order by date applies to `list`; grouped results order by amount or a group key"
+        case .containsNeedsText(let field):
+            return "`~` (contains) compares text; compare \(field) with =, !=, <, <=, >, >=" + (field == "date" ? " or in" : "")
+        case .nestedTooDeep(let limit):
+            return "the condition nests deeper than \(limit) levels"
         case .missingRates(let missing, let target):
             let total = missing.reduce(0) { $0 + $1.entries }
             var lines = ["no exchange rate to convert \(total) \(total == 1 ? "entry" : "entries") into \(target.code):"]

@@ -330,7 +330,7 @@ public struct Parser {
         depth += 1
         defer { depth -= 1 }
         if depth > Parser.maxDepth {
-            throw QueryError(.unsupported("the condition nests deeper than \(Parser.maxDepth) levels"), at: current.range)
+            throw QueryError(.nestedTooDeep(Parser.maxDepth), at: current.range)
         }
         if accept("not") { return .not(try negation()) }
         if isSymbol("(") {

@@ -76,13 +76,13 @@ struct ConditionCompiler {
                 })
                 return cmp.op == .isIn ? any : .not(any)
             case .contains:
-                throw QueryError(.unsupported("`~` (contains) compares text; compare amount with =, !=, <, <=, >, >="), at: cmp.range)
+                throw QueryError(.containsNeedsText(field: "amount"), at: cmp.range)
             default:
                 return .amount(cmp.op, n)
             }
         case .date:
             if cmp.op == .contains {
-                throw QueryError(.unsupported("`~` (contains) compares text; compare date with =, !=, <, <=, >, >= or in"), at: cmp.range)
+                throw QueryError(.containsNeedsText(field: "date"), at: cmp.range)
             }
             if let r = try dateBounds(cmp) { return .days(r) }
             let ranges = try cmp.values.map { v throws(QueryError) -> DayRange in try dayRange(v, cmp) }

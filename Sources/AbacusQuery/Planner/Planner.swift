@@ -140,7 +140,7 @@ public enum Planner {
     public static func plan(_ q: Query, in context: PlanContext) throws(QueryError) -> Plan {
         if q.groupBy.count > 4 { throw QueryError(.tooManyGroupKeys(q.groupBy.count), at: q.groupRange) }
         if q.aggregate == .list && !q.groupBy.isEmpty {
-            throw QueryError(.unsupported("`list` shows entries one by one and cannot group: drop `by`, or use sum or count"), at: q.groupRange)
+            throw QueryError(.listCannotGroup, at: q.groupRange)
         }
         let target: Currency?
         switch q.currency {
@@ -239,12 +239,12 @@ public enum Planner {
             if !columns.contains(k) { throw QueryError(.listCannotOrder(by: k.rawValue), at: order.range) }
         case (_, .key(let k)):
             if !q.groupBy.contains(k) {
-                throw QueryError(.unsupported("cannot order by \(k.rawValue): it is not one of the group keys"), at: order.range)
+                throw QueryError(.notAGroupKey(k.rawValue), at: order.range)
             }
         case (.list, .date), (_, .value):
             break
         case (_, .date):
-            throw QueryError(.unsupported("order by date applies to `list`; grouped results order by amount or a group key"), at: order.range)
+            throw QueryError(.dateOrderNeedsList, at: order.range)
         }
         return order
     }
