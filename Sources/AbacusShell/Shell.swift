@@ -1,11 +1,15 @@
 // The shell: what runs statements for a person or a script.
 //
-// It loads the ledger (or the bundled demo), then runs `-e` statements and `-f`
-// scripts in the order given, or the REPL when stdin and stdout are terminals,
-// or stdin as a script. Results go to stdout, diagnostics to stderr. Dot commands
-// (`.help`, `.format`, `.timer`, `.quit`) are handled here; everything else goes
-// to the query engine. Exit status: 0 success, 1 a statement failed, 2 the ledger
-// or the command line is unusable.
+// It loads the ledger (or the bundled demo), runs ~/.abacusrc, then `-e` statements
+// and `-f` scripts in the order given, or the REPL when stdin and stdout are
+// terminals, or stdin as a script. Results go to stdout, diagnostics to stderr.
+// Dot commands (`.help`, `.format`, `.load`, …) are handled here; everything else
+// goes to the query engine. Exit status: 0 success, 1 a statement failed, 2 the
+// ledger or the command line is unusable.
+//
+// Settings made on the command line win over ~/.abacusrc, and what the rc file's
+// statements print never reaches the standard output of a script, `-e` or pipe
+// (it goes to stderr there), so machine output stays clean.
 
 import AbacusCore
 import AbacusQuery
@@ -21,12 +25,13 @@ public struct ShellOptions: Sendable {
     }
     public var ledgers: [String] = []
     public var actions: [Action] = []
-    public var format: OutputFormat = .table
+    /// nil when not given: table, unless ~/.abacusrc sets another.
+    public var format: OutputFormat?
     public var today: Day?
     public var locale: String?
     public var color = true
     public var keepGoing = false
-    /// Print each statement before its result.
+    /// Print each statement before its result (as `{"statement": …}` in JSON).
     public var echo = false
     /// Skip `~/.abacusrc`.
     public var noRC = false
@@ -57,15 +62,21 @@ public final class Shell {
     var loadedPaths: [String] = []
     var stdoutIsTerminal = false
     var stderrIsTerminal = false
+    /// Colour is allowed at all: not for scripts (`-f`, piped stdin), NO_COLOR or --no-color.
+    var colorAllowed = false
+    /// While ~/.abacusrc runs for a script, `-e` or pipe: what it prints goes to stderr.
+    var outputToStderr = false
     var liveRates: LiveRates?
     let environment: [String: String]
-    public var writeOut: (String) -> Void = { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) }
-    public var writeErr: (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+    /// Where results go: text with its line ends (stdout unless a test captures it).
+    public var writeOut: (String) -> Void = { FileHandle.standardOutput.write(Data($0.utf8)) }
+    /// Where diagnostics go: text with its line ends.
+    public var writeErr: (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }
 
     public init(options: ShellOptions, environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.options = options
         self.environment = environment
-        self.renderer = Renderer(format: options.format, money: MoneyFormat(locale: options.locale))
+        self.renderer = Renderer(format: options.format ?? .table, money: MoneyFormat(locale: options.locale))
     }
 
     /// The bundled demo ledger: `ABACUS_DEMO_LEDGER`, else `share/abacus/demo.json` beside the
@@ -91,7 +102,7 @@ public final class Shell {
         var paths = options.ledgers
         if paths.isEmpty {
             guard let demo = Shell.demoLedgerPath(environment: environment) else {
-                writeErr("error: no ledger named, and the demo ledger was not found (set ABACUS_DEMO_LEDGER or name a LEDGER.json)")
+                tell("error: no ledger named, and the demo ledger was not found (set ABACUS_DEMO_LEDGER or name a LEDGER.json)")
                 return .unusable
             }
             paths = [demo]
@@ -101,27 +112,34 @@ public final class Shell {
             ledger = try LedgerLoader.load(paths: paths)
             loadedPaths = options.ledgers
         } catch {
-            writeErr("error: " + error.description)
+            tell("error: " + error.description)
             return .unusable
         }
         // Rates fetched earlier join the ledger's market rates (a corrupt cache is reported and ignored).
         let live = LiveRates(environment: environment, cachePath: options.ratesCache, offline: options.offline)
         liveRates = live
-        _ = live.loadCache(report: writeErr)
+        _ = live.loadCache(report: { [weak self] in self?.tell($0) })
         live.attach(to: &ledger)
         if options.ledgers.isEmpty {
-            writeErr("No ledger named: loaded the demo ledger (\(ledger.entries.count) entries, \(ledger.books.count) books). Run `abacus LEDGER.json` for your own.")
+            tell("No ledger named: loaded the demo ledger (\(Shell.counted(ledger.entries.count, "entry", "entries")), "
+                 + "\(Shell.counted(ledger.books.count, "book", "books"))). Run `abacus LEDGER.json` for your own.")
         }
         let today = options.today ?? Shell.systemToday()
         session = Session(ledger: ledger, today: today)
-        // Colour and terminal width only where a person is looking.
         stdoutIsTerminal = isatty(1) == 1
         stderrIsTerminal = isatty(2) == 1
-        renderer.color = options.color && stdoutIsTerminal
+        // Colour only where a person watches answers being made: the REPL and -e statements on a
+        // terminal. A script (-f, piped stdin) never gets colour, even on a terminal (issue 5).
+        let readsScripts = options.actions.contains { if case .script = $0 { return true } else { return false } }
+            || (options.actions.isEmpty && !interactive)
+        colorAllowed = options.color && !readsScripts
+        renderer.color = colorAllowed && stdoutIsTerminal
         renderer.width = stdoutIsTerminal ? Shell.terminalWidth() : nil
         session.isCancelled = { interrupted != 0 }
         session.liveRates = live
-        runStartupFile()
+        runStartupFile(interactive: interactive)
+        // The command line wins over ~/.abacusrc.
+        if let format = options.format { renderer.format = format }
         if options.refreshRates { execute("rates refresh", location: "--refresh-rates") }
 
         if interactive { return repl() }
@@ -136,7 +154,7 @@ public final class Shell {
             case .statement(let text): s = runScript(text, name: nil)
             case .script(let path):
                 guard let data = FileManager.default.contents(atPath: path) else {
-                    writeErr("error: cannot read script \(path)")
+                    tell("error: cannot read script \(path)")
                     return .unusable
                 }
                 s = runScript(String(decoding: data, as: UTF8.self), name: path)
@@ -151,13 +169,16 @@ public final class Shell {
     }
 
     /// `~/.abacusrc`: statements and dot commands run before anything else (skipped with --no-rc).
-    /// An error there is reported with its place and start-up goes on.
-    func runStartupFile() {
+    /// An error there is reported with its place and start-up goes on. It is not echoed, and for a
+    /// script, `-e` or pipe what it prints goes to stderr: stdout carries only the answers asked for.
+    func runStartupFile(interactive: Bool) {
         guard !options.noRC, let home = environment["HOME"], !home.isEmpty else { return }
         let path = home + "/.abacusrc"
         guard let data = FileManager.default.contents(atPath: path) else { return }
-        for statement in StatementSplitter.split(String(decoding: data, as: UTF8.self)) {
-            execute(statement.text, location: "\(path):\(statement.line):\(statement.column)")
+        outputToStderr = !interactive
+        defer { outputToStderr = false }
+        for piece in StatementReader.pieces(of: String(decoding: data, as: UTF8.self)) {
+            run(piece, script: path, echo: false)
         }
     }
 
@@ -167,22 +188,35 @@ public final class Shell {
         return nil
     }
 
-    /// Diagnostics to stderr, with "error:"/"warning:"/"hint:" coloured on a terminal.
+    /// A line of results (stdout, or stderr while the rc file runs for a script).
+    func say(_ text: String) {
+        outputToStderr ? writeErr(text + "\n") : writeOut(text + "\n")
+    }
+
+    /// A line on stderr.
+    func tell(_ text: String) {
+        writeErr(text + "\n")
+    }
+
+    /// Diagnostics to stderr, with "error:"/"warning:"/"hint:" coloured on a terminal. Their text
+    /// can quote a ledger file, so control characters other than line breaks are made visible.
     func report(_ text: String) {
-        guard options.color && stderrIsTerminal else { writeErr(text); return }
-        var t = text
-        for (word, style) in [("error:", ANSI.red + ANSI.bold), ("warning:", ANSI.yellow), ("hint:", ANSI.cyan)] {
-            t = t.replacingOccurrences(of: word, with: style + word + ANSI.reset)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { Renderer.visible(String($0)) }
+        var t = lines.joined(separator: "\n")
+        if colorAllowed && stderrIsTerminal {
+            for (word, style) in [("error:", ANSI.red + ANSI.bold), ("warning:", ANSI.yellow), ("hint:", ANSI.cyan)] {
+                t = t.replacingOccurrences(of: word, with: style + word + ANSI.reset)
+            }
         }
-        writeErr(t)
+        tell(t)
     }
 
     /// Runs every statement of a script; stops at the first failure unless --keep-going.
+    /// `name` is the script's file (errors then say `FILE:LINE:COL`), nil for `-e`.
     func runScript(_ text: String, name: String?) -> ExitStatus {
         var status = ExitStatus.success
-        for statement in StatementSplitter.split(text) {
-            let location = name.map { "\($0):\(statement.line):\(statement.column)" }
-            if !execute(statement.text, location: location) {
+        for piece in StatementReader.pieces(of: text) {
+            if !run(piece, script: name) {
                 status = .statementFailed
                 if !options.keepGoing { return status }
             }
@@ -191,31 +225,78 @@ public final class Shell {
         return status
     }
 
-    /// Runs one statement or dot command; false when it failed (the error is already printed).
+    /// Runs one piece of a script or of what was typed; false when it failed (already reported).
+    @discardableResult
+    func run(_ piece: ScriptPiece, script name: String?, echo: Bool = true) -> Bool {
+        if echo && options.echo { self.echo(piece) }
+        switch piece.kind {
+        case .command:
+            let start = piece.source.start
+            return dotCommand(piece.text, location: name.map { "\($0):\(start.line):\(start.column)" })
+        case .statement:
+            return statement(piece.text) { error in
+                guard let name else { return Diagnostic.render(error, statement: piece.text) }
+                return Shell.diagnostic(error, statement: piece.text, at: piece.source, in: name)
+            }
+        }
+    }
+
+    /// --echo: the statement before its result; in JSON as an object of its own, so that every
+    /// line stays one JSON object. A rates key is never shown.
+    func echo(_ piece: ScriptPiece) {
+        let text = piece.kind == .command && DotCommand.holdsSecret(piece.text) ? DotCommand.secretShown : piece.text
+        say(renderer.format == .json ? "{\"statement\":" + JSONText.quote(text) + "}" : text)
+    }
+
+    /// An error in a script, at its own line and column of the file, drawn under the file's line.
+    static func diagnostic(_ error: QueryError, statement: String, at span: SourceSpan, in name: String) -> String {
+        guard let range = error.range else {
+            let start = span.start
+            return Diagnostic.render(error, statement: statement, location: "\(name):\(start.line):\(start.column)")
+        }
+        let place = span.place(ofByte: range.lowerBound, in: statement)
+        let end = span.place(ofByte: range.upperBound, in: statement)
+        var local = error
+        local.range = place.offset..<(end.line == place.line ? max(end.offset, place.offset) : place.text.utf8.count)
+        // A tab is one byte and one column here, so the caret stays under the word.
+        let line = place.text.replacingOccurrences(of: "\t", with: " ")
+        return Diagnostic.render(local, statement: line, location: "\(name):\(place.line):\(place.column)")
+    }
+
+    /// Runs one statement or dot command given as text (the golden tests, --refresh-rates).
     @discardableResult
     func execute(_ text: String, location: String?) -> Bool {
-        if options.echo { writeOut(text.lowercased().hasPrefix(".set rates-key") ? ".set rates-key …" : text) }
         if text.hasPrefix(".") { return dotCommand(text, location: location) }
+        return statement(text) { Diagnostic.render($0, statement: text, location: location) }
+    }
+
+    /// Runs a query-language statement and prints its result; false when it failed or was stopped.
+    func statement(_ text: String, diagnose: (QueryError) -> String) -> Bool {
         let started = DispatchTime.now()
         interrupted = 0
-        do {
-            switch try session.execute(text) {
+        let stopped = QueryError(.cancelled, at: nil)
+        do throws(QueryError) {
+            let output = try session.execute(text)
+            // Ctrl-C after the engine's last look: the answer is not wanted any more.
+            if interrupted != 0 { throw stopped }
+            switch output {
             case .table(let result):
                 if renderer.format != .json { result.warnings.forEach { report("warning: " + $0) } }
-                writeOut(renderer.render(result))
+                let sink: (String) -> Void = outputToStderr ? writeErr : writeOut
+                guard renderer.write(result, to: sink, isCancelled: { interrupted != 0 }) else { throw stopped }
             case .message(let m):
-                writeOut(renderer.render(message: m))
+                say(renderer.render(message: m))
             case .explain(let plan, let rates, let warnings):
                 if renderer.format != .json { warnings.forEach { report("warning: " + $0) } }
-                writeOut(renderer.render(plan: plan, rates: rates, warnings: warnings))
+                say(renderer.render(plan: plan, rates: rates, warnings: warnings))
             }
         } catch {
-            report(Diagnostic.render(error, statement: text, location: location))
+            report(diagnose(error))
             return false
         }
         if timer {
             let ms = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1_000_000
-            writeErr(String(format: "Run Time: %.3f ms", ms))
+            tell(String(format: "Run Time: %.3f ms", ms))
         }
         return true
     }
@@ -223,117 +304,160 @@ public final class Shell {
     static let dotCommands = [".help", ".load", ".run", ".format", ".timer", ".set", ".quit"]
 
     func dotCommand(_ text: String, location: String?) -> Bool {
-        let parts = text.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true).map(String.init)
-        let command = parts[0].lowercased()
-        let argument = parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : ""
         let prefix = location.map { $0 + ": " } ?? ""
-        func usage(_ u: String) -> Bool {
-            writeErr(prefix + "error: usage: " + u)
+        func failure(_ message: String) -> Bool {
+            report(prefix + "error: " + message)
             return false
         }
-        switch command {
+        func usage(_ u: String) -> Bool { failure("usage: " + u) }
+        let command: DotCommand
+        do throws(DotCommand.ParseError) {
+            command = try DotCommand.parse(text)
+        } catch {
+            guard case .unterminatedQuote(let q) = error else { return false }
+            return failure("unterminated \(q == "\"" ? "double" : "single") quote in \(text.prefix { $0 != " " && $0 != "\t" })")
+        }
+        let args = command.arguments
+        let home = environment["HOME"]
+        switch command.name {
         case ".quit", ".exit", ".q":
+            guard args.isEmpty else { return usage(".quit (or Ctrl-D)") }
             quitRequested = true
         case ".help":
-            guard let help = Help.text(topic: argument) else {
-                var message = prefix + "error: no help on '\(argument)'; topics: " + Help.topics.joined(separator: ", ")
-                if let near = nearest(argument, in: Help.topics) { message += "\nhint: did you mean .help \(near)?" }
-                writeErr(message)
+            let topic = args.joined(separator: " ")
+            guard let help = Help.text(topic: topic) else {
+                var message = prefix + "error: no help on '\(topic)'; topics: " + Help.topics.joined(separator: ", ")
+                if let near = nearest(topic, in: Help.topics) { message += "\nhint: did you mean .help \(near)?" }
+                report(message)
                 return false
             }
-            writeOut(help)
+            say(help)
         case ".format", ".mode":
-            guard let f = OutputFormat(rawValue: argument.lowercased()) else { return usage(".format table|csv|json|markdown|chart") }
+            guard args.count <= 1 else { return usage(".format table|csv|json|markdown|chart") }
+            guard let name = args.first else { say(renderer.render(message: renderer.format.rawValue)); break }
+            guard let f = OutputFormat(rawValue: name.lowercased()) else { return usage(".format table|csv|json|markdown|chart") }
             renderer.format = f
         case ".timer":
-            guard ["on", "off"].contains(argument.lowercased()) else { return usage(".timer on|off") }
-            timer = argument.lowercased() == "on"
+            guard args.count <= 1 else { return usage(".timer on|off") }
+            guard let setting = args.first?.lowercased() else { say(renderer.render(message: timer ? "on" : "off")); break }
+            guard ["on", "off"].contains(setting) else { return usage(".timer on|off") }
+            timer = setting == "on"
         case ".set":
             // Settings of live rates, usable in ~/.abacusrc: ttl, rates-url, rates-key. Silent, like
             // sqlite3's settings, so an rc file adds nothing to a script's output.
-            let words = argument.split(separator: " ", maxSplits: 1).map(String.init)
-            guard words.count == 2 else { return usage(".set ttl MINUTES | .set rates-url URL | .set rates-key KEY") }
-            switch words[0].lowercased() {
+            let all = ".set ttl MINUTES | .set rates-url URL | .set rates-key KEY"
+            guard args.count == 2 else { return usage(all) }
+            switch args[0].lowercased() {
             case "ttl":
-                guard let minutes = Int(words[1]), minutes >= 0 else { return usage(".set ttl MINUTES") }
+                guard let minutes = Int(args[1]), minutes >= 0 else { return usage(".set ttl MINUTES") }
                 liveRates?.ttlMinutes = minutes
             case "rates-url":
-                liveRates?.urlTemplate = words[1]
+                liveRates?.urlTemplate = args[1]
             case "rates-key":
-                liveRates?.key = words[1]
+                liveRates?.key = args[1]
             default:
-                return usage(".set ttl MINUTES | .set rates-url URL | .set rates-key KEY")
+                return usage(all)
             }
         case ".load":
-            guard !argument.isEmpty else { return usage(".load LEDGER.json") }
+            guard args.count == 1 else { return usage(".load LEDGER.json (quote a path with spaces)") }
+            let file = command.path(0, home: home)
             // The file joins those already loaded (ids must stay unique across them), or replaces
             // the demo. All or nothing: on any error the session keeps what it had.
             do {
-                let paths = loadedPaths + [argument]
+                let paths = loadedPaths + [file]
                 var ledger = try LedgerLoader.load(paths: paths)
                 liveRates?.attach(to: &ledger)
                 session.replaceLedger(ledger)
                 loadedPaths = paths
                 refreshCompletion()
-                writeErr("loaded \(argument): now \(ledger.entries.count) entries in \(ledger.books.count) books from \(paths.count) \(paths.count == 1 ? "file" : "files")")
+                tell("loaded \(file): now \(Shell.counted(ledger.entries.count, "entry", "entries")) in "
+                     + "\(Shell.counted(ledger.books.count, "book", "books")) from \(Shell.counted(paths.count, "file", "files"))")
             } catch {
-                writeErr(prefix + "error: " + error.description)
-                return false
+                return failure(error.description)
             }
         case ".run", ".read":
-            guard !argument.isEmpty else { return usage(".run SCRIPT") }
-            guard runDepth < 16 else {
-                writeErr(prefix + "error: .run nests deeper than 16 scripts")
-                return false
-            }
-            guard let data = FileManager.default.contents(atPath: argument) else {
-                writeErr(prefix + "error: cannot read script \(argument)")
-                return false
-            }
+            guard args.count == 1 else { return usage(".run SCRIPT (quote a path with spaces)") }
+            let file = command.path(0, home: home)
+            guard runDepth < 16 else { return failure(".run nests deeper than 16 scripts") }
+            guard let data = FileManager.default.contents(atPath: file) else { return failure("cannot read script \(file)") }
             runDepth += 1
             defer { runDepth -= 1 }
-            return runScript(String(decoding: data, as: UTF8.self), name: argument) == .success
+            return runScript(String(decoding: data, as: UTF8.self), name: file) == .success
         default:
-            var message = prefix + "error: unknown command \(parts[0])"
-            if let near = nearest(command, in: Shell.dotCommands) { message += "\nhint: did you mean \(near)?" }
+            var message = prefix + "error: unknown command \(command.typedName)"
+            if let near = nearest(command.name, in: Shell.dotCommands) { message += "\nhint: did you mean \(near)?" }
             else { message += "\nhint: .help lists the commands" }
-            writeErr(message)
+            report(message)
             return false
         }
         return true
     }
 
+    /// `1 entry`, `1,200 entries`.
+    static func counted(_ n: Int, _ one: String, _ many: String) -> String {
+        n.formatted(.number.locale(Locale(identifier: "en_US"))) + " " + (n == 1 ? one : many)
+    }
+
     // MARK: REPL
 
     func repl() -> ExitStatus {
-        let editor = LineEditor(historyPath: LineEditor.defaultHistoryPath(environment: environment))
+        let editor = LineEditor(historyPath: LineEditor.defaultHistoryPath(environment: environment), report: { [weak self] in self?.tell($0) })
         refreshCompletion()
-        let l = session.ledger
-        writeOut("Abacus \(abacusVersion) — \(l.entries.count) entries in \(l.books.count) books, default currency \(l.defaultCurrency). Type .help for help, Ctrl-D to leave.")
-        var pending = ""
+        say(banner())
+        var reader = StatementReader()
         while !quitRequested {
-            switch editor.read(prompt: pending.isEmpty ? "abacus> " : "   ...> ") {
+            switch editor.read(prompt: reader.isContinuing ? "   ...> " : "abacus> ") {
             case .end:
-                writeOut("")
+                say("")
                 return .success
             case .interrupt:
                 // Abandon the line (and any continued statement); the next prompt starts on a fresh line.
-                writeOut("")
-                pending = ""
-                continue
+                say("")
+                reader.abandon()
             case .line(let line):
-                pending += pending.isEmpty ? line : "\n" + line
-                if StatementSplitter.needsContinuation(pending) { continue }
-                let text = pending
-                pending = ""
-                // A statement typed over several lines is remembered as one line; a key never is.
-                if !text.lowercased().contains(".set rates-key") { editor.remember(StatementSplitter.joinedLines(text)) }
-                for statement in StatementSplitter.split(text) where !quitRequested {
-                    execute(statement.text, location: nil)
+                let pieces = reader.read(line: line)
+                guard !pieces.isEmpty else { continue }
+                // What was typed, as one line that means the same when recalled; a key never.
+                if !pieces.contains(where: { $0.kind == .command && DotCommand.holdsSecret($0.text) }) {
+                    editor.remember(pieces.map { $0.kind == .command ? $0.text : Shell.oneLine($0.text) }.joined(separator: "; "))
                 }
+                // The window may have changed size since the last statement.
+                renderer.width = Shell.terminalWidth()
+                for piece in pieces where !quitRequested { run(piece, script: nil) }
             }
         }
         return .success
+    }
+
+    /// `Abacus 0.1.0 — demo.json: 1,200 entries in 6 books, default currency INR. …`
+    func banner() -> String {
+        let l = session.ledger
+        let names = loadedPaths.isEmpty ? "the demo ledger" : loadedPaths.map { ($0 as NSString).lastPathComponent }.joined(separator: ", ")
+        return "Abacus \(abacusVersion) — \(names): \(Shell.counted(l.entries.count, "entry", "entries")) in "
+            + "\(Shell.counted(l.books.count, "book", "books")), default currency \(l.defaultCurrency). "
+            + "Type .help for help, Ctrl-D to leave."
+    }
+
+    /// A statement on one line for history: line breaks and runs of blanks between words become
+    /// one space; strings keep every character, so recalling it runs the same statement.
+    static func oneLine(_ statement: String) -> String {
+        var out = ""
+        var inString = false
+        var escaped = false
+        var blank = false
+        for ch in statement {
+            if inString {
+                out.append(ch)
+                if escaped { escaped = false } else if ch == "\\" { escaped = true } else if ch == "\"" { inString = false }
+                continue
+            }
+            if ch == " " || ch == "\t" || ch == "\n" || ch == "\r" || ch == "\r\n" { blank = true; continue }
+            if blank && !out.isEmpty { out.append(" ") }
+            blank = false
+            if ch == "\"" { inString = true }
+            out.append(ch)
+        }
+        return out
     }
 
     /// Tab completes from the ledger now loaded.

@@ -32,8 +32,8 @@ struct Abacus: ParsableCommand {
     @Option(name: [.customShort("f"), .customLong("file")], help: ArgumentHelp("Run a script of statements (repeatable).", valueName: "SCRIPT"))
     var scripts: [String] = []
 
-    @Option(help: "Output format: table, csv, json, markdown or chart.")
-    var format: String = "table"
+    @Option(help: "Output format: table (the default), csv, json, markdown or chart.")
+    var format: String?
 
     @Option(help: ArgumentHelp("The date that today, this month, … mean (default: ABACUS_TODAY or the system date).", valueName: "YYYY-MM-DD"))
     var today: String?
@@ -63,8 +63,11 @@ struct Abacus: ParsableCommand {
     var ratesCache: String?
 
     func validate() throws {
-        guard OutputFormat(rawValue: format) != nil else {
+        if let format, OutputFormat(rawValue: format) == nil {
             throw ValidationError("--format must be table, csv, json, markdown or chart, not '\(format)'")
+        }
+        if let locale, !Abacus.isKnownLocale(locale) {
+            throw ValidationError("--locale '\(locale)' is not a locale this system knows: give one such as en_IN, en_US, de_DE or ja_JP")
         }
         if let today, Day.parse(today) == nil || today.utf8.count != 10 {
             throw ValidationError("--today must be a date YYYY-MM-DD, not '\(today)'")
@@ -75,7 +78,7 @@ struct Abacus: ParsableCommand {
         var options = ShellOptions()
         options.ledgers = ledgers
         options.actions = Abacus.orderedActions(statements: statements, scripts: scripts, arguments: CommandLine.arguments)
-        options.format = OutputFormat(rawValue: format) ?? .table
+        options.format = format.flatMap(OutputFormat.init(rawValue:))
         let env = ProcessInfo.processInfo.environment
         if let text = today ?? env["ABACUS_TODAY"] {
             guard let day = Day.parse(text) else {
@@ -84,7 +87,8 @@ struct Abacus: ParsableCommand {
             options.today = day
         }
         options.locale = locale
-        options.color = !noColor && env["NO_COLOR"] == nil
+        // no-color.org: NO_COLOR set to a non-empty value turns colour off; a dumb terminal has none.
+        options.color = !noColor && (env["NO_COLOR"] ?? "").isEmpty && env["TERM"] != "dumb"
         options.keepGoing = keepGoing
         options.echo = echo
         options.noRC = noRc
@@ -93,6 +97,13 @@ struct Abacus: ParsableCommand {
         options.ratesCache = ratesCache
         let status = Shell(options: options).run()
         throw ExitCode(status.rawValue)
+    }
+
+    /// A locale Foundation has data for (`en_IN`, `de-CH`); anything else would silently format
+    /// money in the root locale (`₹ 4748506.89`).
+    static func isKnownLocale(_ id: String) -> Bool {
+        let wanted = id.replacingOccurrences(of: "-", with: "_").lowercased()
+        return Locale.availableIdentifiers.contains { $0.lowercased() == wanted }
     }
 
     /// -e and -f run in the order they were given on the command line.

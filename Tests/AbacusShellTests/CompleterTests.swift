@@ -1,35 +1,43 @@
-// Tab completion in context, without a terminal: what may follow the words before the cursor.
+// Tab completion in context, without a terminal: where the word at the cursor begins,
+// and what may replace it.
 
 import AbacusCore
+import Foundation
 @testable import AbacusShell
 import Testing
 
 @Suite struct CompleterTests {
     static let completer: Completer? = (try? LedgerLoader.load(paths: [Golden.demo])).map { Completer(ledger: $0) }
 
-    /// Candidates for the last word of `line` (the cursor at its end).
+    /// The candidates for the word that ends `line` (the cursor at its end).
     func complete(_ line: String) throws -> [String] {
-        let c = try #require(CompleterTests.completer)
-        let breaks = Set(" \t\n,()=<>~!/;")
-        var start = line.endIndex
-        while start > line.startIndex, !breaks.contains(line[line.index(before: start)]) { start = line.index(before: start) }
-        let prefix = String(line[start...])
-        switch c.complete(line: line, start: line.utf8.distance(from: line.startIndex, to: start)) {
-        case .words(let w): return Completer.filter(w, prefix: prefix)
-        case .files: return ["<files>"]
-        }
+        try #require(CompleterTests.completer).complete(line).candidates
+    }
+
+    /// The word libedit is told to replace.
+    func word(_ line: String) throws -> String {
+        let c = try #require(CompleterTests.completer).complete(line)
+        return String(decoding: Array(line.utf8)[c.wordStart...], as: UTF8.self)
     }
 
     @Test func statementsAndDotCommandsAtTheStart() throws {
         #expect(try complete("co") == ["count", "convert"])
         #expect(try complete(".fo") == [".format"])
         #expect(try complete(".format c") == ["csv", "chart"])
+        #expect(try complete(".set rates-") == ["rates-url", "rates-key"])
     }
 
     @Test func groupKeysAfterBy() throws {
         #expect(try complete("sum expenses by bo") == ["book"])
         #expect(try complete("sum expenses by book, mo") == ["month"])
-        #expect(try complete("sum expenses by book order by am") == ["amount"])
+    }
+
+    @Test func orderByOffersOnlyWhatCanOrderTheResult() throws {
+        // A grouped result orders by its value or one of its own keys (the planner refuses the rest).
+        #expect(try complete("sum expenses by category order by ") == ["amount", "count", "category"])
+        #expect(try complete("sum expenses by book, month order by m") == ["month"])
+        #expect(try complete("list expenses order by ") == ["amount", "date", "book", "category", "party"])
+        #expect(try complete("sum expenses by book order by amount ") == ["desc", "asc", "top"])
     }
 
     @Test func fieldsAfterWhereAndOr() throws {
@@ -37,25 +45,72 @@ import Testing
         #expect(try complete("sum expenses where book = Home and ca") == ["category"])
     }
 
-    @Test func ledgerNamesAfterAComparisonQuotedWhenNeeded() throws {
-        #expect(try complete("sum expenses where category = Foo") == ["\"Food & Dining\""])
-        #expect(try complete("sum expenses where category = \"Foo") == ["\"Food & Dining\""])
-        #expect(try complete("sum expenses where book = Sing") == ["\"Singapore Trip\""])
-        #expect(try complete("sum expenses where category in (Rent, Ta") == ["Taxes"])
-        #expect(try complete("sum expenses where tag = wo") == ["work", "weekend"].filter { $0.hasPrefix("wo") })
+    @Test func andOrAndClausesAfterACondition() throws {
+        let next = try complete("sum expenses where category = Rent ")
+        #expect(next.prefix(2) == ["and", "or"])
+        #expect(next.contains("since") && !next.contains("expenses") && !next.contains("where"))
+        #expect(try complete("sum expenses where category in (Rent, Taxes) o") == ["or", "on", "order"])
+        #expect(try complete("sum expenses where amount > 500 a") == ["and", "at"])
     }
 
-    @Test func currencyCodesWhereACurrencyGoes() throws {
+    @Test func ledgerNamesAfterAComparisonQuotedWhenNeeded() throws {
+        #expect(try complete("sum expenses where category = Foo") == ["\"Food & Dining\""])
+        #expect(try complete("sum expenses where book = Sing") == ["\"Singapore Trip\""])
+        #expect(try complete("sum expenses where category in (Rent, Ta") == ["Taxes"])
+        #expect(try complete("sum expenses where tag = wo") == ["work"])
+    }
+
+    @Test func namesInsideAListAfterTheParenthesis() throws {
+        #expect(try complete("sum expenses where category in (R") == ["Rent"])
+        let all = try complete("sum expenses where category in (")
+        #expect(all.contains("Rent") && all.contains("\"Food & Dining\"") && !all.contains("amount"))
+    }
+
+    @Test func aWordBeginningAtAnOpenQuoteKeepsItsSpaces() throws {
+        // "Café de Flore" and "Café Einstein" share `Café `: after that, the space must not end the word.
+        #expect(try word("sum expenses where party = \"Café E") == "Café E")
+        #expect(try complete("sum expenses where party = \"Café E") == ["Café Einstein\""])
+        #expect(try complete("sum expenses where party = \"café") == ["Café de Flore\"", "Café Einstein\""])
+        #expect(try complete("sum expenses where category = \"Food & D") == ["Food & Dining\""])
+        #expect(try complete("sum expenses where book = \"Singapore T") == ["Singapore Trip\""])
+        // Right after the quote, libedit's own rules look one character further back.
+        let empty = try #require(CompleterTests.completer).complete("sum expenses where book = \"")
+        #expect(empty.breakCharacters == "\" " && empty.candidates.count == 6)
+    }
+
+    @Test func currencyCodesPreferTheLedgersOwn() throws {
         #expect(try complete("sum expenses in SG") == ["SGD"])
-        // The ledger's own currencies come first, then every other ISO code (USN).
-        #expect(try complete("convert 100 US") == ["USD", "USN"])
+        // The ledger's six currencies and `native`, not all 181 ISO codes.
+        let own = try #require(CompleterTests.completer).ledger.entries.currencies.map(\.code)
+        #expect(own.count == 6)
+        #expect(try complete("sum expenses in ") == own + ["native"])
+        // A code the ledger does not use still completes, from every ISO code.
+        #expect(try complete("convert 100 US") == ["USD"])
+        #expect(try complete("convert 100 XA").contains("XAU"))
         #expect(try complete("convert 100 SGD to IN") == ["INR"])
         #expect(try complete("rate SGD/IN") == ["INR"])
         #expect(try complete("sum expenses in na") == ["native"])
     }
 
-    @Test func filePathsAfterLoadAndRun() throws {
-        #expect(try complete(".load Exa") == ["<files>"])
-        #expect(try complete(".run ") == ["<files>"])
+    @Test func whatFollowsRatesAndConvert() throws {
+        #expect(try complete("rates st") == ["status"])
+        #expect(try complete("rates re") == ["refresh"])
+        #expect(try complete("convert 100 SGD ") == ["to"])
+    }
+
+    @Test func pathsAfterLoadAndRunKeepTheirFolders() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("abacus-complete-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("dir with space"), withIntermediateDirectories: true)
+        try Data().write(to: folder.appendingPathComponent("dir with space/x.abq"))
+        try Data().write(to: folder.appendingPathComponent("demo.json"))
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let root = folder.path
+        #expect(try word(".load \(root)/de") == "\(root)/de")
+        #expect(try complete(".load \(root)/de") == ["\(root)/demo.json"])
+        // Folders end in `/`; names with spaces are escaped, or written inside the quote typed.
+        #expect(try complete(".run \(root)/dir") == ["\(root)/dir\\ with\\ space/"])
+        #expect(try complete(".run \(root)/dir\\ with\\ space/") == ["\(root)/dir\\ with\\ space/x.abq"])
+        #expect(try complete(".run \"\(root)/dir w") == ["\(root)/dir with space/"])
+        #expect(try complete(".run \"\(root)/dir with space/x") == ["\(root)/dir with space/x.abq\""])
     }
 }

@@ -97,8 +97,15 @@ enum Golden {
                 continue
             }
             let ok = shell.execute(c.statement, location: nil)
-            var actual = ok ? capture.out.joined(separator: "\n") : capture.err.joined(separator: "\n")
-            if ok && !capture.err.isEmpty { actual += "\n-- warnings\n" + capture.err.joined(separator: "\n") }
+            // The shell writes whole lines with their line ends (CSV records end in CRLF); a
+            // golden block is the text without the last line's end.
+            func text(_ pieces: [String]) -> String {
+                var t = pieces.joined()
+                if t.hasSuffix("\r\n") || t.hasSuffix("\n") { t.removeLast() }
+                return t
+            }
+            var actual = ok ? text(capture.out) : text(capture.err)
+            if ok && !capture.err.isEmpty { actual += "\n-- warnings\n" + text(capture.err) }
             results.append((c, ok, actual))
         }
         return results

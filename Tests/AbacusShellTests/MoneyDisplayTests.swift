@@ -214,9 +214,14 @@ struct CurrencyRow: Sendable {
         MoneyDisplayCase(value: "1234567", code: "USD", expected: "$1.2M", what: "million"),
         MoneyDisplayCase(value: "12345678", code: "USD", expected: "$12M", what: "million"),
         MoneyDisplayCase(value: "-1234567", code: "USD", expected: "-$1.2M", what: "negative"),
-        MoneyDisplayCase(value: "0", code: "USD", expected: "$0", what: "zero"),
+        MoneyDisplayCase(value: "0", code: "USD", expected: "$0.00", what: "zero"),
         // Abacus rule: rounded to the minor unit first, so no sign (FormatStyle alone: `-$0.004`).
-        MoneyDisplayCase(value: "-0.004", code: "USD", expected: "$0", what: "rounds to zero"),
+        MoneyDisplayCase(value: "-0.004", code: "USD", expected: "$0.00", what: "rounds to zero"),
+        // Below 1,000 nothing is abbreviated: two significant digits would show 145.00 as $140.
+        MoneyDisplayCase(value: "145", code: "SGD", expected: "$145.00", what: "small, in full"),
+        MoneyDisplayCase(value: "-999.994", code: "USD", expected: "-$999.99", what: "just below 1,000"),
+        MoneyDisplayCase(value: "999.995", code: "USD", expected: "$1K", what: "rounds up to 1,000"),
+        MoneyDisplayCase(value: "999", code: "JPY", expected: "\u{A5}999", what: "small yen"),
         MoneyDisplayCase(value: "1234567", code: "EUR", expected: "€1.2M", what: "million"),
         MoneyDisplayCase(value: "1500", code: "GBP", expected: "£1.5K", what: "thousand"),
         MoneyDisplayCase(value: "1234567", code: "JPY", expected: "\u{A5}120万", what: "man"),

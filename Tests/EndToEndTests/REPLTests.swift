@@ -234,7 +234,8 @@ final class StateDirectory {
         let state = try StateDirectory()
         let s = try PTYSession(stateDirectory: state.path)
         #expect(s.expect("Abacus "), "output: \(s.output.debugDescription)")
-        #expect(s.expect("1200 entries"), "output: \(s.output.debugDescription)")
+        // The file's name and a grouped count: `demo.json: 1,200 entries in 6 books`.
+        #expect(s.expect("demo.json: 1,200 entries in 6 books"), "output: \(s.output.debugDescription)")
         #expect(s.expectPrompt(REPLTests.prompt), "output: \(s.output.debugDescription)")
     }
 

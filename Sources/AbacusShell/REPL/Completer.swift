@@ -1,19 +1,39 @@
 // Tab completion that knows where the cursor is.
 //
-// From the words before the cursor it decides what may come next: a statement or
-// dot command at the start, group keys after `by`, fields after `where`/`and`/`or`,
-// the ledger's own names after `category =` (quoted when they hold spaces),
-// currency codes after `in`, `convert 100`, `to` and in pairs, file paths after
-// `.load`/`.run` (left to libedit's filename completion). Pure Swift, so it is
-// tested without a terminal.
+// From the text before the cursor it decides two things: where the word being
+// completed begins, and what may stand there. A word that begins at an unclosed
+// `"` is one word, spaces and all (`party = "Café E` completes to "Café Einstein");
+// a path after `.load`/`.run` keeps its directories, `~`, quotes and backslash-
+// escaped spaces. What may stand there: a statement or dot command at the start,
+// group keys after `by`, fields after `where`/`and`/`or`, `and`/`or` and clauses
+// after a condition, the ledger's own category, book, party, payment and tag names
+// after `=` or `in (` (quoted when needed), currency codes after `in`, `convert
+// 100`, `to` and in pairs (the ledger's own first), only keys that can order the
+// result after `order by`. Pure Swift, so it is tested without a terminal; the
+// line editor only hands it the text and inserts what it returns.
 
 import AbacusCore
 import AbacusQuery
+import Foundation
 
 struct Completer {
+    /// What Tab does at a cursor.
+    struct Completion: Equatable {
+        /// Byte offset, in the text before the cursor, where the word being completed begins.
+        var wordStart: Int
+        /// The characters that end a word for libedit, chosen so that its word is this one.
+        var breakCharacters: String
+        /// Each a whole replacement for the word.
+        var candidates: [String]
+    }
+
+    /// What may follow the text before a word.
     enum Answer: Equatable {
         case words([String])
-        /// Let libedit complete a file name.
+        /// The ledger's names, unquoted.
+        case names([String])
+        /// Currency codes: the ledger's own when any fits, else every ISO code.
+        case currencies(extra: [String])
         case files
     }
 
@@ -26,45 +46,163 @@ struct Completer {
     static let fields = ["amount", "category", "book", "party", "payment", "currency", "tag", "remarks", "date"]
     static let keys = ["category", "book", "party", "payment", "currency", "tag", "day", "week", "month", "quarter", "year"]
     static let dates = ["today", "yesterday", "this", "last", "2025", "2025-Q1"]
+    static let comparisons: Set = ["=", "!=", "~", "<", ">", "<=", ">="]
+    /// Where a plain word ends.
+    static let plainBreaks = " \t\n,()=<>~!/;"
 
-    /// The candidates for the word `word` that starts at byte `start` of `line`.
-    func complete(line: String, start: Int) -> Answer {
-        let before = String(decoding: Array(line.utf8).prefix(start), as: UTF8.self)
-        let trimmed = before.drop { $0 == " " }
-        if trimmed.hasPrefix(".") {
-            let parts = trimmed.split(separator: " ", omittingEmptySubsequences: true)
-            if parts.isEmpty || (parts.count == 1 && !before.hasSuffix(" ")) { return .words(Shell.dotCommands) }
-            switch parts[0].lowercased() {
-            case ".load", ".run", ".read": return .files
-            case ".format", ".mode": return .words(OutputFormat.allCases.map(\.rawValue))
-            case ".help": return .words(Help.topics)
-            case ".timer": return .words(["on", "off"])
-            default: return .words([])
-            }
+    /// The completion of the word that ends at the end of `before` (the line up to the cursor).
+    func complete(_ before: String) -> Completion {
+        let bytes = Array(before.utf8)
+        let indent = bytes.prefix { $0 == 0x20 || $0 == 0x09 }.count
+        if indent < bytes.count && bytes[indent] == UInt8(ascii: ".") { return dotCommand(before) }
+        if let quote = Completer.openQuote(bytes, from: 0, quotes: [UInt8(ascii: "\"")]) {
+            let head = String(decoding: bytes[..<quote], as: UTF8.self)
+            let typed = Completer.unescaped(String(decoding: bytes[(quote + 1)...], as: UTF8.self)).lowercased()
+            var names: [String] = []
+            if case .names(let all) = answer(head) { names = all }
+            let candidates = names.filter { $0.lowercased().hasPrefix(typed) }
+                .map { $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
+            return Completion(wordStart: quote + 1, breakCharacters: Completer.quoteBreaks(bytes, quote: quote), candidates: candidates)
         }
-        let words = Completer.tokens(before)
+        let breaks = Set(Completer.plainBreaks.utf8)
+        var start = bytes.count
+        while start > 0 && !breaks.contains(bytes[start - 1]) { start -= 1 }
+        let head = String(decoding: bytes[..<start], as: UTF8.self)
+        let word = String(decoding: bytes[start...], as: UTF8.self)
+        let candidates: [String]
+        switch answer(head) {
+        case .words(let w): candidates = Completer.filter(w, prefix: word)
+        case .names(let n): candidates = Completer.filter(n.sorted().map(Completer.quotedIfNeeded), prefix: word)
+        case .currencies(let extra): candidates = currencies(prefix: word, extra: extra)
+        case .files: candidates = []
+        }
+        return Completion(wordStart: start, breakCharacters: Completer.plainBreaks, candidates: candidates)
+    }
+
+    // MARK: Dot commands
+
+    func dotCommand(_ before: String) -> Completion {
+        let bytes = Array(before.utf8)
+        var i = bytes.prefix { $0 == 0x20 || $0 == 0x09 }.count
+        let nameStart = i
+        while i < bytes.count && bytes[i] != 0x20 && bytes[i] != 0x09 { i += 1 }
+        let name = String(decoding: bytes[nameStart..<i], as: UTF8.self).lowercased()
+        if i == bytes.count {
+            return Completion(wordStart: nameStart, breakCharacters: " \t",
+                              candidates: Completer.filter(Shell.dotCommands, prefix: name))
+        }
+        while i < bytes.count && (bytes[i] == 0x20 || bytes[i] == 0x09) { i += 1 }
+        let argumentStart = i
+        switch name {
+        case ".load", ".run", ".read":
+            return path(bytes, from: argumentStart)
+        default:
+            // One-word arguments: the word after the last blank.
+            var start = bytes.count
+            while start > argumentStart && bytes[start - 1] != 0x20 && bytes[start - 1] != 0x09 { start -= 1 }
+            let earlier = String(decoding: bytes[argumentStart..<start], as: UTF8.self).split(separator: " ")
+            let word = String(decoding: bytes[start...], as: UTF8.self)
+            let options: [String]
+            switch name {
+            case ".format", ".mode": options = earlier.isEmpty ? OutputFormat.allCases.map(\.rawValue) : []
+            case ".help": options = earlier.isEmpty ? Help.topics : []
+            case ".timer": options = earlier.isEmpty ? ["on", "off"] : []
+            case ".set": options = earlier.isEmpty ? ["ttl", "rates-url", "rates-key"] : []
+            default: options = []
+            }
+            return Completion(wordStart: start, breakCharacters: " \t", candidates: Completer.filter(options, prefix: word))
+        }
+    }
+
+    /// A path argument: after an unclosed quote, or from the last blank that is not escaped.
+    func path(_ bytes: [UInt8], from argumentStart: Int) -> Completion {
+        if let quote = Completer.openQuote(bytes, from: argumentStart, quotes: [UInt8(ascii: "\""), UInt8(ascii: "'")]) {
+            let q = bytes[quote]
+            var typed = String(decoding: bytes[(quote + 1)...], as: UTF8.self)
+            if q == UInt8(ascii: "\"") { typed = Completer.unescaped(typed) }
+            let candidates = Completer.files(typed).compactMap { file -> String? in
+                let closing = file.hasSuffix("/") ? "" : String(UnicodeScalar(q))
+                if q == UInt8(ascii: "'") { return file.contains("'") ? nil : file + closing }
+                return file.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + closing
+            }
+            return Completion(wordStart: quote + 1, breakCharacters: Completer.quoteBreaks(bytes, quote: quote), candidates: candidates)
+        }
+        var start = bytes.count
+        while start > argumentStart {
+            let b = bytes[start - 1]
+            if (b == 0x20 || b == 0x09) && !(start >= 2 && bytes[start - 2] == UInt8(ascii: "\\")) { break }
+            start -= 1
+        }
+        let typed = Completer.unescaped(String(decoding: bytes[start...], as: UTF8.self))
+        let candidates = Completer.files(typed).map { file in
+            var out = ""
+            for (n, ch) in file.enumerated() {
+                if " \t\"'\\".contains(ch) || (n == 0 && ch == "#") { out.append("\\") }
+                out.append(ch)
+            }
+            return out
+        }
+        return Completion(wordStart: start, breakCharacters: " \t", candidates: candidates)
+    }
+
+    /// The files and folders whose path begins with `typed`, as typed (a leading `~` stays);
+    /// folders end in `/`. Hidden files only when the name typed begins with a dot.
+    static func files(_ typed: String) -> [String] {
+        let slash = typed.lastIndex(of: "/")
+        let folder = slash.map { String(typed[...$0]) } ?? ""
+        let name = slash.map { String(typed[typed.index(after: $0)...]) } ?? typed
+        var listed = folder.isEmpty ? "." : folder
+        if listed == "~" || listed.hasPrefix("~/"), let home = ProcessInfo.processInfo.environment["HOME"], !home.isEmpty {
+            listed = home + listed.dropFirst()
+        }
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: listed) else { return [] }
+        return entries.filter { $0.hasPrefix(name) && (name.hasPrefix(".") || !$0.hasPrefix(".")) }.sorted().map { entry in
+            var isFolder: ObjCBool = false
+            let full = (listed as NSString).appendingPathComponent(entry)
+            let folderMark = FileManager.default.fileExists(atPath: full, isDirectory: &isFolder) && isFolder.boolValue ? "/" : ""
+            return folder + entry + folderMark
+        }
+    }
+
+    // MARK: Statements
+
+    /// What may follow `head`, the text before the word being completed.
+    func answer(_ head: String) -> Answer {
+        let words = Completer.tokens(head)
         guard let last = words.last else { return .words(Completer.statements + Shell.dotCommands) }
         let previous = words.count >= 2 ? words[words.count - 2] : nil
-        let codes = currencyCodes()
+        let aggregate = words.first == "explain" ? words.dropFirst().first : words.first
+        // `where category = Rent `: the condition is complete; more conditions or clauses follow.
+        let afterCondition = words.contains("where") && (
+            (words.count >= 3 && Completer.comparisons.contains(words[words.count - 2]) && !Completer.comparisons.contains(last))
+            || (last == ")" && fieldBefore(words.dropLast()) != nil))
+        if afterCondition { return .words(["and", "or"] + Completer.clauses.filter { $0 != "where" && $0 != "by" }) }
         switch last {
+        case "by" where previous == "order":
+            if aggregate == "list" {
+                return .words(["amount", "date", "book", "category", "party"] + (words.contains("native") ? ["currency"] : []))
+            }
+            return .words(["amount", "count"] + groupKeys(words))
         case "by":
-            return .words(previous == "order" ? ["amount", "count", "date"] + Completer.keys : Completer.keys)
-        case "where", "and", "or", "not", "(":
-            if last == "(", let field = fieldBefore(words.dropLast()) { return .words(values(field)) }
+            return .words(Completer.keys)
+        case "where", "and", "or", "not":
             return .words(Completer.fields + (last == "not" ? [] : ["not"]))
+        case "(":
+            if let field = fieldBefore(words) { return values(field) }
+            return .words(Completer.fields + ["not"])
         case "=", "!=", "~", "<", ">", "<=", ">=":
-            if let field = words.dropLast().last, let f = Field(rawValue: field) { return .words(values(f)) }
+            if let field = words.dropLast().last, let f = Field(rawValue: field) { return values(f) }
             return .words([])
         case ",":
-            if let field = fieldBefore(words.dropLast()), words.contains("(") { return .words(values(field)) }
-            if words.contains("by") { return .words(Completer.keys) }
+            if let field = fieldBefore(words), words.contains("(") { return values(field) }
             if words.contains("with") { return .words(["rate"]) }
+            if words.contains("by") { return .words(Completer.keys) }
             return .words([])
         case "in":
             if let p = previous, Field(rawValue: p) != nil { return .words(["("]) }
-            return .words(codes + ["native"])
+            return .currencies(extra: aggregate == "rates" ? [] : ["native"])
         case "to", "rate", "/":
-            return .words(codes)
+            return .currencies(extra: [])
         case "at":
             return .words(["market", "latest", "today"])
         case "since", "until", "before", "on", "during":
@@ -75,24 +213,45 @@ struct Completer {
         case "with": return .words(["rate"])
         case "set": return .words(["rate", "currency"])
         case "unset": return .words(["rate"])
-        case "currency" where previous == "set": return .words(codes)
+        case "currency" where previous == "set": return .currencies(extra: [])
         case "explain": return .words(Array(Completer.statements.prefix(6)))
-        case "rates": return .words(codes + ["in", "where", "at"])
+        case "rates": return .words(["status", "refresh", "in", "where", "at"] + currencyCodes())
+        case "asc", "desc": return .words(["top"])
         default:
-            if previous == "convert" { return .words(codes) }
+            if previous == "convert" { return .currencies(extra: []) }
+            // `convert 100 SGD `: only `to` can come next.
+            if words.count >= 3 && words[words.count - 3] == "convert" { return .words(["to"]) }
+            if previous == "by" && words.dropLast(2).last == "order" { return .words(["desc", "asc", "top"]) }
             if words.count == 1, Aggregate(rawValue: last) != nil { return .words(Completer.subjects + Completer.clauses) }
             return .words(Completer.clauses + Completer.subjects)
         }
     }
 
-    /// Lowercased words and symbols before the cursor; a quoted string counts as one word.
+    /// The group keys after `by` (those a result can be ordered by).
+    func groupKeys(_ words: [String]) -> [String] {
+        guard let by = words.firstIndex(of: "by") else { return [] }
+        var keys: [String] = []
+        for w in words[(by + 1)...] {
+            if w == "," { continue }
+            guard Completer.keys.contains(w) else { break }
+            keys.append(w)
+        }
+        return keys
+    }
+
+    /// Lowercased words and symbols of `text`; a quoted string counts as one word.
     static func tokens(_ text: String) -> [String] {
         var out: [String] = []
         var current = ""
         var quoted = false
+        var escaped = false
         func flush() { if !current.isEmpty { out.append(current.lowercased()); current = "" } }
         for ch in text {
-            if quoted { current.append(ch); if ch == "\"" { quoted = false; flush() }; continue }
+            if quoted {
+                current.append(ch)
+                if escaped { escaped = false } else if ch == "\\" { escaped = true } else if ch == "\"" { quoted = false; flush() }
+                continue
+            }
             switch ch {
             case "\"": flush(); current = "\""; quoted = true
             case " ", "\t", "\n": flush()
@@ -108,9 +267,50 @@ struct Completer {
         return out
     }
 
+    /// The byte offset of a quote still open at the end of `bytes` (looking from `from`), if any.
+    static func openQuote(_ bytes: [UInt8], from: Int, quotes: Set<UInt8>) -> Int? {
+        var open: Int?
+        var i = from
+        while i < bytes.count {
+            let b = bytes[i]
+            if let o = open {
+                if b == UInt8(ascii: "\\") && bytes[o] == UInt8(ascii: "\"") { i += 2; continue }
+                if b == bytes[o] { open = nil }
+            } else if quotes.contains(b) {
+                open = i
+            } else if b == UInt8(ascii: "\\") && quotes.count > 1 {
+                i += 2   // a path's escaped character
+                continue
+            }
+            i += 1
+        }
+        return open
+    }
+
+    /// Break characters that make libedit's word begin just after the quote at `quote`. libedit
+    /// looks past a quote right before the cursor, so the character before the quote ends the
+    /// word too (when it is not in the word, as it never is when the word is empty).
+    static func quoteBreaks(_ bytes: [UInt8], quote: Int) -> String {
+        var breaks = String(UnicodeScalar(bytes[quote]))
+        if quote + 1 == bytes.count && quote > 0 && bytes[quote - 1] < 0x80 {
+            breaks.append(Character(UnicodeScalar(bytes[quote - 1])))
+        }
+        return breaks
+    }
+
+    /// `\"` → `"`, `\\` → `\`, `\ ` → ` `.
+    static func unescaped(_ s: String) -> String {
+        var out = ""
+        var escaped = false
+        for ch in s {
+            if escaped { out.append(ch); escaped = false } else if ch == "\\" { escaped = true } else { out.append(ch) }
+        }
+        return out
+    }
+
     /// The field of an `in (…)` list being typed: the word before `in` or `not in`.
     func fieldBefore(_ words: ArraySlice<String>) -> Field? {
-        guard let open = words.lastIndex(of: "("), open >= words.startIndex + 2 else { return nil }
+        guard let open = words.lastIndex(of: "("), !words[open...].contains(")"), open >= words.startIndex + 2 else { return nil }
         var i = open - 1
         guard words[i] == "in" else { return nil }
         i -= 1
@@ -118,26 +318,32 @@ struct Completer {
         return Field(rawValue: words[i])
     }
 
+    func fieldBefore(_ words: [String]) -> Field? { fieldBefore(words[...]) }
+
     func currencyCodes() -> [String] {
         let own = ledger.entries.currencies.map(\.code)
         return own + Currency.all.map(\.code).filter { !own.contains($0) }
     }
 
-    /// The ledger's names for a field, quoted where a bare word would not do.
-    func values(_ field: Field) -> [String] {
+    /// Currency codes for `prefix`: the ledger's own when any fits (six, not 181), else every ISO code.
+    func currencies(prefix: String, extra: [String]) -> [String] {
+        let own = Completer.filter(ledger.entries.currencies.map(\.code) + extra, prefix: prefix)
+        return own.isEmpty ? Completer.filter(currencyCodes(), prefix: prefix) : own
+    }
+
+    /// The ledger's names for a field.
+    func values(_ field: Field) -> Answer {
         let store = ledger.entries
-        let names: [String]
         switch field {
-        case .category: names = store.categories
-        case .book: names = ledger.books.map(\.name)
-        case .party: names = Array(store.parties.dropFirst()) + [Executor.none]
-        case .payment: names = Array(store.payments.dropFirst()) + [Executor.none]
-        case .tag: names = store.tags
-        case .currency: return currencyCodes()
-        case .date: return Completer.dates
-        case .amount, .remarks: return []
+        case .category: return .names(store.categories)
+        case .book: return .names(ledger.books.map(\.name))
+        case .party: return .names(Array(store.parties.dropFirst()) + [Executor.none])
+        case .payment: return .names(Array(store.payments.dropFirst()) + [Executor.none])
+        case .tag: return .names(store.tags)
+        case .currency: return .currencies(extra: [])
+        case .date: return .words(Completer.dates)
+        case .amount, .remarks: return .words([])
         }
-        return names.sorted().map(Completer.quotedIfNeeded)
     }
 
     static func quotedIfNeeded(_ name: String) -> String {
@@ -147,17 +353,15 @@ struct Completer {
     }
 
     /// The candidates among `words` for what was typed: matching as typed first (libedit inserts
-    /// their common prefix letter for letter), else in any case. A typed opening quote asks for a
-    /// quoted name; a quoted name also matches its unquoted beginning (`Foo` → `"Food & Dining"`).
+    /// their common prefix letter for letter), else in any case. A quoted name also matches its
+    /// unquoted beginning (`Foo` → `"Food & Dining"`).
     static func filter(_ words: [String], prefix: String) -> [String] {
         var seen = Set<String>()
         let unique = words.filter { seen.insert($0).inserted }
-        let quoting = prefix.hasPrefix("\"")
-        let candidates = quoting ? unique.map { $0.hasPrefix("\"") ? $0 : "\"" + $0 + "\"" } : unique
-        func key(_ c: String) -> String { !quoting && c.hasPrefix("\"") ? String(c.dropFirst()) : c }
-        let exact = candidates.filter { key($0).hasPrefix(prefix) }
+        func key(_ c: String) -> String { c.hasPrefix("\"") && !prefix.hasPrefix("\"") ? String(c.dropFirst()) : c }
+        let exact = unique.filter { key($0).hasPrefix(prefix) }
         if !exact.isEmpty { return exact }
         let lower = prefix.lowercased()
-        return candidates.filter { key($0).lowercased().hasPrefix(lower) }
+        return unique.filter { key($0).lowercased().hasPrefix(lower) }
     }
 }

@@ -3,7 +3,9 @@
 // One line per group: its label, a bar scaled to the largest magnitude and the
 // terminal's width, and the value in the compact style (₹12L, $1.2M). Negative
 // values draw with a lighter bar and a minus sign, so spending and income that
-// share a chart stay apart. Scaling is exact (no binary floating point): the bar
+// share a chart stay apart. Amounts in different currencies (`in native`) are
+// never compared by their raw numbers: each currency has its own scale, and the
+// chart says so. Scaling is exact (no binary floating point): the bar
 // length in eighths of a cell is |v| × width × 8 / max, rounded half-even.
 
 import AbacusCore
@@ -20,32 +22,33 @@ struct Chart {
         guard r.columns.count >= 2, !r.rows.isEmpty else { return nil }
         var values: [WideDecimal] = []
         var texts: [String] = []
+        /// Each bar's currency: amounts in different currencies are never drawn on one scale.
+        var scales: [String] = []
         for row in r.rows {
             switch row.last {
             case .money(let d, let c)?:
                 values.append(WideDecimal(d))
                 texts.append(renderer.money.compact(d, c))
+                scales.append(c.code)
             case .count(let n)?:
                 values.append(WideDecimal(BigInt(n), scale: 0))
                 texts.append(String(n))
+                scales.append("")
             default:
                 return nil
             }
         }
-        let labels = r.rows.map { row in row.dropLast().compactMap { cell -> String? in
-            if case .text(let s) = cell { return s }
-            return nil
-        }.joined(separator: " / ") }
-        let labelWidth = min(30, labels.map(TextWidth.of).max() ?? 0)
+        let labels = r.rows.map { label($0, columns: r.columns) }
+        let labelWidth = min(36, labels.map(TextWidth.of).max() ?? 0)
         let valueWidth = texts.map(TextWidth.of).max() ?? 0
         let total = max(40, renderer.width ?? 80)
         let barWidth = max(10, total - labelWidth - valueWidth - 4)
-        let largest = values.map { $0.significand.magnitude == 0 ? WideDecimal.zero : ($0 < .zero ? WideDecimal($0.significand * -1, scale: $0.scale) : $0) }.max() ?? .zero
+        var largest: [String: WideDecimal] = [:]
+        for (v, scale) in zip(values, scales) { largest[scale] = max(largest[scale] ?? .zero, Chart.magnitude(v)) }
         var lines: [String] = []
         for (i, v) in values.enumerated() {
             let negative = v < .zero
-            let magnitude = negative ? WideDecimal(v.significand * -1, scale: v.scale) : v
-            let eighthsCount = Chart.scaled(magnitude, of: largest, into: barWidth * 8)
+            let eighthsCount = Chart.scaled(Chart.magnitude(v), of: largest[scales[i]] ?? .zero, into: barWidth * 8)
             var bar = String(repeating: negative ? "▒" : "█", count: eighthsCount / 8)
             if !negative { bar += Chart.eighths[eighthsCount % 8] } else if eighthsCount % 8 >= 4 { bar += "▒" }
             if renderer.color && negative { bar = ANSI.red + bar + ANSI.reset }
@@ -54,7 +57,30 @@ struct Chart {
             let valuePad = String(repeating: " ", count: valueWidth - TextWidth.of(texts[i]))
             lines.append(label + pad + "  " + valuePad + texts[i] + "  " + bar)
         }
+        if largest.count > 1 {
+            lines.append("Each currency has its own scale: `in CUR` converts them to compare.")
+        }
         return lines.joined(separator: "\n")
+    }
+
+    /// A bar's label: the group's keys; for a listing, the date and who was paid (the category
+    /// when there is no party), which is what tells one entry from another.
+    func label(_ row: [Cell], columns: [String]) -> String {
+        func text(_ name: String) -> String? {
+            guard let i = columns.firstIndex(of: name), i < row.count, case .text(let s) = row[i], !s.isEmpty, s != Executor.none else { return nil }
+            return Renderer.visible(s)
+        }
+        if let date = text("date"), columns.contains("party") {
+            return [date, text("party") ?? text("category")].compactMap { $0 }.joined(separator: "  ")
+        }
+        return row.dropLast().compactMap { cell -> String? in
+            if case .text(let s) = cell { return Renderer.visible(s) }
+            return nil
+        }.joined(separator: " / ")
+    }
+
+    static func magnitude(_ v: WideDecimal) -> WideDecimal {
+        v < .zero ? WideDecimal(v.significand * -1, scale: v.scale) : v
     }
 
     /// round(value / largest × units), half-even, exactly.

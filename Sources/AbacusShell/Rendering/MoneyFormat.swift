@@ -42,14 +42,20 @@ public final class MoneyFormat {
         return MoneyFormat.decimal(MoneyFormat.displayValue(value, c)).formatted(style)
     }
 
-    /// Compact style for charts and summaries: `₹12L`, `₹1.2Cr`, `$1.2M`.
+    /// Compact style for charts and summaries: `₹12L`, `₹1.2Cr`, `$1.2M`. Below 1,000 there is
+    /// nothing to abbreviate, and two significant digits would visibly round (145.00 → 140):
+    /// such amounts are shown in full.
     public func compact(_ value: ExactDecimal, _ c: Currency) -> String {
+        let shown = MoneyFormat.displayValue(value, c)
+        if shown.magnitude < MoneyFormat.thousand { return format(value, c) }
         let style = Decimal.FormatStyle.Currency(code: c.code, locale: locale(for: c))
             .notation(.compactName)
             .precision(.significantDigits(1...2))
             .rounded(rule: .toNearestOrEven)
         return MoneyFormat.decimal(MoneyFormat.displayValue(value, c)).formatted(style)
     }
+
+    private static let thousand = ExactDecimal(significand: 1000, scale: 0)
 
     /// Rounded half-even to the minor unit; a value that rounds to zero loses its sign.
     static func displayValue(_ value: ExactDecimal, _ c: Currency) -> ExactDecimal {

@@ -25,15 +25,32 @@ public struct Renderer {
         self.money = money
     }
 
+    /// The whole rendering of `r`, without the line end after its last line.
     public func render(_ r: ResultSet) -> String {
+        var text = ""
+        _ = write(r, to: { text += $0 })
+        if text.hasSuffix("\r\n") { text.removeLast(1) }   // "\r\n" is one Character
+        else if text.hasSuffix("\n") { text.removeLast() }
+        return text
+    }
+
+    /// Writes `r` to `sink` a few hundred rows at a time, every line with its line end (CSV
+    /// records end in CRLF, RFC 4180). Between pieces it asks `isCancelled`, so Ctrl-C stops a
+    /// long listing at once; false when it stopped.
+    public func write(_ r: ResultSet, to sink: (String) -> Void, isCancelled: () -> Bool = { false }) -> Bool {
         switch format {
-        case .table: return table(r) + (r.footer.map { "\n" + $0 } ?? "")
-        case .chart: return Chart(renderer: self).render(r) ?? (table(r) + (r.footer.map { "\n" + $0 } ?? ""))
-        case .markdown: return markdown(r) + (r.footer.map { "\n\n" + $0 } ?? "")
-        case .json: return json(r)
-        case .csv: return csv(r)
+        case .table: return table(r, to: sink, isCancelled: isCancelled)
+        case .chart:
+            if let chart = Chart(renderer: self).render(r) { sink(chart + "\n"); return true }
+            return table(r, to: sink, isCancelled: isCancelled)
+        case .markdown: return markdown(r, to: sink, isCancelled: isCancelled)
+        case .json: return json(r, to: sink, isCancelled: isCancelled)
+        case .csv: return csv(r, to: sink, isCancelled: isCancelled)
         }
     }
+
+    /// Rows handled between two looks at the cancellation flag.
+    static let chunk = 512
 
     /// A message (`set rate …`) in the current format.
     public func render(message: String) -> String {
@@ -51,9 +68,10 @@ public struct Renderer {
         return lines.joined(separator: "\n")
     }
 
+    /// A cell for people: localized money, and ledger text with its control characters made visible.
     func display(_ c: Cell) -> String {
         switch c {
-        case .text(let s): return s
+        case .text(let s): return Renderer.visible(s)
         case .money(let d, let cur): return money.format(d, cur)
         case .count(let n): return String(n)
         case .number(let d): return Renderer.shortNumber(d)
@@ -61,6 +79,7 @@ public struct Renderer {
         }
     }
 
+    /// A cell for programs (CSV, JSON): the exact text, plain decimal money.
     func plain(_ c: Cell) -> String {
         switch c {
         case .text(let s): return s
@@ -69,6 +88,26 @@ public struct Renderer {
         case .number(let d): return d.normalized.description
         case .empty: return ""
         }
+    }
+
+    /// Text from a ledger file, safe on a terminal: control characters (an escape sequence
+    /// that would clear the screen, a bell, a newline that would split a table row) are shown
+    /// as `\e`, `\n`, `\t`, `\r` or `\u{7}`, so they are seen and take the columns they show.
+    static func visible(_ s: String) -> String {
+        func isControl(_ u: Unicode.Scalar) -> Bool { u.value < 0x20 || (u.value >= 0x7F && u.value < 0xA0) }
+        guard s.unicodeScalars.contains(where: isControl) else { return s }
+        var out = ""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            case "\u{1B}": out += "\\e"
+            default:
+                if isControl(u) { out += "\\u{" + String(u.value, radix: 16) + "}" } else { out.unicodeScalars.append(u) }
+            }
+        }
+        return out
     }
 
     /// A rate for people: at most 12 significant digits (JSON and CSV keep every digit).
@@ -81,37 +120,66 @@ public struct Renderer {
     /// Which columns hold numbers (right-aligned): those whose cells are all numeric or empty.
     func numericColumns(_ r: ResultSet) -> [Bool] {
         r.columns.indices.map { i in
-            let cells = (r.rows + r.totals).compactMap { i < $0.count ? $0[i] : nil }
+            let cells = (r.rows.prefix(10_000) + r.totals).compactMap { i < $0.count ? $0[i] : nil }
             return cells.contains { $0.isNumeric } && cells.allSatisfy { $0.isNumeric || $0 == .empty }
         }
     }
 
-    // MARK: Table
+    /// Every row's cells for people, or nil when cancelled on the way (formatting a million
+    /// amounts takes seconds).
+    func displayed(_ rows: [[Cell]], isCancelled: () -> Bool) -> [[String]]? {
+        var out: [[String]] = []
+        out.reserveCapacity(rows.count)
+        for (i, row) in rows.enumerated() {
+            if i % Renderer.chunk == 0 && isCancelled() { return nil }
+            out.append(row.map(display))
+        }
+        return out
+    }
 
-    func table(_ r: ResultSet) -> String {
-        let header = r.columns
-        let body = r.rows.map { $0.map(display) }
-        let totals = r.totals.map { $0.map(display) }
-        var widths = header.map(TextWidth.of)
-        for row in body + totals { for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], TextWidth.of(cell)) } }
-        let numeric = numericColumns(r)
-        // Too wide for the terminal: shrink the widest text column, a column at a time, never below 8.
-        if let width {
-            var total = widths.reduce(0, +) + 3 * widths.count + 1
-            while total > width {
-                guard let i = widths.indices.filter({ !numeric[$0] && widths[$0] > 8 }).max(by: { widths[$0] < widths[$1] }) else { break }
-                let cut = min(total - width, widths[i] - 8)
-                widths[i] -= cut
-                total -= cut
+    /// Sends `lines` in pieces, each line ended by `end`; false when cancelled.
+    static func send<S: Sequence>(_ lines: S, end: String = "\n", to sink: (String) -> Void, isCancelled: () -> Bool) -> Bool where S.Element == String {
+        var piece = ""
+        var count = 0
+        for line in lines {
+            piece += line
+            piece += end
+            count += 1
+            if count == Renderer.chunk {
+                if isCancelled() { return false }
+                sink(piece)
+                piece = ""
+                count = 0
             }
         }
+        if !piece.isEmpty { sink(piece) }
+        return true
+    }
+
+    // MARK: Table
+
+    func table(_ r: ResultSet, to sink: (String) -> Void, isCancelled: () -> Bool) -> Bool {
+        guard let body = displayed(r.rows, isCancelled: isCancelled) else { return false }
+        let totals = r.totals.map { $0.map(display) }
+        let header = r.columns.map(Renderer.visible)
+        var natural = header.map(TextWidth.of)
+        for (n, row) in (body + totals).enumerated() {
+            if n % (Renderer.chunk * 8) == 0 && isCancelled() { return false }
+            for (i, cell) in row.enumerated() where i < natural.count { natural[i] = max(natural[i], TextWidth.of(cell)) }
+        }
+        let numeric = numericColumns(r)
+        let layout = TableLayout(natural: natural, numeric: numeric, dates: dateColumns(r), width: width)
+        let widths = layout.widths
         func line(_ l: String, _ m: String, _ r: String) -> String {
             l + widths.map { String(repeating: "─", count: $0 + 2) }.joined(separator: m) + r
         }
         func row(_ cells: [String], _ style: String?, _ source: [Cell]?) -> String {
-            "│" + cells.enumerated().map { i, c in
-                let text = TextWidth.of(c) > widths[i] ? TextWidth.truncate(c, to: widths[i]) : c
-                let pad = String(repeating: " ", count: max(0, widths[i] - TextWidth.of(text)))
+            "│" + layout.columns.enumerated().map { position, column in
+                guard let i = column else { return " " + TableLayout.marker + " " }
+                let cell = i < cells.count ? cells[i] : ""
+                let w = widths[position]
+                let text = TextWidth.of(cell) > w ? TextWidth.truncate(cell, to: w) : cell
+                let pad = String(repeating: " ", count: max(0, w - TextWidth.of(text)))
                 var styled = text
                 if color, let source, i < source.count, case .money(let d, _) = source[i], d.isNegative, !d.rounded(toScale: 2).isZero {
                     styled = ANSI.red + text + ANSI.reset
@@ -119,34 +187,75 @@ public struct Renderer {
                 return " " + (numeric[i] ? pad + styled : styled + pad) + " "
             }.joined(separator: "│") + "│"
         }
-        var out = [line("┌", "┬", "┐"), row(header, ANSI.bold, nil), line("├", "┼", "┤")]
-        out += zip(body, r.rows).map { row($0, nil, $1) }
+        sink([line("┌", "┬", "┐"), row(header, ANSI.bold, nil), line("├", "┼", "┤")].joined(separator: "\n") + "\n")
+        guard Renderer.send(zip(body, r.rows).lazy.map { row($0, nil, $1) }, to: sink, isCancelled: isCancelled) else { return false }
+        var end: [String] = []
         if !totals.isEmpty && !body.isEmpty {
-            out.append(line("├", "┼", "┤"))
-            out += zip(totals, r.totals).map { row($0, ANSI.bold, $1) }
+            end.append(line("├", "┼", "┤"))
+            end += zip(totals, r.totals).map { row($0, ANSI.bold, $1) }
         }
-        out.append(line("└", "┴", "┘"))
-        return out.joined(separator: "\n")
+        end.append(line("└", "┴", "┘"))
+        if !layout.hidden.isEmpty {
+            let names = layout.hidden.map { header[$0] }.joined(separator: ", ")
+            end.append("\(TableLayout.marker) stands for \(names) (too wide for the window)")
+        }
+        if let footer = r.footer { end.append(footer) }
+        sink(end.joined(separator: "\n") + "\n")
+        return true
+    }
+
+    /// Columns of dates or periods (`2025-10-05`, `2025-10`, `2025-Q4`): cut, they would lose the day.
+    func dateColumns(_ r: ResultSet) -> [Bool] {
+        r.columns.indices.map { i in
+            var seen = false
+            for row in r.rows.prefix(200) {
+                guard i < row.count else { continue }
+                switch row[i] {
+                case .text(let s):
+                    guard Renderer.looksLikeADate(s) else { return false }
+                    seen = true
+                case .empty: continue
+                default: return false
+                }
+            }
+            return seen
+        }
+    }
+
+    /// `2025`, `2025-10`, `2025-10-05`, `2025-Q4`, `2025-W41`.
+    static func looksLikeADate(_ s: String) -> Bool {
+        let b = Array(s.utf8)
+        func digits(_ r: Range<Int>) -> Bool { r.upperBound <= b.count && b[r].allSatisfy { $0 >= 48 && $0 <= 57 } }
+        guard b.count >= 4, b.count <= 10, digits(0..<4) else { return false }
+        switch b.count {
+        case 4: return true
+        case 7: return b[4] == UInt8(ascii: "-") && (digits(5..<7) || (b[5] == UInt8(ascii: "Q") && digits(6..<7)))
+        case 8: return b[4] == UInt8(ascii: "-") && b[5] == UInt8(ascii: "W") && digits(6..<8)
+        case 10: return b[4] == UInt8(ascii: "-") && b[7] == UInt8(ascii: "-") && digits(5..<7) && digits(8..<10)
+        default: return false
+        }
     }
 
     // MARK: Markdown
 
-    func markdown(_ r: ResultSet) -> String {
-        let header = r.columns
-        let body = r.rows.map { $0.map(display) }
+    func markdown(_ r: ResultSet, to sink: (String) -> Void, isCancelled: () -> Bool) -> Bool {
+        guard let body = displayed(r.rows, isCancelled: isCancelled) else { return false }
         let totals = r.totals.map { $0.map(display) }
         let numeric = numericColumns(r)
         func escape(_ s: String) -> String { s.replacingAll("|", with: "\\|") }
-        var out = ["| " + header.map(escape).joined(separator: " | ") + " |"]
-        out.append("|" + header.indices.map { numeric[$0] ? " ---: " : " --- " }.joined(separator: "|") + "|")
-        out += body.map { "| " + $0.map(escape).joined(separator: " | ") + " |" }
-        out += totals.map { "| " + $0.enumerated().map { i, c in i == 0 && !c.isEmpty ? "**\(escape(c))**" : escape(c) }.joined(separator: " | ") + " |" }
-        return out.joined(separator: "\n")
+        let head = ["| " + r.columns.map { escape(Renderer.visible($0)) }.joined(separator: " | ") + " |",
+                    "|" + r.columns.indices.map { numeric[$0] ? " ---: " : " --- " }.joined(separator: "|") + "|"]
+        sink(head.joined(separator: "\n") + "\n")
+        guard Renderer.send(body.lazy.map { "| " + $0.map(escape).joined(separator: " | ") + " |" }, to: sink, isCancelled: isCancelled) else { return false }
+        var end = totals.map { "| " + $0.enumerated().map { i, c in i == 0 && !c.isEmpty ? "**\(escape(c))**" : escape(c) }.joined(separator: " | ") + " |" }
+        if let footer = r.footer { end += ["", footer] }
+        if !end.isEmpty { sink(end.joined(separator: "\n") + "\n") }
+        return true
     }
 
     // MARK: JSON
 
-    func json(_ r: ResultSet) -> String {
+    func json(_ r: ResultSet, to sink: (String) -> Void, isCancelled: () -> Bool) -> Bool {
         func value(_ c: Cell) -> String {
             switch c {
             case .count(let n): return String(n)
@@ -154,25 +263,35 @@ public struct Renderer {
             default: return JSONText.quote(plain(c))
             }
         }
-        var out = "{\"columns\":[" + r.columns.map(JSONText.quote).joined(separator: ",") + "],\"rows\":["
-        out += r.rows.map { row in
-            "{" + zip(r.columns, row).map { JSONText.quote($0) + ":" + value($1) }.joined(separator: ",") + "}"
-        }.joined(separator: ",")
-        out += "],\"currency\":" + (r.currency.map { JSONText.quote($0.code) } ?? "null")
-        out += ",\"warnings\":[" + r.warnings.map(JSONText.quote).joined(separator: ",") + "]}"
-        return out
+        let names = r.columns.map(JSONText.quote)
+        sink("{\"columns\":[" + names.joined(separator: ",") + "],\"rows\":[")
+        var piece = ""
+        for (n, row) in r.rows.enumerated() {
+            if n > 0 { piece += "," }
+            piece += "{" + zip(names, row).map { $0 + ":" + value($1) }.joined(separator: ",") + "}"
+            if n % Renderer.chunk == Renderer.chunk - 1 {
+                // One object on one line: a cancelled one is ended with a newline all the same.
+                if isCancelled() { sink("\n"); return false }
+                sink(piece)
+                piece = ""
+            }
+        }
+        piece += "],\"currency\":" + (r.currency.map { JSONText.quote($0.code) } ?? "null")
+        piece += ",\"warnings\":[" + r.warnings.map(JSONText.quote).joined(separator: ",") + "]}\n"
+        sink(piece)
+        return true
     }
 
     // MARK: CSV (RFC 4180)
 
-    func csv(_ r: ResultSet) -> String {
+    func csv(_ r: ResultSet, to sink: (String) -> Void, isCancelled: () -> Bool) -> Bool {
         func field(_ s: String) -> String {
-            s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
-                ? "\"" + s.replacingAll("\"", with: "\"\"") + "\"" : s
+            // Bytes, not Characters: a million fields are checked, and "\r\n" is one Character.
+            let special = s.utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }
+            return special ? "\"" + s.replacingAll("\"", with: "\"\"") + "\"" : s
         }
-        var lines = [r.columns.map(field).joined(separator: ",")]
-        lines += r.rows.map { $0.map(plain).map(field).joined(separator: ",") }
-        return lines.joined(separator: "\r\n")
+        sink(r.columns.map(field).joined(separator: ",") + "\r\n")
+        return Renderer.send(r.rows.lazy.map { $0.map(plain).map(field).joined(separator: ",") }, end: "\r\n", to: sink, isCancelled: isCancelled)
     }
 }
 
