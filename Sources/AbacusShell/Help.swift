@@ -26,7 +26,8 @@ enum Help {
 
     static let overview = """
     Abacus answers questions about a multi-currency ledger. One statement per line;
-    `;` separates statements, `\\` at the end of a line continues it, `#` starts a comment.
+    `;` separates statements, `\\` at the end of a line continues it (so does an open
+    parenthesis or quote), and `#` or `--` starts a comment.
 
       sum expenses in INR by category since 2025-10
       count entries by book
@@ -110,23 +111,35 @@ enum Help {
     """
 
     static let format = """
-    Output formats (.format NAME, or --format NAME):
-      table     boxes, money in each currency's home locale, a total row
-      csv       RFC 4180, plain decimal money
+    Output formats (.format NAME, or --format NAME; .format alone names the current one):
+      table     boxes, money in each currency's home locale, a total row; a table too
+                wide for the window cuts text columns, then leaves some out (shown as …)
+      csv       RFC 4180 (CRLF line ends), plain decimal money, the ledger's text as is
       json      one object per statement per line: {"columns", "rows", "currency", "warnings"}
       markdown  a table for documents
-      chart     a bar chart of a grouped result, compact money (₹12L, $1.2M)
-    Colour only on a terminal; never with NO_COLOR or --no-color.
+      chart     a bar chart of a grouped result, compact money (₹12L, $1.2M); each
+                currency of an `in native` result has its own scale
+    Colour only on a terminal, in the shell and for -e; never for scripts, with
+    NO_COLOR or --no-color. Control characters in ledger text show as \\n, \\e, \\u{7}.
+
+    Examples: each after `.format chart`, `.format csv` or `.format markdown`
+      sum expenses in INR by book
+      count entries by payment
+      sum entries in INR by month during 2025
+      list expenses where amount > 50000 order by amount desc top 5
     """
 
     static let commands = """
       .help [TOPIC]     this help
       .load FILE        add a ledger file to those loaded (it replaces the demo)
       .run SCRIPT       run a script of statements
-      .format NAME      table | csv | json | markdown | chart
-      .timer on|off     print each statement's time
+      .format [NAME]    table | csv | json | markdown | chart (alone: the current one)
+      .timer [on|off]   print each statement's time (alone: the current setting)
       .set ttl MINUTES  reuse fetched rates younger than this
       .set rates-url URL / .set rates-key KEY   the live-rates provider (e.g. in ~/.abacusrc)
       .quit             leave (or Ctrl-D)
+    A dot command is one line. A path with spaces is quoted (.run "my script.abq")
+    or escaped (.run my\\ script.abq); ~/ is the home folder; # and -- start a
+    comment only at the start of a word, so .load my--ledger.json loads that file.
     """
 }

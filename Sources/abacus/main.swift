@@ -9,16 +9,29 @@ struct Abacus: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "abacus",
         abstract: "Ask exact questions about money kept in several currencies.",
+        // One line per paragraph (`\` joins the source lines): swift-argument-parser wraps
+        // each line to the terminal's width, and a line broken by hand breaks twice.
         discussion: """
-        Loads one or more ledger files (JSON, version 1) and answers statements such as
+        Loads one or more ledger files (JSON, version 1) and answers statements such as:
           sum expenses in INR by category since 2025-10
-        With no -e or -f and a terminal on stdin, opens the interactive shell; piped
-        stdin is read as a script. With no ledger named, the bundled demo ledger is used.
-        ~/.abacusrc runs first (unless --no-rc). History: $XDG_STATE_HOME/abacus/history
-        or ABACUS_HISTORY. Colour only on a terminal, never with NO_COLOR or --no-color.
-        Live rates: `rates refresh` fetches from ABACUS_RATES_URL ({base}, {key}; key from
-        ABACUS_RATES_KEY), reusing cached rates younger than ABACUS_RATES_TTL minutes (30).
-        Exit status: 0 success, 1 a statement failed, 2 the ledger or command line is unusable.
+
+        With no -e or -f and a terminal on stdin and stdout, opens the interactive shell; \
+        piped stdin is read as a script. With no ledger named, the bundled demo ledger is used.
+
+        ~/.abacusrc runs first (unless --no-rc); options given here win over it. \
+        History is kept in ~/.local/state/abacus/history, or $XDG_STATE_HOME/abacus/history, \
+        or the file ABACUS_HISTORY names.
+
+        Colour only on a terminal, in the shell and for -e; never for scripts (-f, piped stdin), \
+        with --no-color, with NO_COLOR set or with TERM=dumb. --echo prints each statement \
+        before its result; with --format json as a line {"statement": "…"}, so that every line \
+        stays one JSON object.
+
+        Live rates: `rates refresh` fetches from ABACUS_RATES_URL ({base} and {key} in it; \
+        the key from ABACUS_RATES_KEY), reusing cached rates younger than ABACUS_RATES_TTL \
+        minutes (30).
+
+        Exit status: 0 success, 1 a statement failed, 2 the ledger or the command line is unusable.
         """,
         version: abacusVersion
     )
@@ -47,7 +60,7 @@ struct Abacus: ParsableCommand {
     @Flag(help: "Keep running a script after a statement fails.")
     var keepGoing = false
 
-    @Flag(help: "Print each statement before its result.")
+    @Flag(help: "Print each statement before its result (JSON: {\"statement\": …}).")
     var echo = false
 
     @Flag(help: "Do not run ~/.abacusrc at start-up.")

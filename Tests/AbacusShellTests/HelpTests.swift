@@ -29,7 +29,7 @@ import Testing
     }
 
     @Test func topicsWithExamplesHaveSome() {
-        for topic in ["query", "where", "dates", "rates"] {
+        for topic in ["query", "where", "dates", "rates", "format"] {
             #expect(HelpTests.examples(Help.text(topic: topic) ?? "").count >= 3, "\(topic)")
         }
         #expect(Help.text(topic: "") != nil)
