@@ -306,3 +306,164 @@ func expectMatchesRecording(_ actual: String, _ relativePath: String, sourceLoca
         #expect(a.stdout == b.stdout)
     }
 }
+
+/// Scripts, dot commands, the rc file and output modes, as issue 5 and its audit describe them.
+@Suite struct ShellScriptTests {
+    /// A ledger whose names carry what a terminal must never receive raw.
+    static let hostileLedger = #"""
+    {"version":1,"defaultCurrency":"INR",
+     "books":[{"id":"b1","name":"Home","currency":"INR","lockedExchangeRate":null,"targetCurrency":"INR","rateLockedAt":"2025-01-01"}],
+     "entries":[
+      {"id":"1","bookId":"b1","amount":-100,"date":"2025-10-01","category":"Food","party":"\u001b[2J\u001b[HCLEARED"},
+      {"id":"2","bookId":"b1","amount":-200,"date":"2025-10-02","category":"Food","party":"Multi\nLine"},
+      {"id":"3","bookId":"b1","amount":-300,"date":"2025-10-03","category":"Food","party":"\u0007bell, \"quoted\""}
+     ]}
+    """#
+
+    @Test func errorsInsideContinuedStatementsNameTheirOwnLineAndColumn() throws {
+        // Each error is reported where its word stands in the file, under that line of the file.
+        let script = try Binary.temporaryFile("places.abq", """
+            count entries
+            sum expenses \\
+               by book \\
+               where categry = Rent
+            sum expenses where (category = Rent  -- the rent
+              or category = Txes)
+            count entries;   count entries wher amount > 5
+            """)
+        let r = try Binary.run(["Examples/demo.json", "--keep-going", "-f", script])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("     where categry = Rent\n           ^~~~~~~\n\(script):4:10: error: expected a field"))
+        #expect(r.stderr.contains("    or category = Txes)\n                  ^~~~\n\(script):6:17: error: no category is named \"Txes\""))
+        #expect(r.stderr.contains("\(script):7:32: error: expected a clause"))
+    }
+
+    @Test func aByteOrderMarkDoesNotStartTheScript() throws {
+        let r = try Binary.run(["Examples/demo.json", "--format", "csv"], stdin: "\u{FEFF}count entries\n")
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout == "count\r\n1200\r\n")
+    }
+
+    @Test func commandLineFormatWinsOverTheRCFileAndRCMessagesStayOffStdout() throws {
+        let rc = try Binary.temporaryFile("rc-format/.abacusrc", ".format csv\nset rate SGD/INR = 55\n")
+        let home = (rc as NSString).deletingLastPathComponent
+        let json = try Binary.run(["Examples/demo.json", "--format", "json", "--echo", "-e", "count entries"], environment: ["HOME": home])
+        #expect(json.status == 0)
+        // The rc file's format lost, its message went to stderr, and its statements were not echoed.
+        #expect(json.stdout == "{\"statement\":\"count entries\"}\n{\"columns\":[\"count\"],\"rows\":[{\"count\":1200}],\"currency\":null,\"warnings\":[]}\n")
+        #expect(json.stderr.contains("custom rate for this session: 1 SGD = 55 INR"))
+        // Without --format, the rc file's setting holds.
+        let csv = try Binary.run(["Examples/demo.json", "-e", "count entries"], environment: ["HOME": home])
+        #expect(csv.stdout == "count\r\n1200\r\n")
+    }
+
+    @Test func echoInJSONKeepsEveryLineOneObject() throws {
+        let r = try Binary.run(["Examples/demo.json", "--echo", "--format", "json", "-e", "count entries by book; sum expenses"])
+        let lines = r.stdout.split(separator: "\n")
+        #expect(lines.count == 4)
+        for line in lines {
+            #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) is [String: Any], "not JSON: \(line)")
+        }
+        #expect(lines.first == #"{"statement":"count entries by book"}"#)
+    }
+
+    @Test(arguments: [".set  rates-key SECRET-K", ".SET rates-key SECRET-K", ".set\trates-key SECRET-K", " .set rates-KEY\t SECRET-K"])
+    func aRatesKeyIsNeverEchoed(_ line: String) throws {
+        let r = try Binary.run(["Examples/demo.json", "--echo", "--offline"], stdin: line + "\n")
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(!r.stdout.contains("SECRET") && !r.stderr.contains("SECRET"))
+        #expect(r.stdout == ".set rates-key …\n")
+    }
+
+    @Test func dotCommandArgumentsAreWordsNotStatements() throws {
+        // `--` and `#` inside a path are part of it; quotes and backslashes keep spaces; ~ is HOME.
+        let ledger = try Binary.temporaryFile("dots/my--ledger.json", try String(contentsOfFile: Binary.root.appendingPathComponent("Examples/demo.json").path, encoding: .utf8))
+        let folder = (ledger as NSString).deletingLastPathComponent
+        _ = try Binary.temporaryFile("dots/q#1.abq", "count entries by book\n")
+        _ = try Binary.temporaryFile("dots/with space/s.abq", "count entries by payment\n")
+        let script = """
+            .load \(folder)/my--ledger.json  # replaces the demo
+            .run \(folder)/q#1.abq
+            .run "\(folder)/with space/s.abq"
+            .run \(folder)/with\\ space/s.abq
+            .run ~/q#1.abq
+            """
+        let r = try Binary.run(["--format", "csv"], stdin: script, environment: ["HOME": folder])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("loaded \(folder)/my--ledger.json: now 1,200 entries in 6 books from 1 file"))
+        #expect(r.stdout.components(separatedBy: "Singapore Trip,").count == 3)
+        #expect(r.stdout.components(separatedBy: "Credit Card,").count == 3)
+    }
+
+    @Test func loadMessagesCountInTheSingular() throws {
+        let one = try Binary.temporaryFile("one.json", """
+            {"version":1,"defaultCurrency":"INR","books":[{"id":"b1","name":"Home","currency":"INR","lockedExchangeRate":null,"targetCurrency":"INR","rateLockedAt":"2025-01-01"}],
+             "entries":[{"id":"1","bookId":"b1","amount":-100,"date":"2025-10-01","category":"Food"}]}
+            """)
+        let r = try Binary.run(["-e", ".load \(one)"])
+        #expect(r.stderr.contains("now 1 entry in 1 book from 1 file"), "\(r.stderr)")
+    }
+
+    @Test func formatAndTimerAloneShowTheirSetting() throws {
+        let r = try Binary.run(["Examples/demo.json", "-e", ".format", "-e", ".format csv", "-e", ".format", "-e", ".timer"])
+        #expect(r.status == 0)
+        #expect(r.stdout == "table\ncsv\noff\n")
+    }
+
+    @Test func anUnknownLocaleIsRefused() throws {
+        let r = try Binary.run(["--locale", "xx_YY", "-e", "sum expenses"])
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("--locale 'xx_YY' is not a locale"))
+        #expect(r.stdout.isEmpty)
+        let known = try Binary.run(["Examples/demo.json", "--locale", "de-DE", "--format", "markdown", "-e", "sum expenses"])
+        #expect(known.status == 0)
+        #expect(known.stdout.contains("4.748.506,89"))
+    }
+
+    @Test func controlCharactersShowInTablesButCSVKeepsTheText() throws {
+        let ledger = try Binary.temporaryFile("hostile.json", ShellScriptTests.hostileLedger)
+        for format in ["table", "markdown", "chart"] {
+            let r = try Binary.run([ledger, "--format", format, "-e", "sum expenses by party"])
+            #expect(r.status == 0)
+            #expect(!r.stdout.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{7}" }, "\(format) let a control character through")
+            #expect(r.stdout.contains(#"\e[2J\e[HCLEARED"#) && r.stdout.contains(#"Multi\nLine"#) && r.stdout.contains(#"\u{7}bell"#), "\(format): \(r.stdout)")
+        }
+        // Every table line is as wide as the others: the escapes take the columns they show.
+        let table = try Binary.run([ledger, "-e", "sum expenses by party"]).stdout
+        #expect(Set(table.split(separator: "\n").map { $0.unicodeScalars.count }).count == 1)
+        // CSV is data: the real text, quoted where RFC 4180 says.
+        let csv = try Binary.run([ledger, "--format", "csv", "-e", "sum expenses by party"])
+        #expect(csv.stdout.contains("\"Multi\nLine\",200.00\r\n"))
+        #expect(csv.stdout.contains("\u{1B}[2J\u{1B}[HCLEARED,100.00\r\n"))
+        #expect(csv.stdout.contains("\"\u{7}bell, \"\"quoted\"\"\",300.00\r\n"))
+    }
+
+    @Test func csvEndsEveryRecordWithCRLF() throws {
+        let r = try Binary.run(["Examples/demo.json", "--format", "csv", "-e", "count entries by book", "-e", "count entries"])
+        #expect(r.stdout.hasSuffix("count\r\n1200\r\n"))
+        #expect(!r.stdout.replacingOccurrences(of: "\r\n", with: "").contains("\n"))
+    }
+
+    @Test func aChartNeverComparesDifferentCurrenciesOnOneScale() throws {
+        let r = try Binary.run(["Examples/demo.json", "--format", "chart", "-e", "sum expenses in native by book"])
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        // Each currency's largest amount gets the full bar: JPY's ¥459,166 is not a third of the rupees.
+        func bar(_ label: String) -> Int { lines.first { $0.hasPrefix(label) }.map { $0.filter { $0 == "█" }.count } ?? -1 }
+        let longest = lines.map { $0.filter { $0 == "█" }.count }.max() ?? 0
+        #expect(longest > 20)
+        #expect(bar("Tokyo Trip / JPY") == longest && bar("Home / INR") == longest && bar("Singapore Trip / SGD") == longest)
+        #expect(lines.last == "Each currency has its own scale: `in CUR` converts them to compare.")
+        // Small amounts in full: SGD 145.00 is not rounded to $140.
+        #expect(lines.contains { $0.hasPrefix("Home / SGD") && $0.contains("$145.00") })
+    }
+
+    @Test func aChartOfAListingLabelsEntriesByDateAndParty() throws {
+        let r = try Binary.run(["Examples/demo.json", "--format", "chart", "-e", "list expenses in native during 2025-10-05"])
+        #expect(r.stdout.hasPrefix("2025-10-05  Ramesh Iyer (landlord)"), "\(r.stdout)")
+    }
+
+    @Test func helpNamesTheDefaultHistoryFile() throws {
+        let r = try Binary.run(["--help"], environment: ["COLUMNS": "200"])
+        #expect(r.stdout.contains("~/.local/state/abacus/history"))
+    }
+}
