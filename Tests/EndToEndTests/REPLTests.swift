@@ -31,8 +31,10 @@ final class PTYSession {
     /// once from parallel tests would let one child inherit the other's terminal.
     private static let forkLock = NSLock()
 
-    /// Starts `abacus Examples/demo.json` in the package root with HOME and XDG_STATE_HOME at `stateDirectory`.
-    init(stateDirectory: String, arguments: [String] = ["Examples/demo.json"]) throws {
+    /// Starts `abacus Examples/demo.json` in the package root with HOME and XDG_STATE_HOME at `stateDirectory`,
+    /// in a terminal `columns` wide; `environment` adds to the variables set here, or removes one (nil).
+    init(stateDirectory: String, arguments: [String] = ["Examples/demo.json"], environment: [String: String?] = [:],
+         columns: UInt16 = 132) throws {
         var env = ProcessInfo.processInfo.environment
         for key in ["ABACUS_HISTORY", "ABACUS_TODAY", "ABACUS_DEMO_LEDGER", "COLUMNS", "LINES", "LC_ALL", "LC_CTYPE"] {
             env.removeValue(forKey: key)
@@ -42,6 +44,7 @@ final class PTYSession {
         env["LANG"] = "C.UTF-8"
         env["TERM"] = "xterm"
         env["NO_COLOR"] = "1"
+        for (key, value) in environment { env[key] = value }
 
         // Everything the child touches is made before fork: after it, only chdir, execve and _exit.
         guard let path = strdup(Binary.path), let directory = strdup(Binary.root.path) else {
@@ -60,7 +63,7 @@ final class PTYSession {
         sigemptyset(&noSignals)
 
         var fd: Int32 = -1
-        var size = winsize(ws_row: 40, ws_col: 132, ws_xpixel: 0, ws_ypixel: 0)
+        var size = winsize(ws_row: 40, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
         PTYSession.forkLock.lock()
         let child = forkpty(&fd, nil, nil, &size)
         if child == 0 {
@@ -88,6 +91,18 @@ final class PTYSession {
 
     /// Everything read so far, as text.
     var output: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// How many bytes were read so far: a mark for `output(since:)`.
+    var mark: Int { bytes.count }
+
+    /// What was read after `mark`.
+    func output(since mark: Int) -> String { String(decoding: bytes[min(mark, bytes.count)...], as: UTF8.self) }
+
+    /// Resizes the terminal, as a person dragging the window's edge (the child gets SIGWINCH).
+    func resize(columns: UInt16) {
+        var size = winsize(ws_row: 40, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
+        _ = ioctl(master, UInt(TIOCSWINSZ), &size)
+    }
 
     /// Types `text` (its UTF-8 bytes, control characters and all).
     func send(_ text: String) {
@@ -339,5 +354,181 @@ final class StateDirectory {
         #expect(second.expectPrompt(REPLTests.prompt), "output: \(second.output.debugDescription)")
         second.send("\u{04}")
         #expect(second.waitForExit() == 0, "output: \(second.output.debugDescription)")
+    }
+}
+
+/// What the audit of issue 5 found wanting, driven as a person would drive it.
+@Suite struct REPLBehaviourTests {
+    func started(_ state: StateDirectory, arguments: [String] = ["Examples/demo.json"], environment: [String: String?] = [:],
+                 columns: UInt16 = 132) throws -> PTYSession {
+        let s = try PTYSession(stateDirectory: state.path, arguments: arguments, environment: environment, columns: columns)
+        try #require(s.expectPrompt(REPLTests.prompt), "no prompt; output: \(s.output.debugDescription)")
+        return s
+    }
+
+    @Test func tabCompletesANameWhoseSharedPrefixEndsInASpace() throws {
+        // "Café de Flore" and "Café Einstein": the first Tab gives `"Café `, and after `E` the space
+        // must not cut the word, or no Tab could finish the name.
+        let state = try StateDirectory()
+        let s = try started(state)
+        s.send("sum expenses where party = Caf")
+        s.send("\t")
+        s.send("E")
+        s.send("\t")
+        s.send("\r")
+        // Only party = "Café Einstein" gives this total (the two Cafés together give more).
+        #expect(s.expect("₹8,205.65"), "output: \(s.output.debugDescription)")
+        #expect(s.expectPrompt(REPLTests.prompt))
+    }
+
+    @Test func tabCompletesAPathWithItsFolders() throws {
+        let state = try StateDirectory()
+        let folder = state.path + "/scripts and more"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try "count entries by payment\n".write(toFile: folder + "/payments.abq", atomically: true, encoding: .utf8)
+        let s = try started(state)
+        // The folder holds one file: Tab completes `~/scri` to the folder (escaping its spaces), then the file.
+        s.send(".run ~/scri")
+        s.send("\t")
+        s.send("\t")
+        s.send("\r")
+        #expect(s.expect("│ Credit Card "), "output: \(s.output.debugDescription)")
+        #expect(s.expectPrompt(REPLTests.prompt))
+    }
+
+    @Test func ctrlCAtTheListingQuestionGivesAFreshLine() throws {
+        let state = try StateDirectory()
+        let s = try started(state)
+        s.send(".load /usr/bin/")
+        s.send("\t")
+        s.send("\t")
+        try #require(s.expect("possibilities? (y or n)"), "output: \(s.output.debugDescription)")
+        s.send("\u{03}")
+        try #require(s.expectPrompt(REPLTests.prompt), "no fresh prompt; output: \(s.output.debugDescription)")
+        s.send("count entries\r")
+        // Not `.load /usr/bin/count entries`: the abandoned line is gone.
+        #expect(s.expect("│  1200 │"), "output: \(s.output.debugDescription)")
+    }
+
+    @Test func aMultiLineStatementWithACommentIsRecalledAsOneWorkingLine() throws {
+        let state = try StateDirectory()
+        do {
+            let first = try started(state)
+            first.send("sum expenses where (category = Rent  -- the rent\r")
+            try #require(first.expectPrompt(REPLTests.continuation))
+            first.send("or category = Taxes)\r")
+            try #require(first.expect("₹7,95,950.00"), "output: \(first.output.debugDescription)")
+            try #require(first.expectPrompt(REPLTests.prompt))
+            first.send("\u{04}")
+            #expect(first.waitForExit() == 0)
+        }
+        let saved = try String(contentsOfFile: state.path + "/abacus/history", encoding: .utf8)
+        #expect(saved.contains("sum\\040expenses\\040where\\040(category\\040=\\040Rent\\040or\\040category\\040=\\040Taxes)\n"))
+        let second = try started(state)
+        second.send("\u{1B}[A")
+        second.send("\r")
+        #expect(second.expect("₹7,95,950.00"), "the recalled statement did not run; output: \(second.output.debugDescription)")
+        #expect(second.expectPrompt(REPLTests.prompt))
+    }
+
+    @Test func aRatesKeyNeverReachesHistory() throws {
+        let state = try StateDirectory()
+        let s = try started(state, arguments: ["Examples/demo.json", "--offline"])
+        for line in [".set  rates-key SECRET-ONE", ".SET rates-key SECRET-TWO", "  .set rates-KEY   SECRET-THREE"] {
+            s.send(line + "\r")
+            try #require(s.expectPrompt(REPLTests.prompt))
+        }
+        s.send("count entries\r")
+        try #require(s.expect("│  1200 │"))
+        try #require(s.expectPrompt(REPLTests.prompt))
+        let saved = try String(contentsOfFile: state.path + "/abacus/history", encoding: .utf8)
+        #expect(!saved.contains("SECRET") && !saved.lowercased().contains("rates-key"))
+        #expect(saved.contains("count\\040entries"))
+    }
+
+    @Test func twoSessionsAtOnceKeepEachOthersHistory() throws {
+        let state = try StateDirectory()
+        let a = try started(state)
+        let b = try started(state)
+        for (s, statement) in [(a, "count entries by book"), (b, "count entries by category"), (a, "count entries by month")] {
+            s.send(statement + "\r")
+            try #require(s.expect("│  1200 │"), "output: \(s.output.debugDescription)")
+            try #require(s.expectPrompt(REPLTests.prompt))
+        }
+        a.send("\u{04}")
+        b.send("\u{04}")
+        #expect(a.waitForExit() == 0 && b.waitForExit() == 0)
+        let saved = try String(contentsOfFile: state.path + "/abacus/history", encoding: .utf8)
+        #expect(saved == "_HiStOrY_V2_\ncount\\040entries\\040by\\040book\ncount\\040entries\\040by\\040category\ncount\\040entries\\040by\\040month\n")
+    }
+
+    @Test func ctrlCStopsAStatementWhileItsResultIsPrinted() throws {
+        // 30,000 entries print as about 2 MB of table. The test reads up to the first row and then
+        // stops reading, so the shell is surely still printing (blocked on a full terminal) when
+        // Ctrl-C comes: it must stop there, not print the remaining rows and the total.
+        let state = try StateDirectory()
+        var json = #"{"version":1,"defaultCurrency":"INR","books":[{"id":"b1","name":"Home","currency":"INR","lockedExchangeRate":null,"targetCurrency":"INR","rateLockedAt":"2025-01-01"}],"entries":["#
+        for i in 0..<30_000 {
+            json += (i == 0 ? "" : ",") + #"{"id":"e\#(i)","bookId":"b1","amount":-\#(i % 5000 + 1).\#(10 + i % 90),"date":"2025-\#(String(format: "%02d", i % 12 + 1))-\#(String(format: "%02d", i % 28 + 1))","category":"C\#(i % 7)","party":"P\#(i % 50)"}"#
+        }
+        json += "]}\n"
+        let ledger = state.path + "/big.json"
+        try json.write(toFile: ledger, atomically: true, encoding: .utf8)
+        let s = try started(state, arguments: [ledger])
+        s.send("list entries\r")
+        try #require(s.expect("│ 2025-", timeout: .seconds(60)), "no rows; output: \(s.output.suffix(2000).debugDescription)")
+        s.send("\u{03}")
+        try #require(s.expect("error: interrupted", timeout: .seconds(30)), "not stopped; output: \(s.output.suffix(2000).debugDescription)")
+        #expect(s.expectPrompt(REPLTests.prompt))
+        #expect(!s.output.contains("│ Total"))
+        // The session goes on.
+        s.send("count entries\r")
+        #expect(s.expect("│ 30000 │"), "output: \(s.output.suffix(2000).debugDescription)")
+    }
+
+    @Test func scriptsOnATerminalPrintNoColourButTheShellDoes() throws {
+        let state = try StateDirectory()
+        let script = state.path + "/s.abq"
+        try "count entries by book\nsum bogus\n".write(toFile: script, atomically: true, encoding: .utf8)
+        // -f on a terminal: no colour, no prompt (issue 5). NO_COLOR is unset here.
+        let f = try PTYSession(stateDirectory: state.path, arguments: ["Examples/demo.json", "-f", script], environment: ["NO_COLOR": nil])
+        #expect(f.waitForExit(timeout: .seconds(10)) == 1)
+        #expect(f.output.contains("Singapore Trip") && f.output.contains("error:"))
+        #expect(!f.output.contains("\u{1B}["), "colour in a script run: \(f.output.debugDescription)")
+        #expect(!f.output.contains(REPLTests.prompt))
+        // -e on a terminal is a person asking: bold header. An empty NO_COLOR is no request (no-color.org).
+        let e = try PTYSession(stateDirectory: state.path, arguments: ["Examples/demo.json", "-e", "count entries"], environment: ["NO_COLOR": ""])
+        #expect(e.waitForExit(timeout: .seconds(10)) == 0)
+        #expect(e.output.contains("\u{1B}[1mcount\u{1B}[0m"), "output: \(e.output.debugDescription)")
+        // A dumb terminal gets none.
+        let dumb = try PTYSession(stateDirectory: state.path, arguments: ["Examples/demo.json", "-e", "count entries"], environment: ["NO_COLOR": nil, "TERM": "dumb"])
+        #expect(dumb.waitForExit(timeout: .seconds(10)) == 0)
+        #expect(dumb.output.contains("│ count │") && !dumb.output.contains("\u{1B}["))
+    }
+
+    @Test func tablesFitTheWindowAndFollowItsResizing() throws {
+        let state = try StateDirectory()
+        let s = try started(state, columns: 60)
+        var mark = s.mark
+        func tableLines() -> [String] {
+            s.output(since: mark).split(separator: "\r\n").map(String.init).filter { $0.hasPrefix("│") || $0.hasPrefix("┌") }
+        }
+        func width(_ line: String) -> Int { line.unicodeScalars.count }
+        s.send("list expenses where amount > 50000 order by amount desc top 4\r")
+        try #require(s.expect("└"))
+        try #require(s.expect("\n"))
+        // Dates whole, money whole, every line within 60 columns.
+        var lines = tableLines()
+        #expect(!lines.isEmpty && lines.allSatisfy { width($0) <= 60 }, "\(lines)")
+        #expect(lines.contains { $0.contains("│ 2025-01-08 │") && $0.contains("₹2,11,503.36") })
+        try #require(s.expectPrompt(REPLTests.prompt))
+        s.resize(columns: 40)
+        mark = s.mark
+        s.send("list expenses top 2\r")
+        try #require(s.expect("└"))
+        try #require(s.expect("stands for"))
+        lines = tableLines()
+        #expect(!lines.isEmpty && lines.allSatisfy { width($0) <= 40 }, "\(lines)")
+        #expect(s.output.contains("│ 2025-01-08 │ … │ ₹2,11,503.36 │"))
     }
 }

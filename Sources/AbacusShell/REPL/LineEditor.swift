@@ -30,6 +30,8 @@ nonisolated(unsafe) var interrupted: sig_atomic_t = 0
 nonisolated(unsafe) private var readlineName: UnsafeMutablePointer<CChar>? = strdup("abacus")
 nonisolated(unsafe) private var completionMatchesList: [String] = []
 nonisolated(unsafe) private var currentPrompt = ""
+/// Set when Tab asked "Display all N possibilities?" (the line is drawn anew below the question).
+nonisolated(unsafe) private var askedAboutListing = false
 
 public enum LineInput {
     case line(String)
@@ -60,6 +62,11 @@ public final class LineEditor {
             guard let completion = LineEditor.completion() else { return nil }
             completionMatchesList = completion.candidates
             guard !completionMatchesList.isEmpty else { return nil }
+            // A second Tab lists the candidates; many of them only if the person says so.
+            if rl_completion_type == Int32(UInt8(ascii: "?")) && completionMatchesList.count > LineEditor.listingQuestionAbove {
+                askedAboutListing = true
+                guard LineEditor.confirmListing(completionMatchesList.count) else { return nil }
+            }
             let word = LineEditor.wordText(completion)
             // A single folder is not finished: no space after `Examples/`.
             rl_completion_append_character = completionMatchesList.count == 1 && completionMatchesList[0].hasSuffix("/") ? 0 : 0x20
@@ -71,6 +78,9 @@ public final class LineEditor {
                 }
             }
         }
+        // libedit's own question reads the answer with getc: a Ctrl-C that comes just before that read
+        // leaves it waiting in a cooked terminal. The question is asked here instead (confirmListing).
+        rl_completion_query_items = Int32.max
         using_history()
         // Tab is ours (see the header); rl_initialize, run by using_history, has read ~/.editrc.
         _ = rl_add_defun("abacus-complete", { _, key in LineEditor.tab(key) }, 9)
@@ -120,6 +130,7 @@ public final class LineEditor {
     /// Tab: make libedit's word ours, complete it, and show the result.
     static func tab(_ key: Int32) -> Int32 {
         guard let c = completion() else { return 0 }
+        askedAboutListing = false
         free(wordBreaks)
         wordBreaks = strdup(c.breakCharacters)
         rl_basic_word_break_characters = UnsafePointer(wordBreaks)
@@ -137,9 +148,29 @@ public final class LineEditor {
             // The listing left the cursor at the start of a fresh line: draw prompt and line there.
             rl_forced_update_display()
         default:
-            break
+            // After "no" to the question the cursor is on a fresh line too.
+            if askedAboutListing { rl_forced_update_display() }
         }
         return 0
+    }
+
+    /// Above this many candidates, listing them asks first (as libedit would).
+    static let listingQuestionAbove = 100
+
+    /// "Display all N possibilities? (y or n)": true for `y`. The answer is read with a poll
+    /// that also watches the Ctrl-C flag, so Ctrl-C abandons the line whenever it comes.
+    static func confirmListing(_ count: Int) -> Bool {
+        FileHandle.standardOutput.write(Data("\nDisplay all \(count) possibilities? (y or n) ".utf8))
+        var answer: UInt8 = 0
+        while interrupted == 0 {
+            var p = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+            guard poll(&p, 1, 100) > 0 else { continue }
+            if Glibc.read(0, &answer, 1) == 1 { break }
+            if errno != EINTR && errno != EAGAIN { break }
+        }
+        let yes = interrupted == 0 && answer == UInt8(ascii: "y")
+        if !yes { FileHandle.standardOutput.write(Data("\n".utf8)) }
+        return yes
     }
 
     /// Moves to the start of the row where the prompt begins and draws prompt and line anew.
