@@ -419,7 +419,7 @@ public final class Shell {
                 guard !pieces.isEmpty else { continue }
                 // What was typed, as one line that means the same when recalled; a key never.
                 if !pieces.contains(where: { $0.kind == .command && DotCommand.holdsSecret($0.text) }) {
-                    editor.remember(pieces.map { $0.kind == .command ? $0.text : Shell.oneLine($0.text) }.joined(separator: "; "))
+                    editor.remember(pieces.map { $0.kind == .command ? $0.text : StatementSplitter.joinedLines($0.text) }.joined(separator: "; "))
                 }
                 // The window may have changed size since the last statement.
                 renderer.width = Shell.terminalWidth()
@@ -436,28 +436,6 @@ public final class Shell {
         return "Abacus \(abacusVersion) — \(names): \(Shell.counted(l.entries.count, "entry", "entries")) in "
             + "\(Shell.counted(l.books.count, "book", "books")), default currency \(l.defaultCurrency). "
             + "Type .help for help, Ctrl-D to leave."
-    }
-
-    /// A statement on one line for history: line breaks and runs of blanks between words become
-    /// one space; strings keep every character, so recalling it runs the same statement.
-    static func oneLine(_ statement: String) -> String {
-        var out = ""
-        var inString = false
-        var escaped = false
-        var blank = false
-        for ch in statement {
-            if inString {
-                out.append(ch)
-                if escaped { escaped = false } else if ch == "\\" { escaped = true } else if ch == "\"" { inString = false }
-                continue
-            }
-            if ch == " " || ch == "\t" || ch == "\n" || ch == "\r" || ch == "\r\n" { blank = true; continue }
-            if blank && !out.isEmpty { out.append(" ") }
-            blank = false
-            if ch == "\"" { inString = true }
-            out.append(ch)
-        }
-        return out
     }
 
     /// Tab completes from the ledger now loaded.

@@ -55,13 +55,16 @@ struct Completer {
         let bytes = Array(before.utf8)
         let indent = bytes.prefix { $0 == 0x20 || $0 == 0x09 }.count
         if indent < bytes.count && bytes[indent] == UInt8(ascii: ".") { return dotCommand(before) }
-        if let quote = Completer.openQuote(bytes, from: 0, quotes: [UInt8(ascii: "\"")]) {
+        if let quote = Completer.openStringQuote(bytes) {
+            let q = bytes[quote]
             let head = String(decoding: bytes[..<quote], as: UTF8.self)
-            let typed = Completer.unescaped(String(decoding: bytes[(quote + 1)...], as: UTF8.self)).lowercased()
+            var typed = String(decoding: bytes[(quote + 1)...], as: UTF8.self)
+            typed = (q == UInt8(ascii: "'") ? typed.replacingOccurrences(of: "''", with: "'") : Completer.unescaped(typed)).lowercased()
             var names: [String] = []
             if case .names(let all) = answer(head) { names = all }
-            let candidates = names.filter { $0.lowercased().hasPrefix(typed) }
-                .map { $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
+            let candidates = names.filter { $0.lowercased().hasPrefix(typed) }.map { name in
+                q == UInt8(ascii: "'") ? name.replacingOccurrences(of: "'", with: "''") + "'" : Completer.doubleQuotedBody(name) + "\""
+            }
             return Completion(wordStart: quote + 1, breakCharacters: Completer.quoteBreaks(bytes, quote: quote), candidates: candidates)
         }
         let breaks = Set(Completer.plainBreaks.utf8)
@@ -116,7 +119,7 @@ struct Completer {
 
     /// A path argument: after an unclosed quote, or from the last blank that is not escaped.
     func path(_ bytes: [UInt8], from argumentStart: Int) -> Completion {
-        if let quote = Completer.openQuote(bytes, from: argumentStart, quotes: [UInt8(ascii: "\""), UInt8(ascii: "'")]) {
+        if let quote = Completer.openPathQuote(bytes, from: argumentStart) {
             let q = bytes[quote]
             var typed = String(decoding: bytes[(quote + 1)...], as: UTF8.self)
             if q == UInt8(ascii: "\"") { typed = Completer.unescaped(typed) }
@@ -267,8 +270,50 @@ struct Completer {
         return out
     }
 
-    /// The byte offset of a quote still open at the end of `bytes` (looking from `from`), if any.
-    static func openQuote(_ bytes: [UInt8], from: Int, quotes: Set<UInt8>) -> Int? {
+    /// The quote of a string still open at the end of a statement being typed: `"…`, with its
+    /// escapes, or SQL's `'…` (a `'` glued to a word is an apostrophe, as in Domino's).
+    static func openStringQuote(_ bytes: [UInt8]) -> Int? {
+        var open: Int?
+        var i = 0
+        while i < bytes.count {
+            let b = bytes[i]
+            if let o = open {
+                if bytes[o] == UInt8(ascii: "\"") && b == UInt8(ascii: "\\") { i += 2; continue }
+                if b == bytes[o] { open = nil }
+            } else if b == UInt8(ascii: "\"") || (b == UInt8(ascii: "'") && (i == 0 || !Completer.isWordByte(bytes[i - 1]))) {
+                open = i
+            } else if b == UInt8(ascii: "#") {
+                return nil   // a comment runs to the end of the line
+            }
+            i += 1
+        }
+        return open
+    }
+
+    /// Bytes of a bare word (the lexer's rule), after which a `'` is an apostrophe.
+    static func isWordByte(_ b: UInt8) -> Bool {
+        (b >= 65 && b <= 90) || (b >= 97 && b <= 122) || (b >= 48 && b <= 57) || b >= 0x80
+            || b == UInt8(ascii: "_") || b == UInt8(ascii: "&") || b == UInt8(ascii: "'") || b == UInt8(ascii: ".")
+    }
+
+    /// A name inside double quotes: `"` and `\` escaped, line breaks and tabs as `\n`, `\t`.
+    static func doubleQuotedBody(_ name: String) -> String {
+        var out = ""
+        for ch in name {
+            switch ch {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            default: out.append(ch)
+            }
+        }
+        return out
+    }
+
+    /// The quote of a path still open at the end of `bytes` (from `from`): `"…` (with `\"` and
+    /// `\\`) or `'…`; outside quotes a backslash keeps the next character, as DotCommand reads it.
+    static func openPathQuote(_ bytes: [UInt8], from: Int) -> Int? {
         var open: Int?
         var i = from
         while i < bytes.count {
@@ -276,10 +321,10 @@ struct Completer {
             if let o = open {
                 if b == UInt8(ascii: "\\") && bytes[o] == UInt8(ascii: "\"") { i += 2; continue }
                 if b == bytes[o] { open = nil }
-            } else if quotes.contains(b) {
+            } else if b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") {
                 open = i
-            } else if b == UInt8(ascii: "\\") && quotes.count > 1 {
-                i += 2   // a path's escaped character
+            } else if b == UInt8(ascii: "\\") {
+                i += 2
                 continue
             }
             i += 1
@@ -349,7 +394,7 @@ struct Completer {
     static func quotedIfNeeded(_ name: String) -> String {
         let plain = name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == "." }
         let keyword = Help.keywords.contains(name.lowercased())
-        return plain && !keyword && !name.isEmpty ? name : "\"" + name.replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        return plain && !keyword && !name.isEmpty ? name : "\"" + doubleQuotedBody(name) + "\""
     }
 
     /// The candidates among `words` for what was typed: matching as typed first (libedit inserts
