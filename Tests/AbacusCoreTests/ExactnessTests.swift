@@ -71,6 +71,25 @@ import Testing
         #expect(big.exactInt128.map { String($0) } == text)
     }
 
+    /// The 256-bit product (a fast path for amounts that fit 64 bits) equals BigInt's.
+    @Test func productsAreExact() {
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        func next() -> UInt64 { state ^= state << 13; state ^= state >> 7; state ^= state << 17; return state }
+        let edges: [Int128] = [0, 1, -1, Int128(Int64.max), Int128(Int64.min), Int128(Int64.max) + 1, Int128(Int64.min) - 1,
+                               Int128.max, Int128.min + 1, ExactDecimal.maxSignificand, -ExactDecimal.maxSignificand]
+        var values = edges
+        for _ in 0..<300 {
+            let bits = Int(next() % 127) + 1
+            let magnitude = (Int128(truncatingIfNeeded: UInt128(next()) << 64 | UInt128(next()))) & ((Int128(1) << bits) - 1)
+            values.append(next() & 1 == 0 ? magnitude : -magnitude)
+        }
+        for (k, a) in values.enumerated() {
+            for b in values[(k * 7 % values.count)...].prefix(12) + edges {
+                #expect(Int256(a, times: b).big == BigInt(a) * BigInt(b), "\(a) × \(b)")
+            }
+        }
+    }
+
     @Test func tooLargeIsNil() throws {
         #expect(try #require(BigInt("170141183460469231731687303715884105728")).exactInt128 == nil)
         #expect(try #require(BigInt("-170141183460469231731687303715884105729")).exactInt128 == nil)

@@ -87,4 +87,33 @@ struct SplitMix64: RandomNumberGenerator {
         // The property says something only if the index was really used.
         #expect(usedIndex > 150)
     }
+
+    /// The dense kernel (one key at most, flat buffers, one or two threads) and the general path
+    /// (any keys, hashed groups) must agree on every statement both can run.
+    @Test func theDenseKernelAgreesWithTheGeneralPath() throws {
+        let ledger = try DemoLedgerTests.ledger.get()
+        let today = Day(year: 2025, month: 12, day: 31)!
+        let dice = Dice(seed: 7)
+        for _ in 0..<300 {
+            var q = IndexPropertyTests.randomQuery(dice, ledger: ledger)
+            // Mostly one key (the dense kernel's shape), sometimes none.
+            q = q.replacingOccurrences(of: " by currency, quarter", with: dice.pick([" by currency", " by quarter", " by party", ""]))
+            let dense = Session(ledger: ledger, today: today)
+            // Half the time on two threads, each with half the rows.
+            if dice.next() % 2 == 0 { dense.parallelRows = 2 }
+            let general = Session(ledger: ledger, today: today)
+            general.useDenseKernel = false
+            switch (Result { try dense.run(q) }, Result { try general.run(q) }) {
+            case (.success(let x), .success(let y)):
+                #expect(x.rows == y.rows, "\(q)")
+                #expect(x.totals == y.totals, "\(q)")
+                #expect(x.warnings == y.warnings, "\(q)")
+                #expect(x.rateNotes == y.rateNotes, "\(q)")
+            case (.failure(let x), .failure(let y)):
+                #expect("\(x)" == "\(y)", "\(q)")
+            default:
+                Issue.record("one path failed and the other did not: \(q)")
+            }
+        }
+    }
 }

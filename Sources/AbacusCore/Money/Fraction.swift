@@ -29,16 +29,31 @@ public struct Int256: Comparable, Sendable {
         low = UInt128(truncatingIfNeeded: v)
     }
 
-    /// `a × b`, exactly.
+    /// `a × b`, exactly. Amounts nearly always fit 64 bits: then the product is two 64-by-64-bit
+    /// multiplications, where a checked 128-bit multiply is a slow library call.
     @inlinable @inline(__always)
     public init(_ a: Int128, times b: Int128) {
-        let (p, o) = a.multipliedReportingOverflow(by: b)
-        if _fastPath(!o) {
-            self.init(p)
-        } else {
+        let a64 = Int64(truncatingIfNeeded: a)
+        guard _fastPath(Int128(a64) == a && b != .min) else {
             let w = a.multipliedFullWidth(by: b)
             self.init(high: w.high, low: w.low)
+            return
         }
+        let ua = a64.magnitude
+        let ub = b.magnitude
+        let (h1, l1) = ua.multipliedFullWidth(by: UInt64(truncatingIfNeeded: ub))
+        let (h2, l2) = ua.multipliedFullWidth(by: UInt64(truncatingIfNeeded: ub >> 64))
+        // |a × b| = (h1·2^64 + l1) + (h2·2^64 + l2)·2^64: at most 192 bits.
+        let (mid, carry) = h1.addingReportingOverflow(l2)
+        let top = h2 &+ (carry ? 1 : 0)
+        var low = UInt128(mid) << 64 | UInt128(l1)
+        var high = UInt128(top)
+        if (a64 < 0) != (b < 0) {
+            // Two's complement of the 256-bit magnitude.
+            low = ~low &+ 1
+            high = ~high &+ (low == 0 ? 1 : 0)
+        }
+        self.init(high: Int128(bitPattern: high), low: low)
     }
 
     public static let zero = Int256(high: 0, low: 0)
@@ -55,6 +70,41 @@ public struct Int256: Comparable, Sendable {
     }
 
     public var big: BigInt { (BigInt(high) << 128) + BigInt(low) }
+
+    /// The value as an Int128, when it fits.
+    @inlinable
+    public var int128: Int128? {
+        let small = Int128(truncatingIfNeeded: low)
+        return high == (small < 0 ? -1 : 0) ? small : nil
+    }
+
+    /// The value times 10^k, or nil past 255 bits.
+    public func timesPowerOfTen(_ k: Int) -> Int256? {
+        var v = self
+        var k = k
+        while k > 0 {
+            let step = Swift.min(k, 38)
+            guard let next = v.multipliedReportingOverflow(by: UInt128(pow10[step])) else { return nil }
+            v = next
+            k -= step
+        }
+        return v
+    }
+
+    /// The value times a positive 128-bit factor, or nil past 255 bits.
+    func multipliedReportingOverflow(by m: UInt128) -> Int256? {
+        let negative = high < 0
+        // Magnitude as two UInt128 halves.
+        var (mh, ml) = (UInt128(bitPattern: high), low)
+        if negative { ml = ~ml &+ 1; mh = ~mh &+ (ml == 0 ? 1 : 0) }
+        let (lh, ll) = ml.multipliedFullWidth(by: m)
+        let (hh, hl) = mh.multipliedFullWidth(by: m)
+        let (h, o) = hl.addingReportingOverflow(lh)
+        guard hh == 0, !o, h < UInt128(1) << 127 else { return nil }
+        var (rh, rl) = (h, ll)
+        if negative { rl = ~rl &+ 1; rh = ~rh &+ (rl == 0 ? 1 : 0) }
+        return Int256(high: Int128(bitPattern: rh), low: rl)
+    }
 
     @inlinable @inline(__always)
     public static func < (a: Int256, b: Int256) -> Bool {

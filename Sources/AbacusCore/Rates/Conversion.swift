@@ -141,7 +141,7 @@ public struct StaleRate: Sendable, Equatable {
 
 /// Converting the rows of one statement: the session's `RateColumn` for the target and
 /// valuation, with the statement's what-if rates (step 1 of §3) laid over it.
-public struct RowConverter: @unchecked Sendable {
+public final class RowConverter: @unchecked Sendable {
     /// The store's columns a conversion reads (not the whole store: this struct is copied into inner loops).
     @usableFromInline let currency: [Currency]
     @usableFromInline let bookedIndex: [Int32]
@@ -153,7 +153,7 @@ public struct RowConverter: @unchecked Sendable {
     /// The column's rates, then the statement's what-if rates.
     public let rates: [ColumnRate]
     /// Per packed currency code, the what-if rate that replaces the column's; empty without what-ifs.
-    @usableFromInline let whatIfID: [Int32]
+    public let whatIfID: [Int32]
     /// `rates[id].factor` split up, for the inner loops.
     public let factorSignificand: [Int128]
     public let factorScale: [Int]
@@ -341,14 +341,15 @@ public struct ConversionTally: Sendable {
         p.bookedNormalized = normalized
         p.bookedConversionRate = conversionRate
         for (i, n) in perRate.enumerated() where n > 0 {
-            switch c.rates[i].resolved.origin {
+            let r = c.rates[i]
+            switch r.resolved.origin {
             case .whatIf: p.whatIf += n
             case .locked: p.bookedLocked += n
             case .custom: p.custom += n
-            case .market(let q):
+            case .market:
                 p.market += n
-                if p.oldestMarketDay.map({ q.oldestDay < $0 }) ?? true { p.oldestMarketDay = q.oldestDay }
-                if p.newestMarketDay.map({ q.newestDay > $0 }) ?? true { p.newestMarketDay = q.newestDay }
+                if let d = r.oldestDay, p.oldestMarketDay.map({ d < $0 }) ?? true { p.oldestMarketDay = d }
+                if let d = r.newestDay, p.newestMarketDay.map({ d > $0 }) ?? true { p.newestMarketDay = d }
             }
         }
         return p

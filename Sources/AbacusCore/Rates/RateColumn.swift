@@ -22,13 +22,21 @@ public struct ColumnRate: Sendable {
     public var isLate: Bool
     /// Under `at latest`: the newest rate is older than today.
     public var stale: StaleRate?
+    /// A market rate's oldest and newest source dates (worked out once: a query only counts).
+    public var oldestDay: Day?
+    public var newestDay: Day?
 
     init?(_ resolved: ResolvedRate, stale: StaleRate? = nil) {
         guard let (f, exact) = resolved.rate.factorAndExactness else { return nil }
         self.resolved = resolved
         self.factor = f
         self.isExact = exact
-        if case .market(let q) = resolved.origin { isLate = q.isAfterRequestedDay } else { isLate = false }
+        if case .market(let q) = resolved.origin {
+            isLate = q.isAfterRequestedDay
+            (oldestDay, newestDay) = (q.oldestDay, q.newestDay)
+        } else {
+            isLate = false
+        }
         self.stale = stale
     }
 }

@@ -49,48 +49,30 @@ struct RowPick {
     var id: Int32
     var value: Int256
     var scale: Int
-    /// `value` cut to `keyScale` decimals (toward zero), when that fits 128 bits: a monotonic
-    /// key that ranks nearly every pair of values without aligning their scales.
-    var key: Int128?
-
-    static let keyScale = 18
-
-    init(row: Int, amount: Int128, id: Int32, value: Int256, scale: Int) {
-        self.row = row
-        self.amount = amount
-        self.id = id
-        self.value = value
-        self.scale = scale
-        key = RowPick.key(value, scale: scale)
-    }
 
     var wide: WideDecimal { WideDecimal(value.big, scale: scale) }
 
-    static func key(_ v: Int256, scale: Int) -> Int128? {
-        let small = Int128(truncatingIfNeeded: v.low)
-        let fits = v.high == (small < 0 ? -1 : 0)
-        if scale <= keyScale {
-            guard fits else { return nil }
-            let (k, o) = small.multipliedReportingOverflow(by: pow10[keyScale - scale])
-            return o ? nil : k
+    /// -1, 0 or 1. Values at different scales are aligned by one 256-bit multiplication (the
+    /// coarser one fits 128 bits nearly always); only the rest go through BigInt.
+    static func compare(_ a: RowPick, _ b: RowPick) -> Int {
+        if a.scale == b.scale { return a.value < b.value ? -1 : (a.value == b.value ? 0 : 1) }
+        let (coarse, fine, flipped) = a.scale < b.scale ? (a, b, false) : (b, a, true)
+        let shift = fine.scale - coarse.scale
+        var order: Int
+        if let small = coarse.value.int128, shift <= ExactDecimal.maxScale {
+            let aligned = Int256(small, times: pow10[shift])
+            order = aligned < fine.value ? -1 : (aligned == fine.value ? 0 : 1)
+        } else if let aligned = coarse.value.timesPowerOfTen(shift) {
+            order = aligned < fine.value ? -1 : (aligned == fine.value ? 0 : 1)
+        } else {
+            order = coarse.wide < fine.wide ? -1 : (coarse.wide == fine.wide ? 0 : 1)
         }
-        guard scale - keyScale <= ExactDecimal.maxScale else { return nil }
-        let d = pow10[scale - keyScale]
-        if fits { return small / d }
-        // Dividing 256 bits by d fits 128 bits when the high half is well below d.
-        guard v.high.magnitude < UInt128(d) / 2 else { return nil }
-        return d.dividingFullWidth((high: v.high, low: v.low)).quotient
+        if flipped { order = -order }
+        return order
     }
 
-    static func < (a: RowPick, b: RowPick) -> Bool {
-        if let x = a.key, let y = b.key, x != y { return x < y }
-        return a.scale == b.scale ? a.value < b.value : a.wide < b.wide
-    }
-
-    static func == (a: RowPick, b: RowPick) -> Bool {
-        if let x = a.key, let y = b.key, x != y { return false }
-        return a.scale == b.scale ? a.value == b.value : a.wide == b.wide
-    }
+    static func < (a: RowPick, b: RowPick) -> Bool { compare(a, b) < 0 }
+    static func == (a: RowPick, b: RowPick) -> Bool { compare(a, b) == 0 }
 }
 
 struct Accumulators {
@@ -151,15 +133,20 @@ struct Accumulators {
     }
 
     /// Group g's sum, with the bound of its error: ½ unit of each inexact factor's last
-    /// place per unit of amount.
+    /// place per unit of amount. Slots are aligned to the finest scale among those in use,
+    /// one multiplication each.
     func sum(_ g: Int) -> BoundedValue {
-        var value = WideDecimal.zero, error = WideDecimal.zero
-        for s in 0..<slotCount {
+        let used = (0..<slotCount).filter { sums[g * slotCount + $0] != .zero }
+        guard let top = used.map({ slots.scales[$0] }).max() else { return BoundedValue(approximate: .zero) }
+        var value = BigInt(0), error = BigInt(0)
+        for s in used {
             let i = g * slotCount + s
-            value = value + WideDecimal(sums[i].big, scale: slots.scales[s])
-            if slots.inexact[s] { error = error + WideDecimal(errors[i].value * 5, scale: slots.scales[s] + 1) }
+            let shift = bigPowerOfTen(top - slots.scales[s])
+            value += sums[i].big * shift
+            // ½ unit at scale top (×10 at scale top + 1 is 5).
+            if slots.inexact[s] { error += errors[i].value * 5 * shift }
         }
-        return BoundedValue(approximate: value, error: error)
+        return BoundedValue(approximate: WideDecimal(value, scale: top), error: WideDecimal(error, scale: top + 1))
     }
 
     /// The part of group g's sum made with exact factors only.
@@ -171,3 +158,10 @@ struct Accumulators {
         return value
     }
 }
+
+/// 10^n as a BigInt, from a table for the scales sums use.
+func bigPowerOfTen(_ n: Int) -> BigInt {
+    n < bigPowersOfTen.count ? bigPowersOfTen[n] : BigInt(10).power(n)
+}
+
+private let bigPowersOfTen: [BigInt] = (0...2 * ExactDecimal.maxScale + 2).map { BigInt(10).power($0) }

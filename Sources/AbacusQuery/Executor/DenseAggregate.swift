@@ -1,10 +1,12 @@
-// The fast path of `aggregate`: sum, avg and count with at most one group key
-// that is not `tag` — the shape of nearly every question asked of a big ledger.
+// The fast path of `aggregate`: every aggregate but `list`, with at most one group
+// key — the shape of nearly every question asked of a big ledger.
 //
 // The group of a row is then a small integer read straight from a column (a
-// category, book, party or payment code, a currency's index) or from a table by
-// day (a period), so every accumulator can be laid out before the scan in flat
-// buffers: no hashing, no growth, no copy-on-write checks in the inner loop.
+// category, book, party or payment code, a currency's index, each of its tags) or
+// from a table by day (a period), so every accumulator can be laid out before the
+// scan in flat buffers: no hashing, no growth, no copy-on-write checks in the inner
+// loop. Min and max keep, per group and product scale, the extreme product (same
+// scale, one comparison) and settle across scales at the end.
 // Large scans are split between two threads, each with buffers of its own,
 // added together afterwards (integer sums: the order of addition cannot change
 // them). The result is handed back in the shape the general path produces.
@@ -25,6 +27,8 @@ extension Executor {
         case currency(table: [Int32], currencies: [Currency])
         /// A period: group = table[day - base] + 1; `codes[g - 1]` is the period's code.
         case period(table: [Int32], base: Int32, codes: [UInt32])
+        /// Each tag of a row: group = tag code + 2; group 1 is "no tags".
+        case tags(count: Int)
 
         var count: Int {
             switch self {
@@ -32,6 +36,7 @@ extension Executor {
             case .codes(_, let n): return n
             case .currency(_, let c): return c.count
             case .period(_, _, let codes): return codes.count
+            case .tags(let n): return n + 1
             }
         }
     }
@@ -64,7 +69,7 @@ extension Executor {
             }
             return .period(table: table, base: first, codes: codes)
         case .tag:
-            return nil
+            return .tags(count: store.tags.count)
         }
     }
 
@@ -78,6 +83,8 @@ extension Executor {
         let perRate: UnsafeMutableBufferPointer<Int>
         let firstDay: UnsafeMutableBufferPointer<Int32>
         let lastDay: UnsafeMutableBufferPointer<Int32>
+        /// Min and max: per group and slot, the smallest and largest product and its row.
+        let extremes: UnsafeMutableBufferPointer<DenseExtreme>?
         /// Rows at rates the columns above do not count (booked values, missing rates).
         var tally: ConversionTally
         var filterTally: ConversionTally?
@@ -86,10 +93,17 @@ extension Executor {
         var errorsOverflowed = false
         var failure: QueryError?
 
-        init(groups: Int, slots: Int, rates: Int, tally: ConversionTally, filterTally: ConversionTally?) {
+        init(groups: Int, slots: Int, rates: Int, extremes keeps: Bool, tally: ConversionTally, filterTally: ConversionTally?) {
             self.groups = groups
             self.slots = slots
             let cells = (groups + 1) * slots
+            if keeps {
+                let e = UnsafeMutableBufferPointer<DenseExtreme>.allocate(capacity: cells)
+                e.initialize(repeating: DenseExtreme())
+                extremes = e
+            } else {
+                extremes = nil
+            }
             sums = .allocate(capacity: cells); sums.initialize(repeating: .zero)
             errors = .allocate(capacity: cells); errors.initialize(repeating: 0)
             counts = .allocate(capacity: groups + 1); counts.initialize(repeating: 0)
@@ -103,6 +117,7 @@ extension Executor {
         deinit {
             sums.deallocate(); errors.deallocate(); counts.deallocate()
             perRate.deallocate(); firstDay.deallocate(); lastDay.deallocate()
+            extremes?.deallocate()
         }
 
         func merge(_ o: DensePartial) {
@@ -113,6 +128,9 @@ extension Executor {
                 if x { errorsOverflowed = true }
             }
             for i in 0..<counts.count { counts[i] += o.counts[i] }
+            if let mine = extremes, let theirs = o.extremes {
+                for i in 0..<mine.count { mine[i].merge(theirs[i]) }
+            }
             for i in 0..<perRate.count {
                 perRate[i] += o.perRate[i]
                 firstDay[i] = min(firstDay[i], o.firstDay[i])
@@ -123,6 +141,29 @@ extension Executor {
             overflowed = overflowed || o.overflowed
             errorsOverflowed = errorsOverflowed || o.errorsOverflowed
             failure = failure ?? o.failure
+        }
+    }
+
+    /// The extremes of one group and product scale (all its products are comparable directly).
+    struct DenseExtreme {
+        var count = 0
+        var min = Int256.zero, max = Int256.zero
+        var minRow = 0, maxRow = 0
+        var minAmount: Int128 = 0, maxAmount: Int128 = 0
+        var minID: Int32 = 0, maxID: Int32 = 0
+
+        @inline(__always)
+        mutating func add(_ v: Int256, row: Int, amount: Int128, id: Int32) {
+            if count == 0 || v < min || (v == min && row < minRow) { (min, minRow, minAmount, minID) = (v, row, amount, id) }
+            if count == 0 || max < v || (v == max && row < maxRow) { (max, maxRow, maxAmount, maxID) = (v, row, amount, id) }
+            count += 1
+        }
+
+        mutating func merge(_ o: DenseExtreme) {
+            guard o.count > 0 else { return }
+            add(o.min, row: o.minRow, amount: o.minAmount, id: o.minID)
+            add(o.max, row: o.maxRow, amount: o.maxAmount, id: o.maxID)
+            count += o.count - 2
         }
     }
 
@@ -149,19 +190,19 @@ extension Executor {
     }
 
     /// Scans too small for a second thread to pay for itself stay on one.
-    static let parallelRows = 200_000
+    public static let parallelRows = 200_000
 
     /// The dense scan, or nil when the statement does not have its shape (or an error sum
     /// outgrew 128 bits): the general path then answers.
     func denseAggregate(_ plan: Plan, keys: [GroupKey], converter: RowConverter?) throws(QueryError) -> Scan? {
-        guard plan.aggregate == .sum || plan.aggregate == .avg || plan.aggregate == .count,
-              let key = denseKey(keys, rows: plan.rows) else { return nil }
+        guard plan.aggregate != .list, let key = denseKey(keys, rows: plan.rows) else { return nil }
+        let keepsExtremes = plan.aggregate == .min || plan.aggregate == .max
         let slots = SumSlots(converter: converter, store: store)
         let rows: DenseRows = plan.index.map { .list(indexRows($0, plan.rows)) } ?? .range(plan.rows)
         let amounts = plan.filter.map(Executor.testsAmount) == true ? (converter ?? self.converter(plan)) : nil
-        let threads = rows.count >= Executor.parallelRows && ProcessInfoLite.processors > 1 ? 2 : 1
+        let threads = rows.count >= parallelRows && ProcessInfoLite.processors > 1 ? 2 : 1
         let partials = (0..<threads).map { _ in
-            DensePartial(groups: key.count, slots: slots.scales.count, rates: converter?.rates.count ?? 0,
+            DensePartial(groups: key.count, slots: slots.scales.count, rates: converter?.rates.count ?? 0, extremes: keepsExtremes,
                          tally: converter.map(ConversionTally.init) ?? .none, filterTally: amounts.map(ConversionTally.init))
         }
         let work: @Sendable (Int) -> Void = { k in
@@ -183,13 +224,20 @@ extension Executor {
         var tally = total.tally
         tally.add(perRate: total.perRate, firstDay: total.firstDay, lastDay: total.lastDay)
         var groups = Grouper(keys: keys, ledger: ledger)
-        var acc = Accumulators(slots: slots, extremes: false)
+        var acc = Accumulators(slots: slots, extremes: keepsExtremes)
         if total.overflowed { acc.markOverflow() }
         let s = slots.scales.count
         func load(_ dense: Int, as g: Int) {
             acc.set(g, count: total.counts[dense],
                     sums: UnsafeMutableBufferPointer(rebasing: total.sums[(dense * s)..<(dense * s + s)]),
                     errors: UnsafeMutableBufferPointer(rebasing: total.errors[(dense * s)..<(dense * s + s)]))
+            // The extremes of each scale compete across scales here.
+            guard let extremes = total.extremes else { return }
+            for k in 0..<s where extremes[dense * s + k].count > 0 {
+                let e = extremes[dense * s + k]
+                acc.pick(g, RowPick(row: e.minRow, amount: e.minAmount, id: e.minID, value: e.min, scale: slots.scales[k]))
+                acc.pick(g, RowPick(row: e.maxRow, amount: e.maxAmount, id: e.maxID, value: e.max, scale: slots.scales[k]))
+            }
         }
         acc.addGroup()
         load(0, as: 0)
@@ -200,6 +248,7 @@ extension Executor {
             case .codes: k[0] = UInt32(dense - 1)
             case .currency(_, let currencies): k[0] = UInt32(currencies[dense - 1].packed)
             case .period(_, _, let codes): k[0] = codes[dense - 1]
+            case .tags: k[0] = UInt32(dense - 1)
             }
             let g = groups.group(k)
             acc.addGroup()
@@ -221,43 +270,82 @@ extension Executor {
         let sameSlot = slots.same
         let ofRate = slots.ofRate
         let inexact = slots.inexact
+        // What the converter knows, taken apart: binding the converter itself inside the loop
+        // would copy it for every row.
+        let rare = converter
+        let converting = rare != nil
         let columnIDs = converter?.column.ids ?? []
-        let plainIDs = converter?.rates.count == converter?.column.rates.count
+        let whatIfID = converter?.whatIfID ?? []
         let factors = converter?.factorSignificand ?? []
         let isLate = converter?.rates.map(\.isLate) ?? []
+        let isTransfer = store.isTransfer
+        let rowCurrency = store.currency
         var filterTally = p.filterTally
         var tally = p.tally
         let (sums, errors, counts, perRate, firstDay, lastDay) = (p.sums, p.errors, p.counts, p.perRate, p.firstDay, p.lastDay)
         var overflowed = false, errorsOverflowed = false
 
+        let tagStart = store.tagStart, tagCodes = store.tagCodes
+        let extremes = p.extremes
+
+        /// The row's group (the first, for a row with several tags; `moreTags` gives the rest).
         @inline(__always)
         func group(_ row: Int) -> Int {
             switch key {
             case .none: return 0
             case .codes(let column, _): return Int(column[row]) + 1
-            case .currency(let table, _): return Int(table[Int(store.currency[row].packed)]) + 1
+            case .currency(let table, _): return Int(table[Int(rowCurrency[row].packed)]) + 1
             case .period(let table, let base, _): return Int(table[Int(days[row] - base)]) + 1
+            case .tags:
+                let t = Int(tagStart[row])
+                return t == Int(tagStart[row + 1]) ? 1 : Int(tagCodes[t]) + 2
             }
+        }
+        /// Tag positions of the row after its first (empty unless grouping by tag).
+        @inline(__always)
+        func moreTags(_ row: Int) -> Range<Int> {
+            guard case .tags = key else { return 0..<0 }
+            let t = Int(tagStart[row]), end = Int(tagStart[row + 1])
+            return t < end ? (t + 1)..<end : 0..<0
+        }
+        @inline(__always)
+        func add(_ g: Int, _ slot: Int, _ product: Int256, _ value: Int128, _ row: Int, _ id: Int32) {
+            let cell = g &* s &+ slot
+            if sums[cell].add(product) { overflowed = true }
+            if inexact[slot] {
+                let m = value < 0 ? -value : value
+                let (e, x) = errors[cell].addingReportingOverflow(m)
+                errors[cell] = e
+                if x { errorsOverflowed = true }
+            }
+            extremes?[cell].add(product, row: row, amount: value, id: id)
         }
         @inline(__always)
         func visit(_ row: Int) {
             let a = storeAmounts[row]
             switch subject {
-            case .expenses: guard a < 0 && !store.isTransfer[row] else { return }
-            case .income: guard a > 0 && !store.isTransfer[row] else { return }
-            case .transfers: guard store.isTransfer[row] else { return }
+            case .expenses: guard a < 0 && !isTransfer[row] else { return }
+            case .income: guard a > 0 && !isTransfer[row] else { return }
+            case .transfers: guard isTransfer[row] else { return }
             case .entries: break
             }
             if let filter, !evaluate(filter, row, flip: flip, amounts: amounts, tally: &filterTally) { return }
             let g = group(row)
+            let more = moreTags(row)
             counts[0] &+= 1
             if g > 0 { counts[g] &+= 1 }
+            for t in more { counts[Int(tagCodes[t]) + 2] &+= 1 }
             if counting { return }
             let value = flip ? -a : a
             let product: Int256
             let slot: Int
-            if let converter {
-                let id = plainIDs ? columnIDs[row] : converter.id(row)
+            var id = RateColumn.same
+            if converting {
+                id = columnIDs[row]
+                if !whatIfID.isEmpty {
+                    let w = whatIfID[Int(rowCurrency[row].packed)]
+                    if w >= 0 { id = w }
+                }
                 if id >= 0 {
                     let i = Int(id)
                     perRate[i] &+= 1
@@ -275,7 +363,7 @@ extension Executor {
                 } else {
                     tally.count(id, day: days[row])
                     // No rate: the statement fails after the scan.
-                    guard let (v, scale) = converter.product(row, id: id, amount: value, negate: flip) else { return }
+                    guard let (v, scale) = rare?.product(row, id: id, amount: value, negate: flip) else { return }
                     product = v
                     slot = slots.ofExactScale[scale]
                 }
@@ -283,19 +371,9 @@ extension Executor {
                 product = Int256(value)
                 slot = sameSlot
             }
-            if sums[slot].add(product) { overflowed = true }
-            if g > 0, sums[g &* s &+ slot].add(product) { overflowed = true }
-            if inexact[slot] {
-                let m = value < 0 ? -value : value
-                var (e, x) = errors[slot].addingReportingOverflow(m)
-                errors[slot] = e
-                if x { errorsOverflowed = true }
-                if g > 0 {
-                    (e, x) = errors[g &* s &+ slot].addingReportingOverflow(m)
-                    errors[g &* s &+ slot] = e
-                    if x { errorsOverflowed = true }
-                }
-            }
+            add(0, slot, product, value, row, id)
+            if g > 0 { add(g, slot, product, value, row, id) }
+            for t in more { add(Int(tagCodes[t]) + 2, slot, product, value, row, id) }
         }
 
         // Ctrl-C is looked for every 64k rows.

@@ -22,6 +22,10 @@ public struct Executor: Sendable {
     /// For the staleness of `at latest`.
     let today: Day?
     let isCancelled: @Sendable () -> Bool
+    /// Off only in tests that hold the dense kernel to the general path.
+    var useDenseKernel = true
+    /// From how many rows a dense scan takes two threads (lowered in tests).
+    var parallelRows = Executor.parallelRows
 
     public init(ledger: Ledger, columns: RateColumnCache, today: Day? = nil, isCancelled: @escaping @Sendable () -> Bool = { false }) {
         self.ledger = ledger
@@ -43,7 +47,7 @@ public struct Executor: Sendable {
         if keys.count > 4 { throw QueryError(.tooManyGroupKeys(keys.count), at: nil) }
         let converter = plan.aggregate != .count ? self.converter(plan) : nil
         var scan: Scan
-        if let dense = try denseAggregate(plan, keys: keys, converter: converter) { scan = dense } else { scan = try aggregate(plan, keys: keys, converter: converter) }
+        if useDenseKernel, let dense = try denseAggregate(plan, keys: keys, converter: converter) { scan = dense } else { scan = try aggregate(plan, keys: keys, converter: converter) }
         let warnings = try outcome(converter, scan.tally)
 
         // One value per group, exact until rounded here. Group 0 is the whole statement.
@@ -64,7 +68,7 @@ public struct Executor: Sendable {
             return .money(v, c)
         }
         let provenance = converter.map { scan.tally.provenance($0) }
-        let notes = converter.map { Executor.rateNotes($0, scan.tally) } ?? []
+        let notes = converter.flatMap { c in provenance.map { Executor.rateNotes(c, $0) } } ?? []
 
         if keys.isEmpty {
             // An ungrouped statement over no rows still answers: 0 for sum and count, nothing for the others.
@@ -162,7 +166,7 @@ public struct Executor: Sendable {
             var total = BoundedValue(approximate: .zero)
             var n = 0
             for g in groups {
-                let v = scan.acc.sum(g)
+                let v = scan.sums[g]
                 total = BoundedValue(approximate: total.approximate + v.approximate, error: total.error + v.error)
                 n += scan.acc.counts[g]
             }
@@ -173,7 +177,7 @@ public struct Executor: Sendable {
             if let r = total.roundedIfCertain(toScale: target.minorUnits) { return .money(r, target) }
             let missing = Set(groups.filter { exact[$0] == nil })
             if !missing.isEmpty { exact.merge(try exactSums(plan, keys: keys, converter: converter, groups: missing, scan: scan)) { a, _ in a } }
-            var f = groups.reduce(Fraction.zero) { $0 + (exact[$1] ?? Fraction(scan.acc.sum($1).approximate)) }
+            var f = groups.reduce(Fraction.zero) { $0 + (exact[$1] ?? Fraction(scan.sums[$1].approximate)) }
             if plan.aggregate == .avg { f = f.divided(by: n) }
             guard let r = f.rounded(toScale: target.minorUnits) else { throw QueryError(.overflow, at: nil) }
             return .money(r, target)
@@ -213,12 +217,21 @@ public struct Executor: Sendable {
         var groups: Grouper
         var acc: Accumulators
         var tally: ConversionTally
+        /// Each group's sum, worked out once.
+        let sums: [BoundedValue]
+
+        init(groups: Grouper, acc: Accumulators, tally: ConversionTally) {
+            self.groups = groups
+            self.acc = acc
+            self.tally = tally
+            sums = (0..<acc.groupCount).map(acc.sum)
+        }
 
         /// Whether group `g`'s sum needs working out exactly to be rounded (a quotient
         /// factor's error straddles a rounding boundary).
         func needsExactSum(_ g: Int, _ aggregate: Aggregate, scale: Int) -> Bool {
             guard aggregate == .sum || aggregate == .avg else { return false }
-            let s = acc.sum(g)
+            let s = sums[g]
             guard s.error.significand != 0 else { return false }
             let n = acc.counts[g]
             let v = aggregate == .avg && n > 0 ? s.divided(by: n) : s
@@ -235,10 +248,10 @@ public struct Executor: Sendable {
             case .sum, .avg:
                 if aggregate == .avg && n == 0 { return nil }
                 if acc.overflowed { throw QueryError(.overflow, at: nil) }
-                var v = acc.sum(g)
+                var v = sums[g]
                 if aggregate == .avg { v = v.divided(by: n) }
                 if let r = v.roundedIfCertain(toScale: scale) { return r }
-                guard var f = exact ?? (acc.sum(g).error.significand == 0 ? Fraction(acc.sum(g).approximate) : nil) else {
+                guard var f = exact ?? (sums[g].error.significand == 0 ? Fraction(sums[g].approximate) : nil) else {
                     throw QueryError(.overflow, at: nil)
                 }
                 if aggregate == .avg { f = f.divided(by: n) }
@@ -523,8 +536,7 @@ public struct Executor: Sendable {
     }
 
     /// Where the rates came from, for `explain`.
-    static func rateNotes(_ converter: RowConverter, _ tally: ConversionTally) -> [String] {
-        let p = tally.provenance(converter)
+    static func rateNotes(_ converter: RowConverter, _ p: Provenance) -> [String] {
         var notes: [String] = []
         func line(_ n: Int, _ what: String) { if n > 0 { notes.append("\(n) \(n == 1 ? "entry" : "entries") \(what)") } }
         line(p.unconverted, "already in \(converter.target.code)")

@@ -82,12 +82,13 @@ extension Executor {
             cells.append(.money(try Executor.round(p, converter: converter, scale: currency.minorUnits), currency))
             rows.append(cells)
         }
+        let provenance = converter.map { tally.provenance($0) }
         var totals: [[Cell]] = []
         if let target = plan.target, let converter, !picked.isEmpty {
             totals = [[.text("Total")] + Array(repeating: .empty, count: columns.count - 2) + [.money(try total(picked, converter, target), target)]]
         }
         return ResultSet(columns: columns, rows: rows, totals: totals, currency: plan.target, warnings: warnings,
-                         provenance: converter.map { tally.provenance($0) }, rateNotes: converter.map { Executor.rateNotes($0, tally) } ?? [])
+                         provenance: provenance, rateNotes: converter.flatMap { c in provenance.map { Executor.rateNotes(c, $0) } } ?? [])
     }
 
     /// The name a listed row shows for a key; nil for "(none)".

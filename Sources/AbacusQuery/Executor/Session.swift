@@ -28,6 +28,10 @@ public final class Session {
     private var columns: RateColumnCache
     /// Off only in tests that compare index access with scans.
     public var useIndexes = true
+    /// Off only in tests that compare the dense aggregation kernel with the general path.
+    public var useDenseKernel = true
+    /// From how many rows a scan takes two threads (tests lower it to exercise both).
+    public var parallelRows = Executor.parallelRows
     /// `rates refresh` and `rates status` go here; nil where there is no such service.
     public weak var liveRates: LiveRatesService?
     /// Polled while a statement runs; true stops it (Ctrl-C in the shell).
@@ -45,6 +49,13 @@ public final class Session {
     private func resetRates() {
         resolver = RateResolver(ledger: ledger, session: sessionRates)
         columns = RateColumnCache(ledger: ledger, resolver: resolver)
+    }
+
+    var executor: Executor {
+        var e = Executor(ledger: ledger, columns: columns, today: today, isCancelled: isCancelled)
+        e.useDenseKernel = useDenseKernel
+        e.parallelRows = parallelRows
+        return e
     }
 
     public var context: PlanContext {
@@ -87,11 +98,11 @@ public final class Session {
     public func execute(_ text: String) throws(QueryError) -> Output {
         switch try Parser.parse(text) {
         case .query(let q):
-            return .table(try Executor(ledger: ledger, columns: columns, today: today, isCancelled: isCancelled).run(try Planner.plan(q, in: context)))
+            return .table(try executor.run(try Planner.plan(q, in: context)))
         case .explain(let q):
             let plan = try Planner.plan(q, in: context)
             do throws(QueryError) {
-                let result = try Executor(ledger: ledger, columns: columns, today: today, isCancelled: isCancelled).run(plan)
+                let result = try executor.run(plan)
                 return .explain(plan: plan.description, rates: result.rateNotes, warnings: result.warnings)
             } catch {
                 // The plan of a statement that cannot run is what one most wants to see.
