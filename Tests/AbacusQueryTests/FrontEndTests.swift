@@ -76,6 +76,19 @@ import Testing
         #expect(error("count entries where amount > 1_") != nil)
     }
 
+    /// `rates where currency …`: `=` is the code or the whole name, `!=` the others, `~` a part of either.
+    @Test(arguments: [
+        ("rates where currency = \"S\"", "SGD", false), ("rates where currency = sgd", "SGD", true),
+        ("rates where currency = 'us dollar'", "USD", true), ("rates where currency != USD", "USD", false),
+        ("rates where currency <> usd", "SGD", true), ("rates where currency ~ dollar", "SGD", true),
+        // Clauses in any order; "Pound Sterling" holds an "s", "Yen" does not.
+        ("rates at 2025-06-01 where currency ~ S in EUR", "GBP", true), ("rates in EUR where currency ~ S at 2025-06-01", "JPY", false),
+    ])
+    func ratesFilterByEqualityOrContainment(_ statement: String, _ code: String, _ kept: Bool) throws {
+        guard case .rates(.day(_, let filter?, _)) = try Parser.parse(statement) else { Issue.record("no filter"); return }
+        #expect(filter.keeps(Currency(code: code)!) == kept)
+    }
+
     // MARK: Errors and their hints
 
     /// Statement → (message, hint).

@@ -172,7 +172,7 @@ struct FileParser {
         let s = try string()
         if let c = reader.withBytes(s, { $0.count == 3 ? Currency.pack($0[0], $0[1], $0[2]) : nil }), c.isISO { return c }
         let text = reader.string(s)
-        var message = "found \"\(text)\", expected an ISO 4217 currency code such as \"INR\" or \"USD\""
+        var message = "found \(quoted(text)), expected an ISO 4217 currency code such as \"INR\" or \"USD\""
         if let c = Currency(caseInsensitiveCode: text) { message += "; did you mean \"\(c.code)\"?" }
         throw rule(message, at: at)
     }
@@ -186,7 +186,7 @@ struct FileParser {
         let at = reader.skipSpace(from: reader.pos)
         let s = try string()
         if let d = reader.withBytes(s, { Day.parse($0) }) { return d }
-        throw rule("found \"\(reader.string(s))\", expected a date YYYY-MM-DD (or an ISO 8601 date-time) that exists in the calendar", at: at)
+        throw rule("found \(quoted(reader.string(s))), expected a date YYYY-MM-DD (or an ISO 8601 date-time) that exists in the calendar", at: at)
     }
 
     mutating func optionalDate() throws -> Day? {
@@ -483,7 +483,7 @@ struct FileParser {
             let code = reader.string(key)
             field = outer + "." + code
             guard let c = Currency(code: code) else {
-                var message = "found \"\(code)\", expected an ISO 4217 currency code as the key"
+                var message = "found \(quoted(code)), expected an ISO 4217 currency code as the key"
                 if let c = Currency(caseInsensitiveCode: code) { message += "; did you mean \"\(c.code)\"?" }
                 throw rule(message, at: keyOffset)
             }
@@ -587,7 +587,7 @@ struct FileParser {
                 if let s = try optionalString() {
                     let text = reader.string(s)
                     guard let d = Day.parse(text + "-01"), text.utf8.count == 7 else {
-                        throw rule("found \"\(text)\", expected a month YYYY-MM", at: at)
+                        throw rule("found \(quoted(text)), expected a month YYYY-MM", at: at)
                     }
                     month = d
                 }
@@ -607,4 +607,17 @@ struct FileParser {
         guard let currency else { throw rule("missing \"currencyCode\"", at: objectStart) }
         b.budgets.append(Budget(category: category, month: month, limitAmount: limit, currency: currency))
     }
+}
+
+/// A value from the file as a message quotes it: in double quotes, cut to 60 characters (a
+/// 50 MB string makes a 50 MB message otherwise), control characters shown as escapes.
+func quoted(_ text: String, limit: Int = 60) -> String {
+    var out = ""
+    var count = 0
+    for ch in text {
+        if count == limit { out += "…"; break }
+        if let a = ch.asciiValue, a < 0x20 || a == 0x7F { out += "\\u{" + String(a, radix: 16, uppercase: true) + "}" } else { out.append(ch) }
+        count += 1
+    }
+    return "\"" + out + "\""
 }

@@ -301,7 +301,7 @@ struct LedgerBuilder {
                 let use = bookRefFirstUse[ref]
                 let (line, column) = JSONReader(fileBytes[use.file]).lineAndColumn(of: use.offset)
                 let known = books.map(\.id)
-                var message = "no book has id \"\(id)\""
+                var message = "no book has id \(quoted(id))"
                 if let near = nearest(id, in: known) { message += "; did you mean \"\(near)\"?" }
                 else if known.isEmpty { message += "; the ledger defines no books" }
                 throw LoadError(file: files[use.file], line: line, column: column,

@@ -2,7 +2,8 @@
 //
 // Table columns are aligned by display width, not by bytes or characters:
 // combining marks, bidi controls (the RLM that Arabic currency formats carry) and
-// other format characters take no width; East Asian wide characters take two.
+// other format characters take no width; East Asian wide characters and emoji
+// presented as emoji take two.
 
 public enum TextWidth {
     public static func of(_ s: String) -> Int {
@@ -20,6 +21,8 @@ public enum TextWidth {
         default: break
         }
         if u.properties.isDefaultIgnorableCodePoint { return 0 }
+        // Emoji shown as emoji by default (☕, ⚡, 🚀) take two columns, as East Asian Wide.
+        if u.properties.isEmojiPresentation { return 2 }
         return isWide(v) ? 2 : 1
     }
 

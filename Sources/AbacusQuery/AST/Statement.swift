@@ -188,9 +188,35 @@ public struct RateLookup: Sendable {
     public var whatIf: [WhatIfRate]
 }
 
+/// `rates where currency …`: which currencies a listing keeps. `=` names a currency by its
+/// code or its whole name, `!=` keeps the others, `~` looks for a part of either; letter case
+/// never matters.
+public struct CurrencyFilter: Sendable, Equatable, CustomStringConvertible {
+    public enum Test: String, Sendable { case equal = "=", notEqual = "!=", contains = "~" }
+    public var test: Test
+    public var text: String
+
+    public init(_ test: Test, _ text: String) {
+        self.test = test
+        self.text = text
+    }
+
+    public func keeps(_ c: Currency) -> Bool {
+        let t = text.lowercased(), code = c.code.lowercased(), name = c.name.lowercased()
+        switch test {
+        case .equal: return code == t || name == t
+        case .notEqual: return code != t && name != t
+        case .contains: return code.contains(t) || name.contains(t)
+        }
+    }
+
+    /// As written after `where`: `currency ~ "dollar"`.
+    public var description: String { "currency \(test.rawValue) \"\(text)\"" }
+}
+
 public enum RatesListing: Sendable {
     /// The rates of one day against a base currency, optionally filtered.
-    case day(base: Currency?, search: String?, at: DateExpression?)
+    case day(base: Currency?, filter: CurrencyFilter?, at: DateExpression?)
     /// The history of one pair.
     case history(CurrencyPair, since: DateExpression?)
 }

@@ -83,16 +83,18 @@ public struct Executor: Sendable {
         if let order = plan.order {
             switch order.key {
             case .value:
-                // Ranked by the exact value (counts by count), ties in key order; empty cells last.
-                func rank(_ c: Cell) -> ExactDecimal? {
-                    switch c {
+                // Ranked by the exact value (counts by count; `order by count` by the number of
+                // entries whatever the aggregate), ties in key order; empty cells last.
+                func rank(_ r: (group: Int, value: Cell, labels: [String])) -> ExactDecimal? {
+                    if plan.ranksByEntryCount { return ExactDecimal(scan.acc.counts[r.group]) }
+                    switch r.value {
                     case .money(let v, _): return v
                     case .count(let n): return ExactDecimal(n)
                     default: return nil
                     }
                 }
                 let ranked = results.enumerated().sorted { a, b in
-                    let x = rank(a.element.value), y = rank(b.element.value)
+                    let x = rank(a.element), y = rank(b.element)
                     if let x, let y, x != y { return order.descending ? y < x : x < y }
                     if (x == nil) != (y == nil) { return x != nil }
                     return a.offset < b.offset
@@ -109,7 +111,7 @@ public struct Executor: Sendable {
                 break
             }
         }
-        if plan.target == nil, plan.order?.key == .value, plan.aggregate != .count {
+        if plan.target == nil, plan.order?.key == .value, plan.aggregate != .count, !plan.ranksByEntryCount {
             try refuseRankingAcrossCurrencies(results.compactMap { r in if case .money(_, let c) = r.value { return c } else { return nil } })
         }
         let shownAll = plan.top.map { $0 >= results.count } ?? true

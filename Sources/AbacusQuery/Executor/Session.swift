@@ -255,15 +255,14 @@ public final class Session {
             func short(_ d: ExactDecimal?) -> String { d.flatMap { WideDecimal($0).approximated(significantDigits: 8) }?.description ?? "" }
             let footer = values.count > 1 ? "\(pair) \(Session.sparkline(values)) \(short(values.min()))…\(short(values.max()))" : nil
             return ResultSet(columns: ["date", "rate", "source"], rows: rows, footer: footer)
-        case .day(let base, let search, let at):
+        case .day(let base, let filter, let at):
             let base = base ?? currency
             let day = at.map { Planner.resolve($0, today: today).last } ?? today
-            let needle = search?.lowercased()
             var rows: [[Cell]] = []
             var late: [String] = []
             // The rate `rate` would give for each currency: custom first, then market.
             for c in resolver.quotedCurrencies(with: ledger.customRates, session: sessionRates) where c != base {
-                if let needle, !c.code.lowercased().contains(needle), !c.name.lowercased().contains(needle) { continue }
+                if let filter, !filter.keeps(c) { continue }
                 let pair = CurrencyPair(base, c)
                 if let custom = resolver.custom(pair, on: day) {
                     let r = ResolvedRate(pair: pair, rate: custom.rate, origin: .custom(custom))
@@ -274,14 +273,14 @@ public final class Session {
                 if q.isAfterRequestedDay { late.append(c.code) }
                 rows.append([.text(c.code), .text(c.name), .number(q.rate.decimal()), .text(resolver.describe(.market(q))), .text(q.newestDay.description)])
             }
-            if rows.isEmpty && needle == nil {
+            if rows.isEmpty && filter == nil {
                 throw QueryError(.unsupported("no custom or market rate prices \(base.code) against any other currency"), at: nil)
             }
             var warnings: [String] = []
             if !late.isEmpty {
                 warnings.append("no rate on or before \(day) for \(late.joined(separator: ", ")) against \(base.code); the oldest of each is shown")
             }
-            if rows.isEmpty, let search { warnings.append("no currency with a rate against \(base.code) matches \"\(search)\"") }
+            if rows.isEmpty, let filter { warnings.append("no currency with a rate against \(base.code) has \(filter)") }
             return ResultSet(columns: ["currency", "name", "rate (1 \(base.code))", "source", "date"], rows: rows, warnings: warnings)
         }
     }

@@ -637,7 +637,7 @@ public struct Parser {
             if accept("since") { since = try dateExpression() }
             return .history(p, since: since)
         }
-        var base: Currency?, search: String?, at: DateExpression?
+        var base: Currency?, filter: CurrencyFilter?, at: DateExpression?
         var seen: Set<String> = []
         while current.kind != .end {
             let clause = current.range
@@ -646,13 +646,13 @@ public struct Parser {
                 throw expected(open + ["the end of the statement"], keywords: open)
             }
             guard seen.insert(w).inserted else { throw repeated(w, at: clause) }
-            try ratesClause(&base, &search, &at)
+            try ratesClause(&base, &filter, &at)
         }
-        return .day(base: base, search: search, at: at)
+        return .day(base: base, filter: filter, at: at)
     }
 
-    /// rates_clause -> 'in' CURRENCY | 'where' 'currency' '~' value | 'at' date_expr
-    mutating func ratesClause(_ base: inout Currency?, _ search: inout String?, _ at: inout DateExpression?) throws(QueryError) {
+    /// rates_clause -> 'in' CURRENCY | 'where' 'currency' ('=' | '!=' | '<>' | '~') value | 'at' date_expr
+    mutating func ratesClause(_ base: inout Currency?, _ filter: inout CurrencyFilter?, _ at: inout DateExpression?) throws(QueryError) {
         let w = word(current)
         advance()
         switch w {
@@ -660,9 +660,15 @@ public struct Parser {
         case "at": at = try dateExpression()
         default:
             guard accept("currency") else { throw expected(["currency"], suggestion: word(current).map { _ in "currency" }) }
-            guard isSymbol("~") else { throw expected(["'~' (currencies whose code or name contains a text)"]) }
+            let test: CurrencyFilter.Test
+            switch current.kind == .symbol ? lexer.text(current) : "" {
+            case "=": test = .equal
+            case "!=", "<>": test = .notEqual
+            case "~": test = .contains
+            default: throw expected(["'=', '!=' or '~'"])
+            }
             advance()
-            if case .text(let s) = try value(for: .currency, op: .contains).literal { search = s }
+            if case .text(let s) = try value(for: .currency, op: .contains).literal { filter = CurrencyFilter(test, s) }
         }
     }
 
