@@ -54,7 +54,9 @@ extension Executor {
         if ranks { try refuseRankingAcrossCurrencies(Array(state.currencies)) }
         if let order = plan.order, keep == nil {
             switch order.key {
-            case .value: picked.sort(by: better)
+            case .value:
+                if isCancelled() { throw QueryError(.cancelled, at: nil) }
+                picked.sort(by: better)
             case .date: if order.descending { picked.sort { $0.row > $1.row } }
             case .key(let k):
                 // By the shown name (any letter case, "(none)" last), then by date.
@@ -68,12 +70,15 @@ extension Executor {
                 picked = order2.map { picked[$0] }
             }
         }
+        // A long listing spends its time here, after the scan: Ctrl-C is looked for on the way.
+        if isCancelled() { throw QueryError(.cancelled, at: nil) }
         if let top = plan.top, top < picked.count { picked = Array(picked.prefix(top)) }
         let native = plan.target == nil
         let columns = ["date", "book", "category", "party"] + (native ? ["currency"] : []) + ["amount"]
         var rows: [[Cell]] = []
         rows.reserveCapacity(picked.count)
-        for p in picked {
+        for (k, p) in picked.enumerated() {
+            if k & 0xFFF == 0xFFF, isCancelled() { throw QueryError(.cancelled, at: nil) }
             let currency = plan.target ?? store.currency[p.row]
             var cells: [Cell] = [.text(Day(number: store.day[p.row]).description), .text(ledger.books[Int(store.book[p.row])].name),
                                  .text(store.categories[Int(store.category[p.row])]),
@@ -106,13 +111,17 @@ extension Executor {
 
     /// The exact total of listed rows, rounded once.
     func total(_ picked: [RowPick], _ converter: RowConverter, _ target: Currency) throws(QueryError) -> ExactDecimal {
-        var approximate = WideDecimal.zero, error = WideDecimal.zero
-        for p in picked {
-            approximate = approximate + p.wide
+        // Products summed per scale in 256 bits (as a grouped sum is), then aligned once.
+        var sums: [Int: Int256] = [:], errors: [Int: BigInt] = [:]
+        for (k, p) in picked.enumerated() {
+            if k & 0xFFF == 0xFFF, isCancelled() { throw QueryError(.cancelled, at: nil) }
+            if sums[p.scale, default: .zero].add(p.value) { throw QueryError(.overflow, at: nil) }
             if p.id >= 0, !converter.factorIsExact[Int(p.id)] {
-                error = error + WideDecimal(BigInt(p.amount.magnitude) * 5, scale: store.amountScale + converter.factorScale[Int(p.id)] + 1)
+                errors[p.scale, default: BigInt(0)] += BigInt(p.amount.magnitude)
             }
         }
+        let approximate = sums.reduce(WideDecimal.zero) { $0 + WideDecimal($1.value.big, scale: $1.key) }
+        let error = errors.reduce(WideDecimal.zero) { $0 + WideDecimal($1.value * 5, scale: $1.key + 1) }
         if let r = BoundedValue(approximate: approximate, error: error).roundedIfCertain(toScale: target.minorUnits) { return r }
         let exact = picked.reduce(Fraction.zero) { f, p in
             p.id >= 0 && !converter.factorIsExact[Int(p.id)] ? f + converter.exactValue(amount: p.amount, id: p.id) : f + Fraction(p.wide)
