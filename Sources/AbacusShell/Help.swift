@@ -38,7 +38,7 @@ enum Help {
 
     static let query = """
     AGG [SUBJECT] [in CUR|native] [by KEY, ...] [where COND] [PERIOD ...]
-        [at market|latest|DATE] [with rate A/B = N, ...] [order by amount|KEY [asc|desc]] [top N]
+        [at market|latest|DATE] [with rate A/B = N, ...] [order by amount|count|KEY [asc|desc]] [top N]
 
       AGG      sum count avg min max list
       SUBJECT  expenses (shown positive) income transfers entries (the default)
@@ -49,15 +49,21 @@ enum Help {
       avg expenses by book during 2025
       max expenses in USD by month
       sum expenses by category order by amount desc top 5
+      sum expenses by party order by count desc top 5
       list expenses where amount > 5000 order by amount desc top 10
+      list expenses order by party top 10
       sum expenses in native by book
+
+    top N without order by keeps the N largest; the total row then says "Total (top N)".
+    order by count ranks by the number of entries, whatever the aggregate.
     """
 
     static let conditions = """
     where FIELD OP VALUE, combined with and, or, not and parentheses.
       FIELD  amount category book party payment currency tag remarks date
       OP     = != < <= > >= ~ (contains, any case) in (...) not in (...)
-    Names match in any letter case; quote names with spaces or keywords.
+        Names match as written, or in any letter case when none does; quote a name that
+    holds a keyword ("Top Up", 'Cash in Hand': double or single quotes).
 
     Examples:
       sum expenses where category = "Food & Dining"
