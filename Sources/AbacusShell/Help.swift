@@ -62,7 +62,7 @@ enum Help {
     where FIELD OP VALUE, combined with and, or, not and parentheses.
       FIELD  amount category book party payment currency tag remarks date
       OP     = != < <= > >= ~ (contains, any case) in (...) not in (...)
-        Names match as written, or in any letter case when none does; quote a name that
+    Names match as written, or in any letter case when none does; quote a name that
     holds a keyword ("Top Up", 'Cash in Hand': double or single quotes).
 
     Examples:
