@@ -387,6 +387,7 @@ struct LedgerBuilder {
         store.tagStart = tagsOut.value?.starts ?? [0]
         store.tagCodes = tagsOut.value?.codes ?? []
         store.booked = booked
+        store.booked.noteScales()
         store.categories = categories.allStrings()
         store.parties = [""] + parties.allStrings()
         store.payments = [""] + payments.allStrings()

@@ -10,6 +10,9 @@
 // Rows of one day and currency share their custom or market rate, and rows come
 // in day order, so the resolver is asked once per currency and day.
 
+import Dispatch
+import Synchronization
+
 /// How one rate converts: its source, the decimal factor amounts are multiplied by,
 /// and what a query must say about it.
 public struct ColumnRate: Sendable {
@@ -41,6 +44,41 @@ public struct ColumnRate: Sendable {
     }
 }
 
+/// What tells two resolved rates apart, cheaply: the pair and where the rate came from (a
+/// market rate is fixed by its sources, a custom or locked one by its record). Hashing the
+/// rates themselves (fractions, lists of legs) cost more than building the column.
+struct RateIdentity: Hashable {
+    var pair: CurrencyPair
+    var kind: UInt8
+    var first: Int = -1
+    var second: Int = -1
+    var via: Currency = .none
+    var late = false
+
+    init(_ r: ResolvedRate) {
+        pair = r.pair
+        func code(_ s: MarketSource) -> Int {
+            switch s {
+            case .snapshot(let i): return 2 * i
+            case .pair(let i): return 2 * i + 1
+            }
+        }
+        switch r.origin {
+        case .whatIf: kind = 0
+        case .locked(let book): kind = 1; first = book
+        case .custom(let q):
+            kind = 2
+            if case .file(let i) = q.origin { first = i }
+        case .market(let q):
+            kind = 3
+            first = q.legs.first.map { code($0.source) } ?? -1
+            second = q.legs.count > 1 ? code(q.legs[1].source) : -1
+            via = q.via ?? .none
+            late = q.isAfterRequestedDay
+        }
+    }
+}
+
 public struct RateColumn: Sendable {
     /// Row codes below zero.
     public static let same: Int32 = -1
@@ -64,27 +102,6 @@ public struct RateColumn: Sendable {
     /// Works out the column for every row of `ledger`.
     public init(ledger: Ledger, resolver: RateResolver, target: Currency, valuation: Valuation, today: Day?) {
         let store = ledger.entries
-        var ids = [Int32](repeating: RateColumn.same, count: store.count)
-        var rates: [ColumnRate] = []
-        var rateIDs: [ResolvedRate: Int32] = [:]
-        var missingPairs: [CurrencyPair] = []
-        var missingIDs: [Currency: Int32] = [:]
-
-        func intern(_ r: ResolvedRate, stale: StaleRate? = nil) -> Int32 {
-            if let id = rateIDs[r] { return id }
-            guard let rate = ColumnRate(r, stale: stale) else { return RateColumn.unusable }
-            let id = Int32(rates.count)
-            rates.append(rate)
-            rateIDs[r] = id
-            return id
-        }
-        func missing(_ from: Currency) -> Int32 {
-            if let id = missingIDs[from] { return id }
-            let id = RateColumn.missingBase - Int32(missingPairs.count)
-            missingPairs.append(CurrencyPair(from, target))
-            missingIDs[from] = id
-            return id
-        }
         // `at latest` is the newest rate as of today (a rate dated later has not happened yet,
         // which matters when --today replays an earlier day); without a today, the newest there is.
         let fixedDay: Day?
@@ -93,35 +110,48 @@ public struct RateColumn: Sendable {
         case .latest: fixedDay = today
         case .asOf(let d): fixedDay = d
         }
-        /// Step 3 then 4 for a pair on a day: custom, then market.
-        func resolve(_ pair: CurrencyPair, on day: Day) -> Int32 {
-            let asOf = valuation == .latest ? today : (fixedDay ?? day)
-            if let c = resolver.custom(pair, on: asOf ?? Day(number: .max)) {
-                return intern(ResolvedRate(pair: pair, rate: c.rate, origin: .custom(c)))
-            }
-            guard let q = resolver.market(pair, on: asOf) else { return missing(pair.from) }
-            var stale: StaleRate?
-            if valuation == .latest, let today, q.oldestDay < today {
-                stale = StaleRate(pair: pair, day: q.oldestDay, fetched: resolver.fetchDay(q), today: today)
-            }
-            return intern(ResolvedRate(pair: pair, rate: q.rate, origin: .market(q)), stale: stale)
-        }
-
+        let rates = RateTable(resolver: resolver, target: target, valuation: valuation, today: today)
         // Step 2's locked rates: each book that locks its own currency into the target.
         let booked = valuation == .booked
         var locked = [Int32](repeating: -1, count: ledger.books.count)
         if booked {
             for (i, b) in ledger.books.enumerated() {
                 guard let l = b.lockedExchangeRate, b.targetCurrency == target, b.currency != target else { continue }
-                locked[i] = intern(ResolvedRate(pair: CurrencyPair(b.currency, target), rate: Rate(l), origin: .locked(book: i)))
+                locked[i] = rates.intern(ResolvedRate(pair: CurrencyPair(b.currency, target), rate: Rate(l), origin: .locked(book: i)))
             }
         }
+        let lockedRates = locked
+        var ids = [Int32](repeating: RateColumn.same, count: store.count)
+        // Rows are independent but for the rates they share: two threads fill halves of the
+        // column, and only a rate not met before (a currency on a new day) takes the lock.
+        ids.withUnsafeMutableBufferPointer { buffer in
+            let out = UnsafeSendable(buffer)
+            let threads = store.count >= RateColumn.parallelRows ? 2 : 1
+            let work: @Sendable (Int) -> Void = { k in
+                let range = (store.count * k / threads)..<(store.count * (k + 1) / threads)
+                RateColumn.fill(range, into: out.value, store: store, books: ledger.books, target: target, booked: booked,
+                                locked: lockedRates, dayMatters: valuation == .booked || valuation == .market, fixedDay: fixedDay, rates: rates)
+            }
+            if threads == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: threads, execute: work) }
+        }
+        self.target = target
+        self.valuation = valuation
+        self.asOf = fixedDay
+        self.ids = ids
+        (self.rates, self.missingPairs) = rates.finished()
+    }
+
+    /// From how many rows two threads fill a column.
+    static let parallelRows = 100_000
+
+    /// Steps 2 to 4 for the rows of `range`.
+    private static func fill(_ range: Range<Int>, into ids: UnsafeMutableBufferPointer<Int32>, store: EntryStore, books: [Book],
+                             target: Currency, booked: Bool, locked: [Int32], dayMatters: Bool, fixedDay: Day?, rates: RateTable) {
         // Custom and market rates by currency, for the current day (every day alike when the
         // valuation fixes the date): a few currencies, searched linearly.
-        let dayMatters = valuation == .booked || valuation == .market
         var cacheDay = Int32.min
         var dayRates: [(currency: Currency, id: Int32)] = []
-        for row in 0..<store.count {
+        for row in range {
             let from = store.currency[row]
             if from == target { continue }
             if booked {
@@ -132,7 +162,7 @@ public struct RateColumn: Sendable {
                 }
                 let book = Int(store.book[row])
                 let l = locked[book]
-                if l >= 0 && ledger.books[book].currency == from { ids[row] = l; continue }
+                if l >= 0 && books[book].currency == from { ids[row] = l; continue }
             }
             let day = store.day[row]
             if dayMatters && day != cacheDay {
@@ -142,19 +172,76 @@ public struct RateColumn: Sendable {
             var id: Int32?
             for entry in dayRates where entry.currency == from { id = entry.id; break }
             if id == nil {
-                let found = resolve(CurrencyPair(from, target), on: Day(number: day))
+                let found = rates.resolve(CurrencyPair(from, target), on: fixedDay ?? Day(number: day))
                 dayRates.append((from, found))
                 id = found
             }
             ids[row] = id ?? RateColumn.same
         }
+    }
+}
+
+/// The rates of a column being built, shared by the threads that fill it: each resolution
+/// (custom, then market, SPEC §3 steps 3 and 4) and each new rate happen under one lock.
+final class RateTable: @unchecked Sendable {
+    private let resolver: RateResolver
+    private let target: Currency
+    private let valuation: Valuation
+    private let today: Day?
+    private let lock = Mutex<Void>(())
+    private var rates: [ColumnRate] = []
+    private var rateIDs: [RateIdentity: Int32] = [:]
+    private var missingPairs: [CurrencyPair] = []
+    private var missingIDs: [Currency: Int32] = [:]
+
+    init(resolver: RateResolver, target: Currency, valuation: Valuation, today: Day?) {
+        self.resolver = resolver
         self.target = target
         self.valuation = valuation
-        self.asOf = fixedDay
-        self.ids = ids
-        self.rates = rates
-        self.missingPairs = missingPairs
+        self.today = today
     }
+
+    func finished() -> ([ColumnRate], [CurrencyPair]) { (rates, missingPairs) }
+
+    func intern(_ r: ResolvedRate, stale: StaleRate? = nil) -> Int32 {
+        let key = RateIdentity(r)
+        if let id = rateIDs[key] { return id }
+        guard let rate = ColumnRate(r, stale: stale) else { return RateColumn.unusable }
+        let id = Int32(rates.count)
+        rates.append(rate)
+        rateIDs[key] = id
+        return id
+    }
+
+    private func missing(_ from: Currency) -> Int32 {
+        if let id = missingIDs[from] { return id }
+        let id = RateColumn.missingBase - Int32(missingPairs.count)
+        missingPairs.append(CurrencyPair(from, target))
+        missingIDs[from] = id
+        return id
+    }
+
+    /// Step 3 then 4 for a pair as of a day: custom, then market.
+    func resolve(_ pair: CurrencyPair, on day: Day) -> Int32 {
+        lock.withLock { _ in
+            let asOf = valuation == .latest ? today : day
+            if let c = resolver.custom(pair, on: asOf ?? Day(number: .max)) {
+                return intern(ResolvedRate(pair: pair, rate: c.rate, origin: .custom(c)))
+            }
+            guard let q = resolver.market(pair, on: asOf) else { return missing(pair.from) }
+            var stale: StaleRate?
+            if valuation == .latest, let today, q.oldestDay < today {
+                stale = StaleRate(pair: pair, day: q.oldestDay, fetched: resolver.fetchDay(q), today: today)
+            }
+            return intern(ResolvedRate(pair: pair, rate: q.rate, origin: .market(q)), stale: stale)
+        }
+    }
+}
+
+/// A value handed to other threads whose safety the caller sees to (disjoint ranges of one buffer).
+struct UnsafeSendable<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
 }
 
 /// A session's rate columns, built on first use for each target and valuation and kept

@@ -87,6 +87,16 @@ public struct BookedColumns: Sendable {
 
     public var count: Int { normalizedCurrency.count }
 
+    /// The distinct scales of the normalized amounts and of the conversion rates (worked out
+    /// once, at load: every converting query lays out an accumulator per product scale).
+    public internal(set) var normalizedScales: [Int] = []
+    public internal(set) var conversionRateScales: [Int] = []
+
+    mutating func noteScales() {
+        normalizedScales = Set(normalizedScale.filter { $0 >= 0 }.map(Int.init)).sorted()
+        conversionRateScales = Set(conversionRateScale.filter { $0 >= 0 }.map(Int.init)).sorted()
+    }
+
     public func normalizedAmount(_ i: Int) -> ExactDecimal? {
         normalizedScale[i] < 0 ? nil : ExactDecimal(significand: normalizedAmount[i], scale: Int(normalizedScale[i]))
     }

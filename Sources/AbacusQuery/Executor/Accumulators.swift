@@ -24,11 +24,8 @@ struct SumSlots: Sendable {
         same = slot(store.amountScale, inexact: false)
         guard let c = converter else { return }
         for id in c.rates.indices { ofRate.append(slot(store.amountScale + c.factorScale[id], inexact: !c.factorIsExact[id])) }
-        let booked = store.booked
-        for b in 0..<booked.count {
-            if booked.normalizedScale[b] >= 0 { _ = slot(Int(booked.normalizedScale[b]), inexact: false) }
-            if booked.conversionRateScale[b] >= 0 { _ = slot(store.amountScale + Int(booked.conversionRateScale[b]), inexact: false) }
-        }
+        for scale in store.booked.normalizedScales { _ = slot(scale, inexact: false) }
+        for scale in store.booked.conversionRateScales { _ = slot(store.amountScale + scale, inexact: false) }
     }
 
     private mutating func slot(_ scale: Int, inexact x: Bool) -> Int {
