@@ -555,3 +555,18 @@ enum LedgerLoaderProbe {
         }
     }
 }
+
+/// The duplicate check after loading: no false alarm on many distinct ids, and a repeat found
+/// wherever it stands.
+@Test(arguments: [0, 1, 4_999, 20_000, 39_999])
+func aRepeatedIdIsSuspectedWhereverItIs(position: Int) {
+    var ids = IDColumn()
+    for i in 0..<40_000 {
+        var text = Array("e-\(i)".utf8)
+        text.withUnsafeMutableBufferPointer { ids.append(UnsafeBufferPointer($0)) }
+    }
+    #expect(!ids.mayHaveDuplicates())
+    var repeated = Array("e-\(position)".utf8)
+    repeated.withUnsafeMutableBufferPointer { ids.append(UnsafeBufferPointer($0)) }
+    #expect(ids.mayHaveDuplicates())
+}

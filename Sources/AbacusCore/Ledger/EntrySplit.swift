@@ -162,6 +162,10 @@ extension LedgerBuilder {
         // Codes 0 of party, payment and remarks mean "none"; code c > 0 is dictionary entry c - 1.
         func optional(_ table: [UInt32]) -> @Sendable (UInt32) -> UInt32 { { $0 == 0 ? 0 : table[Int($0) - 1] + 1 } }
         let (translateParty, translatePayment, translateRemark) = (optional(partyCode), optional(paymentCode), optional(remarkCode))
+        if h.hasAmounts {
+            amountScales = hasAmounts ? min(amountScales.lowerBound, h.amountScales.lowerBound)...max(amountScales.upperBound, h.amountScales.upperBound) : h.amountScales
+            hasAmounts = true
+        }
         let bookRefCode = bookRefCodes
         let tagBase = UInt32(tagCodes.count)
         let bookedBase = Int32(booked.count)

@@ -452,7 +452,10 @@ struct FileParser {
         }
         b.day.append(day)
         b.amount.append(amount.significand)
-        b.amountScale.append(UInt8(amount.scale))
+        let scale = UInt8(amount.scale)
+        b.amountScale.append(scale)
+        if !b.hasAmounts { b.amountScales = scale...scale; b.hasAmounts = true }
+        else if !b.amountScales.contains(scale) { b.amountScales = min(scale, b.amountScales.lowerBound)...max(scale, b.amountScales.upperBound) }
         b.currency.append(currency)
         b.bookRef.append(bookRef)
         b.category.append(category)

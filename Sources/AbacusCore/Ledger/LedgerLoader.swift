@@ -201,6 +201,9 @@ struct LedgerBuilder {
     var day: [Int32] = []
     var amount: [Int128] = []
     var amountScale: [UInt8] = []
+    /// The smallest and largest of `amountScale` (empty range until an amount is read).
+    var amountScales: ClosedRange<UInt8> = 0...0
+    var hasAmounts = false
     var currency: [Currency] = []
     var bookRef: [UInt32] = []
     var category: [UInt32] = []
@@ -310,10 +313,9 @@ struct LedgerBuilder {
             bookOfRefs[ref] = UInt32(b)
         }
         let n = day.count
-        // One common scale for amounts.
-        var scale = 0
-        for s in amountScale where Int(s) > scale { scale = Int(s) }
-        for r in 0..<n where Int(amountScale[r]) != scale {
+        // One common scale for amounts (most files write every amount with the same decimals).
+        let scale = Int(amountScales.upperBound)
+        for r in 0..<n where amountScales.lowerBound != amountScales.upperBound && Int(amountScale[r]) != scale {
             let (v, o) = amount[r].multipliedReportingOverflow(by: pow10[scale - Int(amountScale[r])])
             guard !o, v.magnitude <= ExactDecimal.maxSignificand.magnitude else {
                 let (file, index) = place(ofRow: r)
@@ -357,13 +359,17 @@ struct LedgerBuilder {
             },
             {
                 guard let order else { tagsOut.value = (tagStart, tagCodes); return }
-                var starts: [UInt32] = [0]
-                var codes: [UInt32] = []
-                starts.reserveCapacity(n + 1)
-                codes.reserveCapacity(tagCodes.count)
-                for r in order {
-                    codes.append(contentsOf: tagCodes[Int(tagStart[Int(r)])..<Int(tagStart[Int(r) + 1])])
-                    starts.append(UInt32(codes.count))
+                var starts = [UInt32](repeating: 0, count: n + 1)
+                for (i, r) in order.enumerated() { starts[i + 1] = starts[i] + tagStart[Int(r) + 1] - tagStart[Int(r)] }
+                let codes = [UInt32](unsafeUninitializedCapacity: tagCodes.count) { out, initialized in
+                    tagCodes.withUnsafeBufferPointer { src in
+                        for (i, r) in order.enumerated() {
+                            let from = Int(tagStart[Int(r)]), count = Int(tagStart[Int(r) + 1]) - from
+                            guard count > 0, let s = src.baseAddress, let d = out.baseAddress else { continue }
+                            (d + Int(starts[i])).initialize(from: s + from, count: count)
+                        }
+                    }
+                    initialized = tagCodes.count
                 }
                 tagsOut.value = (starts, codes)
             },

@@ -4,9 +4,10 @@
 // entries share one. A hash table checked on every insert costs a cache miss per
 // entry (a million ids make a table far larger than any cache); here each id's
 // bytes go to an arena and a 64-bit hash of them to a column, both written
-// sequentially, and uniqueness is checked once, after loading, by sorting the
-// hashes (a radix sort: a few sequential passes). Equal hashes are only a
-// suspicion: the caller confirms a duplicate by comparing the bytes.
+// sequentially, and uniqueness is checked once, after loading, bucket by bucket
+// (hashes spread by their top bits, each bucket small enough to check in cache).
+// Equal hashes are only a suspicion: the caller confirms a duplicate by comparing
+// the bytes.
 
 public struct IDColumn: Sendable {
     /// All ids' bytes, back to back.
@@ -52,32 +53,44 @@ public struct IDColumn: Sendable {
         return arena.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[a..<b]), as: UTF8.self) }
     }
 
-    /// True when two ids have the same hash (very likely the same bytes).
+    /// True when two ids have the same hash (very likely the same bytes). The hashes are
+    /// spread into 2048 buckets by their top bits in one pass; each bucket (a few hundred
+    /// hashes, in cache) is then checked with a small open-addressing set.
     func mayHaveDuplicates() -> Bool {
-        let sorted = IDColumn.radixSorted(hashes)
-        for i in sorted.indices.dropFirst() where sorted[i] == sorted[i - 1] { return true }
-        return false
-    }
-
-    /// The values in ascending order: least significant digit first, 16 bits per pass.
-    static func radixSorted(_ values: [UInt64]) -> [UInt64] {
-        guard values.count > 1 else { return values }
-        var a = values
-        var b = [UInt64](repeating: 0, count: values.count)
-        var counts = [Int](repeating: 0, count: 1 << 16)
-        for pass in 0..<4 {
-            let shift = UInt64(pass * 16)
-            for i in counts.indices { counts[i] = 0 }
-            for v in a { counts[Int((v >> shift) & 0xFFFF)] += 1 }
-            var sum = 0
-            for i in counts.indices { let c = counts[i]; counts[i] = sum; sum += c }
-            for v in a {
-                let d = Int((v >> shift) & 0xFFFF)
-                b[counts[d]] = v
-                counts[d] += 1
-            }
-            swap(&a, &b)
+        let n = hashes.count
+        guard n > 1 else { return false }
+        let bits = 11
+        var starts = [Int](repeating: 0, count: (1 << bits) + 1)
+        for h in hashes { starts[Int(h >> UInt64(64 - bits)) + 1] += 1 }
+        for i in 1..<starts.count { starts[i] += starts[i - 1] }
+        var spread = [UInt64](repeating: 0, count: n)
+        var next = starts
+        for h in hashes {
+            let b = Int(h >> UInt64(64 - bits))
+            spread[next[b]] = h
+            next[b] += 1
         }
-        return a
+        var table: [UInt64] = []
+        var used: [Bool] = []
+        for b in 0..<(1 << bits) {
+            let lo = starts[b], hi = starts[b + 1]
+            guard hi - lo > 1 else { continue }
+            var size = 16
+            while size < 2 * (hi - lo) { size <<= 1 }
+            if table.count < size { table = [UInt64](repeating: 0, count: size); used = [Bool](repeating: false, count: size) }
+            for i in 0..<size { used[i] = false }
+            let mask = size - 1
+            for k in lo..<hi {
+                let h = spread[k]
+                var i = Int(truncatingIfNeeded: h) & mask
+                while used[i] {
+                    if table[i] == h { return true }
+                    i = (i + 1) & mask
+                }
+                used[i] = true
+                table[i] = h
+            }
+        }
+        return false
     }
 }
