@@ -116,4 +116,31 @@ struct SplitMix64: RandomNumberGenerator {
             }
         }
     }
+
+    /// `list … top N` ranks on two threads when the scan is large (each keeps its best N); the
+    /// merged result must be what one thread finds, ties in date order included.
+    @Test func topNOnTwoThreadsAgreesWithOne() throws {
+        let ledger = try DemoLedgerTests.ledger.get()
+        let today = Day(year: 2025, month: 12, day: 31)!
+        let dice = Dice(seed: 11)
+        for _ in 0..<120 {
+            let q = "list " + dice.pick(["expenses", "income", "entries"]) + dice.pick(["", " in USD", " in native where currency = INR"])
+                + dice.pick(["", " since 2025-06", " where category = Transport", " where party ~ a"])
+                + dice.pick([" top 1", " top 7", " top 30", " order by amount top 5", " order by amount asc top 12"])
+                + dice.pick(["", " with rate SGD/INR = 60"])
+            let one = Session(ledger: ledger, today: today)
+            let two = Session(ledger: ledger, today: today)
+            two.parallelRows = 2
+            switch (Result { try one.run(q) }, Result { try two.run(q) }) {
+            case (.success(let x), .success(let y)):
+                #expect(x.rows == y.rows, "\(q)")
+                #expect(x.totals == y.totals, "\(q)")
+                #expect(x.rateNotes == y.rateNotes, "\(q)")
+            case (.failure(let x), .failure(let y)):
+                #expect("\(x)" == "\(y)", "\(q)")
+            default:
+                Issue.record("one path failed and the other did not: \(q)")
+            }
+        }
+    }
 }

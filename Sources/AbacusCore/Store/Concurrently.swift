@@ -4,9 +4,9 @@
 import Dispatch
 
 /// A place one job writes its result to, read once every job has finished.
-final class Slot<T>: @unchecked Sendable {
-    var value: T?
-    init() {}
+public final class Slot<T>: @unchecked Sendable {
+    public var value: T?
+    public init() {}
 
     /// A slot holding `array`, which is left empty: the slot's copy is then the only one.
     static func moving<E>(_ array: inout [E]) -> Slot<[E]> where T == [E] {

@@ -198,7 +198,7 @@ extension Executor {
         guard plan.aggregate != .list, let key = denseKey(keys, rows: plan.rows) else { return nil }
         let keepsExtremes = plan.aggregate == .min || plan.aggregate == .max
         let slots = SumSlots(converter: converter, store: store)
-        let rows: DenseRows = plan.index.map { .list(indexRows($0, plan.rows)) } ?? .range(plan.rows)
+        let rows = planRows(plan)
         let amounts = plan.filter.map(Executor.testsAmount) == true ? (converter ?? self.converter(plan)) : nil
         let threads = rows.count >= parallelRows && ProcessInfoLite.processors > 1 ? 2 : 1
         let partials = (0..<threads).map { _ in
@@ -257,6 +257,59 @@ extension Executor {
         return Scan(groups: groups, acc: acc, tally: tally)
     }
 
+    /// A filter of masks over code columns and day ranges, all of which must hold: the usual
+    /// `where` (`party ~ "uber"`, `category in (…) and date >= …`), tested without walking
+    /// the predicate tree for every row. Nil for anything else (amounts, tags, `or`).
+    struct MaskFilter: Sendable {
+        var codes: [(column: [UInt32], mask: [Bool])] = []
+        var currencyMasks: [[Bool]] = []
+        var days: [DayRange] = []
+
+        init?(_ p: Predicate, store: EntryStore) {
+            guard add(p, store: store, negated: false) else { return nil }
+        }
+
+        private mutating func add(_ p: Predicate, store: EntryStore, negated: Bool) -> Bool {
+            switch p {
+            case .and(let parts) where !negated:
+                return parts.allSatisfy { add($0, store: store, negated: false) }
+            case .not(let q):
+                if case .code = q { return add(q, store: store, negated: !negated) }
+                return false
+            case .days(let r) where !negated:
+                days.append(r)
+                return true
+            case .code(let column, let mask):
+                let m = negated ? mask.map { !$0 } : mask
+                switch column {
+                case .category: codes.append((store.category, m))
+                case .book: codes.append((store.book, m))
+                case .party: codes.append((store.party, m))
+                case .payment: codes.append((store.payment, m))
+                case .remarks: codes.append((store.remarks, m))
+                case .currency: currencyMasks.append(m)
+                }
+                return true
+            default:
+                return false
+            }
+        }
+
+        @inline(__always)
+        func passes(_ row: Int, currency: [Currency], day: [Int32]) -> Bool {
+            for (column, mask) in codes {
+                let c = Int(column[row])
+                if c >= mask.count || !mask[c] { return false }
+            }
+            for mask in currencyMasks {
+                let c = Int(currency[row].packed)
+                if c >= mask.count || !mask[c] { return false }
+            }
+            for r in days where day[row] < r.first.number || day[row] > r.last.number { return false }
+            return true
+        }
+    }
+
     /// One thread's scan of its rows into `p`.
     func denseScan(_ plan: Plan, key: DenseKey, rows: DenseRows, converter: RowConverter?, amounts: RowConverter?,
                    slots: SumSlots, into p: DensePartial) throws(QueryError) {
@@ -265,6 +318,7 @@ extension Executor {
         let subject = plan.subject
         let flip = subject == .expenses
         let filter = plan.filter
+        let masks = filter.flatMap { MaskFilter($0, store: store) }
         let counting = plan.aggregate == .count
         let s = slots.scales.count
         let sameSlot = slots.same
@@ -329,7 +383,9 @@ extension Executor {
             case .transfers: guard isTransfer[row] else { return }
             case .entries: break
             }
-            if let filter, !evaluate(filter, row, flip: flip, amounts: amounts, tally: &filterTally) { return }
+            if let masks {
+                if !masks.passes(row, currency: rowCurrency, day: days) { return }
+            } else if let filter, !evaluate(filter, row, flip: flip, amounts: amounts, tally: &filterTally) { return }
             let g = group(row)
             let more = moreTags(row)
             counts[0] &+= 1

@@ -14,6 +14,7 @@
 
 import AbacusCore
 import BigInt
+import Dispatch
 
 public struct Executor: Sendable {
     let ledger: Ledger
@@ -391,7 +392,7 @@ public struct Executor: Sendable {
     /// Calls `body` for each row of the plan that passes the subject and the filter, in row (date) order.
     /// `amount` conditions compare the amount as the result shows it: converted into the target
     /// currency (or native `in native`), so `where amount > 1000` in INR means above ₹1,000.
-    func forEachRow<State>(_ plan: Plan, converter: RowConverter?, state: inout State,
+    func forEachRow<State>(_ plan: Plan, rows: DenseRows? = nil, converter: RowConverter?, state: inout State,
                            _ body: (Int, inout State) throws(QueryError) -> Void) throws(QueryError) {
         let amounts = plan.filter.map(Executor.testsAmount) == true ? (converter ?? self.converter(plan)) : nil
         var filterTally = amounts.map(ConversionTally.init)
@@ -400,16 +401,16 @@ public struct Executor: Sendable {
         let filter = plan.filter
         // Checked every 64k rows: Ctrl-C stops a long scan.
         let stride = 1 << 16
-        if let index = plan.index {
-            let rows = indexRows(index, plan.rows)
-            for (k, row) in rows.enumerated() {
+        switch rows ?? planRows(plan) {
+        case .list(let list):
+            for (k, row) in list.enumerated() {
                 if k & (stride - 1) == stride - 1, isCancelled() { throw QueryError(.cancelled, at: nil) }
                 guard passes(subject, row) else { continue }
                 if let filter, !evaluate(filter, row, flip: flip, amounts: amounts, tally: &filterTally) { continue }
                 try body(row, &state)
             }
-        } else {
-            for row in plan.rows {
+        case .range(let range):
+            for row in range {
                 if row & (stride - 1) == stride - 1, isCancelled() { throw QueryError(.cancelled, at: nil) }
                 guard passes(subject, row) else { continue }
                 if let filter, !evaluate(filter, row, flip: flip, amounts: amounts, tally: &filterTally) { continue }
@@ -417,6 +418,30 @@ public struct Executor: Sendable {
             }
         }
         if let amounts, let filterTally { _ = try outcome(amounts, filterTally) }
+    }
+
+    /// The rows a plan visits: a day range, or the rows of its posting lists.
+    func planRows(_ plan: Plan) -> DenseRows {
+        plan.index.map { .list(indexRows($0, plan.rows)) } ?? .range(plan.rows)
+    }
+
+    /// Runs `work` on each of `parts` pieces at once (one per processor) and returns their
+    /// results in order; the first error any piece met is thrown.
+    func inParts<T>(_ parts: Int, _ work: @Sendable @escaping (Int) throws(QueryError) -> T) throws(QueryError) -> [T] {
+        let results = (0..<parts).map { _ in Slot<Result<T, QueryError>>() }
+        let job: @Sendable (Int) -> Void = { k in
+            do throws(QueryError) { results[k].value = .success(try work(k)) } catch { results[k].value = .failure(error) }
+        }
+        if parts == 1 { job(0) } else { DispatchQueue.concurrentPerform(iterations: parts, execute: job) }
+        var out: [T] = []
+        for r in results {
+            switch r.value {
+            case .success(let v)?: out.append(v)
+            case .failure(let e)?: throw e
+            case nil: throw QueryError(.cancelled, at: nil)
+            }
+        }
+        return out
     }
 
     static func testsAmount(_ p: Predicate) -> Bool {

@@ -14,39 +14,70 @@ extension Executor {
         // `top N` by value keeps only the best N while scanning (ties keep date order).
         let ranking = plan.order.flatMap { $0.key == .value ? $0 : nil }
         let keep = ranking != nil ? plan.top : nil
-        func better(_ a: RowPick, _ b: RowPick) -> Bool {
-            guard let ranking else { return a.row < b.row }
-            if a == b { return a.row < b.row }
-            return ranking.descending ? b < a : a < b
+        let descending = ranking?.descending ?? false
+        @Sendable func better(_ a: RowPick, _ b: RowPick) -> Bool {
+            guard ranking != nil else { return a.row < b.row }
+            let c = RowPick.compare(a, b)
+            if c == 0 { return a.row < b.row }
+            return descending ? c > 0 : c < 0
         }
         let amountScale = store.amountScale
         let amounts = store.amount
         let days = store.day
         let currencies = store.currency
         let ranks = plan.target == nil && ranking != nil
-        struct State {
+        let converting = converter != nil
+        let columnIDs = converter?.column.ids ?? [], whatIfID = converter?.whatIfID ?? []
+        let factors = converter?.factorSignificand ?? [], factorScales = converter?.factorScale ?? []
+        struct State: @unchecked Sendable {
             var picked: [RowPick] = []
             var tally: ConversionTally
             /// `in native`: the currencies of the rows, for refusing to rank across them.
             var currencies: Set<Currency> = []
         }
-        var state = State(tally: converter.map(ConversionTally.init) ?? .none)
-        try forEachRow(plan, converter: converter, state: &state) { row, state throws(QueryError) in
-            let value = flip ? -amounts[row] : amounts[row]
-            var item = RowPick(row: row, amount: value, id: RateColumn.same, value: Int256(value), scale: amountScale)
-            if ranks { state.currencies.insert(currencies[row]) }
-            if let converter {
-                let id = converter.id(row)
-                state.tally.count(id, day: days[row])
-                guard let (v, scale) = converter.product(row, id: id, amount: value, negate: flip) else { return }
-                item = RowPick(row: row, amount: value, id: id, value: v, scale: scale)
+        /// One piece of the rows: each keeps its own best N (or every row), merged below.
+        let scan: @Sendable (DenseRows) throws(QueryError) -> State = { rows throws(QueryError) in
+            var state = State(tally: converter.map(ConversionTally.init) ?? .none)
+            try self.forEachRow(plan, rows: rows, converter: converter, state: &state) { row, state throws(QueryError) in
+                let value = flip ? -amounts[row] : amounts[row]
+                var item = RowPick(row: row, amount: value, id: RateColumn.same, value: Int256(value), scale: amountScale)
+                if ranks { state.currencies.insert(currencies[row]) }
+                if converting {
+                    // The converter's columns read directly: binding the converter (a class) for
+                    // every row would retain and release it every time.
+                    var id = columnIDs[row]
+                    if !whatIfID.isEmpty, whatIfID[Int(currencies[row].packed)] >= 0 { id = whatIfID[Int(currencies[row].packed)] }
+                    state.tally.count(id, day: days[row])
+                    if id >= 0 {
+                        item = RowPick(row: row, amount: value, id: id, value: Int256(value, times: factors[Int(id)]), scale: amountScale + factorScales[Int(id)])
+                    } else if id != RateColumn.same {
+                        guard let (v, scale) = converter?.product(row, id: id, amount: value, negate: flip) else { return }
+                        item = RowPick(row: row, amount: value, id: id, value: v, scale: scale)
+                    }
+                }
+                guard let keep else { state.picked.append(item); return }
+                if state.picked.count == keep, let last = state.picked.last, !better(item, last) { return }
+                var lo = 0, hi = state.picked.count
+                while lo < hi { let mid = (lo + hi) / 2; if better(state.picked[mid], item) { lo = mid + 1 } else { hi = mid } }
+                state.picked.insert(item, at: lo)
+                if state.picked.count > keep { state.picked.removeLast() }
             }
-            guard let keep else { state.picked.append(item); return }
-            if state.picked.count == keep, let last = state.picked.last, !better(item, last) { return }
-            var lo = 0, hi = state.picked.count
-            while lo < hi { let mid = (lo + hi) / 2; if better(state.picked[mid], item) { lo = mid + 1 } else { hi = mid } }
-            state.picked.insert(item, at: lo)
-            if state.picked.count > keep { state.picked.removeLast() }
+            return state
+        }
+        // Ranking the best N of a large scan is split between the processors; a listing of
+        // every row stays on one (its rows come out in order).
+        let all = planRows(plan)
+        let parts = keep != nil && all.count >= parallelRows && ProcessInfoLite.processors > 1 ? 2 : 1
+        let pieces = try inParts(parts) { k throws(QueryError) in try scan(all.part(k, of: parts)) }
+        var state = pieces[0]
+        for other in pieces.dropFirst() {
+            state.tally.merge(other.tally)
+            state.currencies.formUnion(other.currencies)
+            state.picked += other.picked
+        }
+        if parts > 1, let keep {
+            state.picked.sort(by: better)
+            if state.picked.count > keep { state.picked.removeLast(state.picked.count - keep) }
         }
         var picked = state.picked
         let tally = state.tally
