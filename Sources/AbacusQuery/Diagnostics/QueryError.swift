@@ -117,8 +117,13 @@ public struct QueryError: Error, Sendable, Equatable {
             for m in missing {
                 lines.append("  \(m.pair): \(m.entries) \(m.entries == 1 ? "entry" : "entries")")
             }
-            if let m = missing.first {
+            if missing.count == 1, let m = missing.first {
                 lines.append("supply one with `set rate \(m.pair) = …` for this session, or `with rate \(m.pair) = …` in the query")
+            } else if !missing.isEmpty {
+                // Every pair at once, so following the hint does not meet the next missing pair.
+                let sets = missing.count == 2 ? missing.map { "`set rate \($0.pair) = …`" }.joined(separator: " and ") : "`set rate PAIR = …` for each pair"
+                let withs = missing.map { "\($0.pair) = …" }.joined(separator: ", ")
+                lines.append("supply them with \(sets) for this session, or `with rate \(withs)` in the query")
             }
             return lines.joined(separator: "\n")
         case .noRate(let pair):

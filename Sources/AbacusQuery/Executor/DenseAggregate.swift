@@ -199,7 +199,7 @@ extension Executor {
         let keepsExtremes = plan.aggregate == .min || plan.aggregate == .max
         let slots = SumSlots(converter: converter, store: store)
         let rows = planRows(plan)
-        let amounts = plan.filter.map(Executor.testsAmount) == true ? (converter ?? self.converter(plan)) : nil
+        let amounts = plan.filter.map(Plan.testsAmount) == true ? (converter ?? self.converter(plan)) : nil
         let threads = rows.count >= parallelRows && ProcessInfoLite.processors > 1 ? 2 : 1
         let partials = (0..<threads).map { _ in
             DensePartial(groups: key.count, slots: slots.scales.count, rates: converter?.rates.count ?? 0, extremes: keepsExtremes,

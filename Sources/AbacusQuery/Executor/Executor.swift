@@ -394,7 +394,7 @@ public struct Executor: Sendable {
     /// currency (or native `in native`), so `where amount > 1000` in INR means above ₹1,000.
     func forEachRow<State>(_ plan: Plan, rows: DenseRows? = nil, converter: RowConverter?, state: inout State,
                            _ body: (Int, inout State) throws(QueryError) -> Void) throws(QueryError) {
-        let amounts = plan.filter.map(Executor.testsAmount) == true ? (converter ?? self.converter(plan)) : nil
+        let amounts = plan.filter.map(Plan.testsAmount) == true ? (converter ?? self.converter(plan)) : nil
         var filterTally = amounts.map(ConversionTally.init)
         let flip = plan.subject == .expenses
         let subject = plan.subject
@@ -444,14 +444,6 @@ public struct Executor: Sendable {
         return out
     }
 
-    static func testsAmount(_ p: Predicate) -> Bool {
-        switch p {
-        case .amount: return true
-        case .and(let ps), .or(let ps): return ps.contains(where: testsAmount)
-        case .not(let q): return testsAmount(q)
-        default: return false
-        }
-    }
 
     /// Rows of the posting lists of `index.codes` inside `range`, ascending.
     func indexRows(_ index: IndexAccess, _ range: Range<Int>) -> [Int] {

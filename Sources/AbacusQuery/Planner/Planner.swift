@@ -18,6 +18,16 @@
 import AbacusCore
 
 public struct Plan: Sendable {
+    /// Whether a predicate compares amounts (which are converted first).
+    static func testsAmount(_ p: Predicate) -> Bool {
+        switch p {
+        case .amount: return true
+        case .and(let ps), .or(let ps): return ps.contains(where: testsAmount)
+        case .not(let q): return testsAmount(q)
+        default: return false
+        }
+    }
+
     public var aggregate: Aggregate
     public var subject: Subject
     /// nil for `in native`.
@@ -66,9 +76,11 @@ public struct Plan: Sendable {
         }
         for f in filterText { lines.append("  FILTER " + f) }
         if !groupBy.isEmpty { lines.append("  GROUP BY " + groupBy.map(\.rawValue).joined(separator: ", ")) }
-        if aggregate != .count {
+        // A count converts nothing, unless its filter compares amounts (as shown in the target).
+        let filterConverts = filter.map(Plan.testsAmount) ?? false
+        if aggregate != .count || filterConverts {
             if let t = self.target {
-                var line = "  CONVERT into \(t.code), \(valuation) valuation"
+                var line = "  CONVERT into \(t.code)" + (aggregate == .count ? " for the amount filter" : "") + ", \(valuation) valuation"
                 if !whatIf.isEmpty {
                     line += ", with " + whatIf.keys.sorted { $0.description < $1.description }.map { "\($0) = \(whatIf[$0]?.description ?? "")" }.joined(separator: ", ")
                 }
