@@ -63,6 +63,8 @@ import Testing
         #expect(widths.count == 1)
         // "Café, \"Le\" Nord" sets the key column at 15 wide: "Total" and 10 spaces of padding.
         #expect(text.contains("│ Total" + String(repeating: " ", count: 11) + "│"))
+        // Right-to-left money sits in a bidi isolate, so a terminal cannot reorder cells across `│`.
+        #expect(text.contains("\u{2066}\u{200F}1,234.50\u{A0}د.إ.\u{200F}\u{2069}"))
     }
 
     @Test func csvQuotesPerRFC4180AndUsesPlainMoney() {

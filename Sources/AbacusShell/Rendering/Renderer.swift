@@ -72,11 +72,24 @@ public struct Renderer {
     func display(_ c: Cell) -> String {
         switch c {
         case .text(let s): return Renderer.visible(s)
-        case .money(let d, let cur): return money.format(d, cur)
+        case .money(let d, let cur): return Renderer.isolated(money.format(d, cur))
         case .count(let n): return String(n)
         case .number(let d): return Renderer.shortNumber(d)
         case .empty: return ""
         }
+    }
+
+    /// Right-to-left money (ar_AE, ar_SA…) wrapped in a bidi isolate (U+2066 … U+2069): without
+    /// it, two such cells in one row, and the `│` between them, are reordered by a terminal
+    /// that applies the bidi algorithm. Isolates take no width.
+    static func isolated(_ s: String) -> String {
+        func rightToLeft(_ u: Unicode.Scalar) -> Bool {
+            switch u.value {
+            case 0x0590...0x08FF, 0xFB1D...0xFDFF, 0xFE70...0xFEFF, 0x200F, 0x061C: return true
+            default: return false
+            }
+        }
+        return s.unicodeScalars.contains(where: rightToLeft) ? "\u{2066}" + s + "\u{2069}" : s
     }
 
     /// A cell for programs (CSV, JSON): the exact text, plain decimal money.
