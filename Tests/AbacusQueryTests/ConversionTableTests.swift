@@ -413,6 +413,8 @@ let conversionCases: [ConversionCase] = [
     q("an average on a tie", "avg expenses in USD where category in (TieToUSD, TieToUSDSmall) with rate USD/INR = 84", "0.52"),
     // e42 converts to exactly 1.015, which is not below 1.015: counted.
     q("a comparison with a converted amount is exact", only("TieToUSD", "USD", "expenses", "and amount >= 1.015 with rate USD/INR = 84"), "1.02"),
+    // `amount in (…)` finds 1.015 exactly too (a list is searched, not compared one by one).
+    q("amount in (…) with a converted amount", only("TieToUSD", "USD", "expenses", "and amount in (3, 1.015, 0.5) with rate USD/INR = 84"), "1.02"),
     // convert: 85.26 / 84 = 1.015 → 1.02.
     q("convert on a tie", "convert 85.26 INR to USD with rate USD/INR = 84", "1.02"),
     // A cross rate inside a snapshot: on 2025-08-20 the newest USD/INR source is the EUR snapshot of

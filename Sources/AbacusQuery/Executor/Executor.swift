@@ -516,6 +516,26 @@ public struct Executor: Sendable {
             case .greaterOrEqual: return order >= 0
             case .contains: return false
             }
+        case .amountIn(let xs):
+            guard let first = xs.first, let last = xs.last else { return false }
+            let a = flip ? -store.amount[row] : store.amount[row]
+            guard let amounts else {
+                let v = ExactDecimal(significand: a, scale: store.amountScale)
+                return Executor.sortedContains(xs, v)
+            }
+            let id = amounts.id(row)
+            tally?.count(id, day: store.day[row])
+            guard let v = amounts.bounded(row, id: id, amount: a, negate: flip) else { return false }
+            // The listed values within the value's error bound, each settled exactly (nearly always none or one).
+            let low = v.approximate + WideDecimal(-v.error.significand, scale: v.error.scale), high = v.approximate + v.error
+            guard !(high < WideDecimal(first)), !(WideDecimal(last) < low) else { return false }
+            var lo = 0, hi = xs.count
+            while lo < hi { let mid = (lo + hi) / 2; if WideDecimal(xs[mid]) < low { lo = mid + 1 } else { hi = mid } }
+            while lo < xs.count, !(high < WideDecimal(xs[lo])) {
+                if Executor.compare(v, xs[lo], exact: { amounts.exactValue(amount: a, id: id) }) == 0 { return true }
+                lo += 1
+            }
+            return false
         case .days(let r):
             let d = store.day[row]
             return d >= r.first.number && d <= r.last.number
@@ -528,6 +548,13 @@ public struct Executor: Sendable {
         case .not(let q):
             return !evaluate(q, row, flip: flip, amounts: amounts, tally: &tally)
         }
+    }
+
+    /// Binary search in a sorted list.
+    static func sortedContains(_ xs: [ExactDecimal], _ v: ExactDecimal) -> Bool {
+        var lo = 0, hi = xs.count
+        while lo < hi { let mid = (lo + hi) / 2; if xs[mid] < v { lo = mid + 1 } else { hi = mid } }
+        return lo < xs.count && xs[lo] == v
     }
 
     /// Compares a converted value with a number exactly: the approximation decides unless

@@ -70,10 +70,11 @@ struct ConditionCompiler {
             guard case .number(let n) = cmp.values[0].literal else { return .always(false) }
             switch cmp.op {
             case .isIn, .notIn:
-                let any = Predicate.or(cmp.values.compactMap { v in
-                    if case .number(let x) = v.literal { return .amount(.equal, x) }
+                let listed = cmp.values.compactMap { v -> ExactDecimal? in
+                    if case .number(let x) = v.literal { return x }
                     return nil
-                })
+                }
+                let any = Predicate.amountIn(Array(Set(listed)).sorted())
                 return cmp.op == .isIn ? any : .not(any)
             case .contains:
                 throw QueryError(.containsNeedsText(field: "amount"), at: cmp.range)

@@ -21,7 +21,7 @@ public struct Plan: Sendable {
     /// Whether a predicate compares amounts (which are converted first).
     static func testsAmount(_ p: Predicate) -> Bool {
         switch p {
-        case .amount: return true
+        case .amount, .amountIn: return true
         case .and(let ps), .or(let ps): return ps.contains(where: testsAmount)
         case .not(let q): return testsAmount(q)
         default: return false
@@ -112,6 +112,9 @@ public indirect enum Predicate: Sendable {
     /// One of the row's tags is set in `mask` (index = tag code + 1; 0 is "no tags").
     case tags([Bool])
     case amount(ComparisonOperator, ExactDecimal)
+    /// The amount is one of these (sorted, distinct): `amount in (…)`, found by binary search
+    /// however long the list.
+    case amountIn([ExactDecimal])
     case days(DayRange)
     case and([Predicate])
     case or([Predicate])
