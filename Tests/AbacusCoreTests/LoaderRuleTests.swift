@@ -117,7 +117,7 @@ let invalidUTF8: [UInt8] = {
     return bytes
 }()
 
-let deepNesting = String(repeating: "[", count: 100_000)
+let deepNesting = String(repeating: "[", count: 300_000)
 
 let secondFile = """
 {
@@ -199,6 +199,12 @@ let cases: [BadCase] = [
     // Amounts
     BadCase("amount as a string", ledger(e1: entry1(replacing: "-12.50", with: #""12.50""#)),
             path: "entries[0].amount", line: 8, "expected a number", "found a string"),
+    BadCase("tags as an object", ledger(e1: entry1(replacing: #""category": "Food""#, with: #""category": "Food", "tags": {"a": 1}"#)),
+            path: "entries[0].tags", line: 8, "expected an array of strings", "found an object"),
+    BadCase("isTransfer as a string", ledger(e1: entry1(replacing: #""category": "Food""#, with: #""category": "Food", "isTransfer": "yes""#)),
+            path: "entries[0].isTransfer", line: 8, "expected true or false", "found a string"),
+    BadCase("category as a number", ledger(e1: entry1(replacing: #""category": "Food""#, with: #""category": 42"#)),
+            path: "entries[0].category", line: 8, "expected a string", "found a number"),
     BadCase("amount too precise", ledger(e1: entry1(replacing: "-12.50", with: "1234567890123456789012345678901234567.890")),
             path: "entries[0].amount", line: 8, "1234567890123456789012345678901234567.890", "cannot be held exactly"),
     BadCase("amount with a huge exponent", ledger(e1: entry1(replacing: "-12.50", with: "1e400")),
