@@ -29,7 +29,7 @@ struct Abacus: ParsableCommand {
 
         Live rates: `rates refresh` fetches from ABACUS_RATES_URL ({base} and {key} in it; \
         the key from ABACUS_RATES_KEY), reusing cached rates younger than ABACUS_RATES_TTL \
-        minutes (30).
+        minutes (30) and giving up after ABACUS_RATES_TIMEOUT seconds (10).
 
         Exit status: 0 success, 1 a statement failed, 2 the ledger or the command line is unusable.
         """,
