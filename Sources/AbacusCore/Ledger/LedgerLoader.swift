@@ -244,7 +244,7 @@ struct LedgerBuilder {
     var budgets: [Budget] = []
     var marketOrder = 0
 
-    init(checkingIDs: Bool = false, parallel: Bool = sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1) {
+    init(checkingIDs: Bool = false, parallel: Bool = onlineProcessors > 1) {
         idSet = checkingIDs ? ByteInterner(capacity: 1024) : nil
         self.parallel = parallel && !checkingIDs
     }

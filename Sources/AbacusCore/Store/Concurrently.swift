@@ -2,6 +2,14 @@
 // side by side, each by one job that owns its output.
 
 import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Processors online, read once: large jobs are split in two only when there is a second.
+public let onlineProcessors = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
 
 /// A place one job writes its result to, read once every job has finished.
 public final class Slot<T>: @unchecked Sendable {

@@ -13,9 +13,6 @@
 
 import AbacusCore
 import Dispatch
-#if canImport(Glibc)
-import Glibc
-#endif
 
 extension Executor {
     /// How a row finds its group in the dense layout: 0 is the whole statement, groups are 1...count.
@@ -200,7 +197,7 @@ extension Executor {
         let slots = SumSlots(converter: converter, store: store)
         let rows = planRows(plan)
         let amounts = plan.filter.map(Plan.testsAmount) == true ? (converter ?? self.converter(plan)) : nil
-        let threads = rows.count >= parallelRows && ProcessInfoLite.processors > 1 ? 2 : 1
+        let threads = rows.count >= parallelRows && onlineProcessors > 1 ? 2 : 1
         let partials = (0..<threads).map { _ in
             DensePartial(groups: key.count, slots: slots.scales.count, rates: converter?.rates.count ?? 0, extremes: keepsExtremes,
                          tally: converter.map(ConversionTally.init) ?? .none, filterTally: amounts.map(ConversionTally.init))
@@ -457,15 +454,4 @@ extension Executor {
         p.overflowed = overflowed
         p.errorsOverflowed = errorsOverflowed
     }
-}
-
-/// The number of processors, without Foundation.
-enum ProcessInfoLite {
-    static let processors: Int = {
-        #if canImport(Glibc)
-        return Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
-        #else
-        return 1
-        #endif
-    }()
 }

@@ -67,7 +67,7 @@ extension Executor {
         // Ranking the best N of a large scan is split between the processors; a listing of
         // every row stays on one (its rows come out in order).
         let all = planRows(plan)
-        let parts = keep != nil && all.count >= parallelRows && ProcessInfoLite.processors > 1 ? 2 : 1
+        let parts = keep != nil && all.count >= parallelRows && onlineProcessors > 1 ? 2 : 1
         let pieces = try inParts(parts) { k throws(QueryError) in try scan(all.part(k, of: parts)) }
         var state = pieces[0]
         for other in pieces.dropFirst() {
