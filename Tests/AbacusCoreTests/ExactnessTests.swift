@@ -112,8 +112,10 @@ import Testing
         // 1 USD = 83.5 INR and 0.92 EUR: EUR→INR = 83.5 / 0.92.
         let r = Rate(numerator: ExactDecimal("83.5")!, denominator: ExactDecimal("0.92")!)
         // 92 EUR × 83.5 / 0.92 = 8350: the factor keeps 34 significant digits, so the product is 8350 to the cent.
-        let v = try #require(WideDecimal.convert(9200, scale: 2, at: r))
+        let f = try #require(r.factor)
+        let v = WideDecimal(9200 * BigInt(f.significand), scale: 2 + f.scale)
         #expect(v.rounded(toScale: 2)?.description == "8350.00")
+        #expect(r.converted(9200, scale: 2).rounded(toScale: 2)?.description == "8350.00")
         // As a decimal the quotient carries 28 significant digits: 90.76086956521739130434782609.
         #expect(r.decimal(significantDigits: 28).description == "90.76086956521739130434782609")
         #expect(Rate(ExactDecimal("84")!).inverse.decimal(significantDigits: 28).description == "0.0119047619047619047619047619")

@@ -174,6 +174,12 @@ extension Rate {
         Fraction(BigInt(numerator.significand) * BigInt(10).power(denominator.scale),
                  BigInt(denominator.significand) * BigInt(10).power(numerator.scale))
     }
+
+    /// `amount × 10^-scale` converted at this rate, exactly.
+    public func converted(_ amount: BigInt, scale: Int) -> Fraction {
+        let f = fraction
+        return Fraction(f.numerator * amount, f.denominator * BigInt(10).power(scale))
+    }
 }
 
 /// A value computed with quotient factors: `approximate` is within `error` of the exact

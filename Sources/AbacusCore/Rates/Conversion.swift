@@ -93,30 +93,6 @@ public struct LateRateUse: Sendable, Equatable {
     }
 }
 
-/// One entry's converted value, exact: 128-bit when it fits, wide otherwise.
-public enum RowValue: Comparable, Sendable {
-    /// Its scale may pass 38 (a product); comparison aligns it exactly.
-    case exact(ExactDecimal)
-    case wide(WideDecimal)
-
-    public var wide: WideDecimal {
-        switch self {
-        case .exact(let d): return WideDecimal(d)
-        case .wide(let w): return w
-        }
-    }
-
-    public static func < (a: RowValue, b: RowValue) -> Bool {
-        if case .exact(let x) = a, case .exact(let y) = b { return x < y }
-        return a.wide < b.wide
-    }
-
-    public static func == (a: RowValue, b: RowValue) -> Bool {
-        if case .exact(let x) = a, case .exact(let y) = b { return x == y }
-        return a.wide == b.wide
-    }
-}
-
 /// Under `at latest`, a newest rate dated before today: how stale it is (SPEC §3).
 public struct StaleRate: Sendable, Equatable {
     public var pair: CurrencyPair
@@ -227,27 +203,23 @@ public final class RowConverter: @unchecked Sendable {
         }
     }
 
-    /// The same value as a `RowValue`.
-    public func value(_ row: Int, id: Int32, amount: Int128, negate: Bool) -> RowValue? {
+    /// The same value as a bounded approximation: exact unless the row's rate is a quotient
+    /// whose factor is inexact, then within `productError`.
+    public func bounded(_ row: Int, id: Int32, amount: Int128, negate: Bool) -> BoundedValue? {
         guard let (p, scale) = product(row, id: id, amount: amount, negate: negate) else { return nil }
-        let small = Int128(truncatingIfNeeded: p.low)
-        if p.high == (small < 0 ? -1 : 0) { return .exact(ExactDecimal(significand: small, scale: scale)) }
-        return .wide(WideDecimal(p.big, scale: scale))
+        return BoundedValue(approximate: WideDecimal(p.big, scale: scale), error: productError(amount: amount, id: id) ?? .zero)
     }
 
-    /// The same value as a bounded approximation: exact unless the row's rate is a quotient
-    /// whose factor is inexact, then within half a unit of the factor's last digit per unit of amount.
-    public func bounded(_ row: Int, id: Int32, amount: Int128, negate: Bool) -> BoundedValue? {
-        guard let v = value(row, id: id, amount: amount, negate: negate) else { return nil }
-        guard id >= 0, !factorIsExact[Int(id)] else { return BoundedValue(approximate: v.wide) }
-        // |amount| × ½ unit of the product's last place.
-        return BoundedValue(approximate: v.wide, error: WideDecimal(BigInt(amount.magnitude) * 5, scale: amountScale + factorScale[Int(id)] + 1))
+    /// How far `product` may be from the exact value at rate `id`: nil when it is exact (a
+    /// code, or a factor that is exact), else |amount| × ½ unit of the product's last place.
+    public func productError(amount: Int128, id: Int32) -> WideDecimal? {
+        guard id >= 0, !factorIsExact[Int(id)] else { return nil }
+        return WideDecimal(BigInt(amount.magnitude) * 5, scale: amountScale + factorScale[Int(id)] + 1)
     }
 
     /// The exact converted value of `amount` at rate `id` (a rate id, not a code).
     public func exactValue(amount: Int128, id: Int32) -> Fraction {
-        let f = rates[Int(id)].resolved.rate.fraction
-        return Fraction(f.numerator * BigInt(amount), f.denominator * BigInt(10).power(amountScale))
+        rates[Int(id)].resolved.rate.converted(BigInt(amount), scale: amountScale)
     }
 }
 /// What the rows of one statement needed: how many were converted at each rate, and
@@ -401,12 +373,6 @@ public struct ConversionTally: Sendable {
 extension WideDecimal {
     /// Fractional digits kept by a division (an average): far beyond the 28 significant digits §3 asks.
     public static let quotientScale = 40
-
-    /// `amount × 10^-scale × rate`: the exact product with the rate's factor.
-    public static func convert(_ amount: BigInt, scale: Int, at rate: Rate) -> WideDecimal? {
-        guard let f = rate.factor else { return nil }
-        return WideDecimal(amount * BigInt(f.significand), scale: scale + f.scale)
-    }
 }
 
 /// A 128-bit running sum that widens instead of overflowing.

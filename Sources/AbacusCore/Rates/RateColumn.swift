@@ -225,15 +225,12 @@ final class RateTable: @unchecked Sendable {
     func resolve(_ pair: CurrencyPair, on day: Day) -> Int32 {
         lock.withLock { _ in
             let asOf = valuation == .latest ? today : day
-            if let c = resolver.custom(pair, on: asOf ?? Day(number: .max)) {
-                return intern(ResolvedRate(pair: pair, rate: c.rate, origin: .custom(c)))
-            }
-            guard let q = resolver.market(pair, on: asOf) else { return missing(pair.from) }
+            guard let r = resolver.resolve(pair, on: asOf) else { return missing(pair.from) }
             var stale: StaleRate?
-            if valuation == .latest, let today, q.oldestDay < today {
+            if case .market(let q) = r.origin, valuation == .latest, let today, q.oldestDay < today {
                 stale = StaleRate(pair: pair, day: q.oldestDay, fetched: resolver.fetchDay(q), today: today)
             }
-            return intern(ResolvedRate(pair: pair, rate: q.rate, origin: .market(q)), stale: stale)
+            return intern(r, stale: stale)
         }
     }
 }

@@ -113,6 +113,16 @@ public final class RateResolver: @unchecked Sendable {
         self.session = session
     }
 
+    /// Steps 3 then 4 of SPEC §3 for a pair on `day` (`nil`: the newest): a custom rate,
+    /// else the market's; nil when neither has one.
+    public func resolve(_ pair: CurrencyPair, on day: Day?) -> ResolvedRate? {
+        if let c = custom(pair, on: day ?? Day(number: .max)) {
+            return ResolvedRate(pair: pair, rate: c.rate, origin: .custom(c))
+        }
+        guard let q = market(pair, on: day) else { return nil }
+        return ResolvedRate(pair: pair, rate: q.rate, origin: .market(q))
+    }
+
     // MARK: Custom
 
     public func custom(_ pair: CurrencyPair, on day: Day) -> CustomQuote? {

@@ -269,9 +269,8 @@ public struct Executor: Sendable {
 
     /// Rounds one row's converted value, exactly.
     static func round(_ e: RowPick, converter: RowConverter?, scale: Int) throws(QueryError) -> ExactDecimal {
-        if let converter, e.id >= 0, !converter.factorIsExact[Int(e.id)] {
-            let bounded = BoundedValue(approximate: e.wide,
-                                       error: WideDecimal(BigInt(e.amount.magnitude) * 5, scale: converter.amountScale + converter.factorScale[Int(e.id)] + 1))
+        if let converter, let error = converter.productError(amount: e.amount, id: e.id) {
+            let bounded = BoundedValue(approximate: e.wide, error: error)
             if let r = bounded.roundedIfCertain(toScale: scale) { return r }
             guard let r = converter.exactValue(amount: e.amount, id: e.id).rounded(toScale: scale) else { throw QueryError(.overflow, at: nil) }
             return r
@@ -379,8 +378,7 @@ public struct Executor: Sendable {
             // The exact parts as summed, then each quotient rate's native sum times the exact rate.
             var f = Fraction(scan.acc.exactPart(g))
             for (id, sum) in native[g] ?? [:] {
-                let rate = converter.rates[Int(id)].resolved.rate.fraction
-                f = f + Fraction(rate.numerator * sum.value, rate.denominator * BigInt(10).power(store.amountScale))
+                f = f + converter.rates[Int(id)].resolved.rate.converted(sum.value, scale: store.amountScale)
             }
             result[g] = f
         }

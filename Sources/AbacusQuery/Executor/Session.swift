@@ -155,13 +155,8 @@ public final class Session {
             if w.pair == pair { return (ResolvedRate(pair: pair, rate: Rate(w.rate), origin: .whatIf(pair)), day) }
             if w.pair == pair.inverse { return (ResolvedRate(pair: pair, rate: Rate(w.rate).inverse, origin: .whatIf(pair)), day) }
         }
-        if let c = resolver.custom(pair, on: day) {
-            return (ResolvedRate(pair: pair, rate: c.rate, origin: .custom(c)), day)
-        }
-        if let q = resolver.market(pair, on: day) {
-            return (ResolvedRate(pair: pair, rate: q.rate, origin: .market(q)), day)
-        }
-        throw QueryError(.noRate(pair), at: nil)
+        guard let r = resolver.resolve(pair, on: day) else { throw QueryError(.noRate(pair), at: nil) }
+        return (r, day)
     }
 
     func sourceDate(_ r: ResolvedRate) -> Cell {
@@ -192,8 +187,7 @@ public final class Session {
         }
         let pair = CurrencyPair(c.from, c.to)
         let (r, day) = try resolve(pair, c.valuation, c.whatIf)
-        let f = r.rate.fraction
-        let exact = Fraction(f.numerator * BigInt(c.amount.significand), f.denominator * BigInt(10).power(c.amount.scale))
+        let exact = r.rate.converted(BigInt(c.amount.significand), scale: c.amount.scale)
         guard let rounded = exact.rounded(toScale: c.to.minorUnits) else { throw QueryError(.overflow, at: nil) }
         // A free amount belongs to no book; entries of a book that locks the pair use its rate instead.
         let locks = c.valuation == nil && c.whatIf.isEmpty ? lockedRates(pair) : []
@@ -264,14 +258,9 @@ public final class Session {
             for c in resolver.quotedCurrencies(with: ledger.customRates, session: sessionRates) where c != base {
                 if let filter, !filter.keeps(c) { continue }
                 let pair = CurrencyPair(base, c)
-                if let custom = resolver.custom(pair, on: day) {
-                    let r = ResolvedRate(pair: pair, rate: custom.rate, origin: .custom(custom))
-                    rows.append([.text(c.code), .text(c.name), .number(custom.rate.decimal()), .text(resolver.describe(r.origin)), sourceDate(r)])
-                    continue
-                }
-                guard let q = resolver.market(pair, on: day) else { continue }
-                if q.isAfterRequestedDay { late.append(c.code) }
-                rows.append([.text(c.code), .text(c.name), .number(q.rate.decimal()), .text(resolver.describe(.market(q))), .text(q.newestDay.description)])
+                guard let r = resolver.resolve(pair, on: day) else { continue }
+                if case .market(let q) = r.origin, q.isAfterRequestedDay { late.append(c.code) }
+                rows.append([.text(c.code), .text(c.name), .number(r.rate.decimal()), .text(resolver.describe(r.origin)), sourceDate(r)])
             }
             if rows.isEmpty && filter == nil {
                 throw QueryError(.unsupported("no custom or market rate prices \(base.code) against any other currency"), at: nil)
