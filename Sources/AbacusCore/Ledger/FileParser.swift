@@ -612,15 +612,7 @@ struct FileParser {
     }
 }
 
-/// A value from the file as a message quotes it: in double quotes, cut to 60 characters (a
-/// 50 MB string makes a 50 MB message otherwise), control characters shown as escapes.
-func quoted(_ text: String, limit: Int = 60) -> String {
-    var out = ""
-    var count = 0
-    for ch in text {
-        if count == limit { out += "…"; break }
-        if let a = ch.asciiValue, a < 0x20 || a == 0x7F { out += "\\u{" + String(a, radix: 16, uppercase: true) + "}" } else { out.append(ch) }
-        count += 1
-    }
-    return "\"" + out + "\""
+/// A value from the file as a message quotes it: `ShownText`, in double quotes.
+func quoted(_ text: String, limit: Int = ShownText.limit) -> String {
+    "\"" + ShownText.shown(text, limit: limit) + "\""
 }

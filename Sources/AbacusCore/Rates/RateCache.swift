@@ -142,20 +142,9 @@ public enum RateCache {
         return (1...8).contains(u.count) && u.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }
     }
 
-    /// `s` safe to print: control characters (C0, DEL, C1) as `\u{…}`, at most `limit` characters.
+    /// Text from a response or the cache as a message quotes it: `ShownText`, at most `limit` characters.
     public static func printable(_ s: String, limit: Int = 200) -> String {
-        var out = ""
-        var count = 0
-        for u in s.unicodeScalars {
-            if count == limit { return out + "…" }
-            count += 1
-            if u.value < 0x20 || (0x7F...0x9F).contains(u.value) {
-                out += "\\u{" + String(u.value, radix: 16) + "}"
-            } else {
-                out.unicodeScalars.append(u)
-            }
-        }
-        return out
+        ShownText.shown(s, limit: limit)
     }
 
     // MARK: The cache file

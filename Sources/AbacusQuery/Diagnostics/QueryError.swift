@@ -77,21 +77,21 @@ public struct QueryError: Error, Sendable, Equatable {
     public var message: String {
         switch kind {
         case .unexpectedCharacter(let c):
-            return "unexpected character " + (QueryError.isEscaped(c) ? c.unicodeScalars.map(QueryError.escape).joined(separator: " ") : "'\(c)'")
+            return "unexpected character " + (ShownText.isEscaped(c) ? c.unicodeScalars.map(ShownText.escape).joined(separator: " ") : "'\(c)'")
         case .unterminatedString(let quote):
             return "unterminated string: a closing \(quote) is missing"
         case .unknownEscape(let e):
-            return "unknown escape '\(QueryError.shown(e))' in a string: only \\\", \\\\, \\n and \\t escape"
+            return "unknown escape '\(ShownText.shown(e))' in a string: only \\\", \\\\, \\n and \\t escape"
         case .unclosedParenthesis:
             return "this '(' is never closed: expected ')' before the end of the statement"
         case .expected(let options, let found, _):
             return "expected \(QueryError.list(options)), found \(found)"
         case .unknownCurrency(let code, _):
-            return "unknown currency '\(QueryError.shown(code))': expected an ISO 4217 code such as INR, USD or EUR"
+            return "unknown currency '\(ShownText.shown(code))': expected an ISO 4217 code such as INR, USD or EUR"
         case .unknownName(let field, let value, _):
-            return "no \(field) is named \"\(QueryError.shown(value))\""
+            return "no \(field) is named \"\(ShownText.shown(value))\""
         case .badDate(let text):
-            return "'\(QueryError.shown(text))' is not a date: expected YYYY, YYYY-MM, YYYY-MM-DD, YYYY-Qn, YYYY-Wnn, today, this month, …"
+            return "'\(ShownText.shown(text))' is not a date: expected YYYY, YYYY-MM, YYYY-MM-DD, YYYY-Qn, YYYY-Wnn, today, this month, …"
         case .repeatedRate(let pair, let earlier):
             return pair == earlier ? "a rate for \(pair) is already given in this statement"
                 : "\(pair) is the inverse of \(earlier), whose rate is already given in this statement"
@@ -146,10 +146,10 @@ public struct QueryError: Error, Sendable, Equatable {
     public var hint: String? {
         switch advice {
         case .quoteName(let field, let name)?:
-            let quoted = "\"" + QueryError.shown(name).replacingOccurrences(of: "\"", with: "\\\"") + "\""
+            let quoted = "\"" + ShownText.shown(name).replacingOccurrences(of: "\"", with: "\\\"") + "\""
             return "if \(quoted) is one name, put it in quotes: \(field) = \(quoted)"
         case .dropQuotes(let date)?:
-            return "dates are written without quotes: \(QueryError.shown(date))"
+            return "dates are written without quotes: \(ShownText.shown(date))"
         case .subjectFirst(let aggregate, let subject)?:
             return "the subject comes right after `\(aggregate)`: \(aggregate) \(subject) …"
         case nil:
@@ -174,41 +174,6 @@ public struct QueryError: Error, Sendable, Equatable {
         default: return options.dropLast().joined(separator: ", ") + " or " + options[options.count - 1]
         }
     }
-
-    /// Longest piece of typed text a message quotes.
-    static let shownLimit = 60
-
-    /// Typed text as a message shows it: invisible characters as `<U+0001>`, cut to 60 characters with "…".
-    public static func shown(_ text: String) -> String {
-        var out = ""
-        var count = 0
-        for ch in text {
-            if count == shownLimit { return out + "…" }
-            out += ch.unicodeScalars.contains(where: isInvisible) ? ch.unicodeScalars.map(bracketed).joined() : String(ch)
-            count += 1
-        }
-        return out
-    }
-
-    /// Characters that would be invisible or disturb the terminal: controls, the byte-order mark,
-    /// line and paragraph separators and bidi overrides.
-    static func isInvisible(_ u: Unicode.Scalar) -> Bool {
-        switch u.value {
-        case 0..<0x20, 0x7F...0x9F, 0xFEFF, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: return true
-        default: return false
-        }
-    }
-
-    static func escape(_ u: Unicode.Scalar) -> String {
-        guard isInvisible(u) else { return String(u) }
-        let hex = String(u.value, radix: 16, uppercase: true)
-        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-    }
-
-    /// An invisible character as `<U+0001>`, anything else as itself.
-    static func bracketed(_ u: Unicode.Scalar) -> String { isInvisible(u) ? "<" + escape(u) + ">" : String(u) }
-
-    static func isEscaped(_ text: String) -> Bool { text.unicodeScalars.contains(where: isInvisible) }
 }
 
 /// Draws an error under its statement:
@@ -272,8 +237,8 @@ public enum Diagnostic {
                 piece = String(repeating: " ", count: 8 - column % 8)
             } else if ch == "\r" {
                 piece = ""
-            } else if ch.unicodeScalars.contains(where: QueryError.isInvisible) {
-                piece = ch.unicodeScalars.map(QueryError.bracketed).joined()
+            } else if ch.unicodeScalars.contains(where: ShownText.isInvisible) {
+                piece = ch.unicodeScalars.map(ShownText.bracketed).joined()
             } else {
                 piece = String(ch)
             }
