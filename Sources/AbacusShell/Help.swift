@@ -3,13 +3,6 @@
 enum Help {
     static let topics = ["query", "where", "dates", "rates", "statements", "format", "commands"]
 
-    static let keywords = ["sum", "count", "avg", "min", "max", "list", "expenses", "income", "transfers", "entries",
-                           "in", "native", "by", "where", "and", "or", "not", "category", "book", "party", "payment",
-                           "currency", "tag", "remarks", "amount", "date", "day", "week", "month", "quarter", "year",
-                           "since", "until", "before", "on", "during", "today", "yesterday", "this", "last", "days",
-                           "at", "market", "latest", "with", "rate", "order", "asc", "desc", "top", "explain",
-                           "convert", "to", "rates", "set", "unset", "books", "categories"]
-
     static func text(topic: String) -> String? {
         switch topic.lowercased() {
         case "": return overview

@@ -27,7 +27,7 @@ import Foundation
 import FoundationNetworking
 #endif
 
-final class LiveRates: LiveRatesService {
+final class LiveRates: LiveRateSource {
     static let defaultURL = "https://api.frankfurter.app/latest?from={base}"
     static let ttlRange = 0...525_600
     static let timeoutRange = 1...600
@@ -149,47 +149,47 @@ final class LiveRates: LiveRatesService {
         return RateCache.printable(t, limit: 400)
     }
 
-    func refresh(base requested: Currency?, force: Bool, session: Session) throws(QueryError) -> String {
-        let base = requested ?? Currency(code: "USD") ?? session.currency
+    func refresh(base requested: Currency?, force: Bool, market: MarketRates) throws(LiveRateError) -> LiveRefresh {
+        let base = requested ?? Currency(code: "USD") ?? market.currency
         if offline {
-            return "offline: no request made; market rates come from the ledger and the cache" + newestNote(session)
+            return LiveRefresh(snapshots: [], message: "offline: no request made; market rates come from the ledger and the cache" + newestNote(market))
         }
-        if let refused = refusedTimeout ?? refusedTTL { throw QueryError(.unsupported(refused), at: nil) }
+        if let refused = refusedTimeout ?? refusedTTL { throw LiveRateError(refused) }
         guard LiveRates.ttlRange.contains(ttlMinutes) else {
-            throw QueryError(.unsupported(Problem.badSetting(name: ".set ttl", value: String(ttlMinutes), range: LiveRates.ttlRange, unit: "minutes").message), at: nil)
+            throw LiveRateError(Problem.badSetting(name: ".set ttl", value: String(ttlMinutes), range: LiveRates.ttlRange, unit: "minutes").message)
         }
         let now = Date()
         if !force, let fresh = newestCached(base: base), let fetched = fresh.fetchedAt.flatMap(LiveRates.parseTime),
            case .minutes(let minutes) = LiveRates.age(of: fetched, now: now), minutes < ttlMinutes {
-            return "rates for \(base) fetched \(minutes) min ago (within the \(ttlMinutes)-minute TTL), rates of \(fresh.day); `rates refresh --force` fetches anyway"
+            return LiveRefresh(snapshots: [], message: "rates for \(base) fetched \(minutes) min ago (within the \(ttlMinutes)-minute TTL), rates of \(fresh.day); `rates refresh --force` fetches anyway")
         }
         let shown = redacted(url(base: base, withKey: false))
         guard let url = URL(string: url(base: base, withKey: true)), let scheme = url.scheme?.lowercased(),
               scheme == "https" || scheme == "http", let host = url.host, !host.isEmpty else {
-            throw QueryError(.unsupported(Problem.unusableURL(shown).message), at: nil)
+            throw LiveRateError(Problem.unusableURL(shown).message)
         }
         if let key {
             // A key with a line break would write headers of its own.
             guard !key.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
-                throw QueryError(.unsupported(Problem.keyWithControlCharacters.message), at: nil)
+                throw LiveRateError(Problem.keyWithControlCharacters.message)
             }
             guard scheme == "https" || LiveRates.isLoopback(host) else {
-                throw QueryError(.unsupported(Problem.keyOverPlainHTTP(host: redacted(host)).message), at: nil)
+                throw LiveRateError(Problem.keyOverPlainHTTP(host: redacted(host)).message)
             }
         }
         let source = redacted(host)
         let body: [UInt8]
         switch fetch(url) {
-        case .failure(let reason): return carryOn(Problem.fetchFailed(url: shown, reason: redacted(reason.description)), session)
+        case .failure(let reason): return carryOn(Problem.fetchFailed(url: shown, reason: redacted(reason.description)), market)
         case .success(let data): body = data
         }
         let parsed: RateCache.ProviderSnapshot
         do {
-            let latest = max(session.today, LiveRates.utcDay(now)).advanced(by: 1)
+            let latest = max(market.today, LiveRates.utcDay(now)).advanced(by: 1)
             parsed = try RateCache.parseResponse(body, expecting: .init(base: base, latestDay: latest), source: source, fetchedAt: LiveRates.timestamp(now))
         } catch {
             let place = error.line.flatMap { l in error.column.map { "line \(l), column \($0): " } } ?? ""
-            return carryOn(Problem.badResponse(url: shown, reason: redacted(place + error.message)), session)
+            return carryOn(Problem.badResponse(url: shown, reason: redacted(place + error.message)), market)
         }
         cached.removeAll { $0.base == parsed.snapshot.base && $0.day == parsed.snapshot.day }
         cached.append(parsed.snapshot)
@@ -202,19 +202,18 @@ final class LiveRates: LiveRatesService {
                 notes.append(warning(Problem.notCached(error.description), briefly: "not cached"))
             }
         }
-        if firstLiveOrder == Int.max { firstLiveOrder = session.ledger.nextMarketOrder }
-        session.addMarketSnapshots([parsed.snapshot])
+        if firstLiveOrder == Int.max { firstLiveOrder = market.ledger.nextMarketOrder }
         if !parsed.skipped.isEmpty {
             let n = parsed.skipped.count
             notes.append("skipped \(n) \(n == 1 ? "code" : "codes") outside ISO 4217 (\(parsed.skipped.prefix(5).joined(separator: ", "))\(n > 5 ? ", …" : ""))")
         }
         let snap = parsed.snapshot
-        return "fetched \(snap.rates.count) \(snap.base) rates of \(snap.day) from \(source)" + (notes.isEmpty ? "" : "; " + notes.joined(separator: "; "))
+        return LiveRefresh(snapshots: [snap], message: "fetched \(snap.rates.count) \(snap.base) rates of \(snap.day) from \(source)" + (notes.isEmpty ? "" : "; " + notes.joined(separator: "; ")))
     }
 
     /// A failed fetch: the reason as a warning, and as the statement's answer what Abacus uses instead.
-    func carryOn(_ problem: Problem, _ session: Session) -> String {
-        warning(problem, briefly: "no new rates") + "; carrying on with the ledger's and cached rates" + newestNote(session)
+    func carryOn(_ problem: Problem, _ market: MarketRates) -> LiveRefresh {
+        LiveRefresh(snapshots: [], message: warning(problem, briefly: "no new rates") + "; carrying on with the ledger's and cached rates" + newestNote(market))
     }
 
     /// Sends the problem to stderr and returns `brief`; without a place for warnings, returns the problem itself.
@@ -225,11 +224,11 @@ final class LiveRates: LiveRatesService {
     }
 
     /// " (newest dated 2025-12-31, 326 days old)", with the fetch time when the newest was fetched.
-    func newestNote(_ session: Session) -> String {
-        let ledger = session.ledger
+    func newestNote(_ market: MarketRates) -> String {
+        let ledger = market.ledger
         let days = ledger.snapshots.map(\.day) + ledger.pairs.compactMap(\.day)
         guard let newest = days.max() else { return "; there are none" }
-        let old = Int(session.today.number) - Int(newest.number)
+        let old = Int(market.today.number) - Int(newest.number)
         var note = " (newest dated \(newest), " + (old < 0 ? "after today" : old == 0 ? "today's" : old == 1 ? "1 day old" : "\(old) days old")
         let fetched = ledger.snapshots.filter { $0.day == newest }.compactMap { $0.fetchedAt.flatMap(LiveRates.parseTime) }.max()
         if let fetched { note += ", " + LiveRates.describe(LiveRates.age(of: fetched, now: Date())) }
@@ -352,29 +351,29 @@ final class LiveRates: LiveRatesService {
 
     // MARK: Status
 
-    func status(session: Session) -> ResultSet {
+    func status(market: MarketRates) -> LiveRatesStatus {
         let now = Date()
-        var rows: [[Cell]] = []
-        let ledgerSnapshots = session.ledger.snapshots.filter { $0.order < firstLiveOrder }
-        let liveSnapshots = session.ledger.snapshots.filter { $0.order >= firstLiveOrder }
-        let ledgerDays = ledgerSnapshots.map(\.day) + session.ledger.pairs.compactMap(\.day)
+        var sources: [LiveRatesStatus.Source] = []
+        let ledger = market.ledger
+        let ledgerSnapshots = ledger.snapshots.filter { $0.order < firstLiveOrder }
+        let liveSnapshots = ledger.snapshots.filter { $0.order >= firstLiveOrder }
+        let ledgerDays = ledgerSnapshots.map(\.day) + ledger.pairs.compactMap(\.day)
         if let newest = ledgerDays.max() {
             let fetched = ledgerSnapshots.filter { $0.day == newest }.compactMap(\.fetchedAt).max()
-            rows.append([.text("ledger"), .text(session.ledger.files.joined(separator: ", ")), .text(newest.description),
-                         fetched.map { Cell.text(RateCache.printable($0)) } ?? .empty,
-                         .text(age(newestDay: newest, fetched: fetched, today: session.today, now: now))])
+            sources.append(.init(kind: "ledger", from: ledger.files.joined(separator: ", "), newest: newest, fetched: fetched.map { RateCache.printable($0) },
+                                 age: age(newestDay: newest, fetched: fetched, today: market.today, now: now)))
         }
         for base in Set(liveSnapshots.map(\.base)).sorted() {
             let mine = liveSnapshots.filter { $0.base == base }
             guard let newest = mine.map(\.day).max() else { continue }
             let fetched = mine.compactMap(\.fetchedAt).max()
-            rows.append([.text("cache"), .text("\(base) from \(RateCache.printable(mine.last?.source ?? "provider"))"), .text(newest.description),
-                         fetched.map(Cell.text) ?? .empty, .text(age(newestDay: newest, fetched: fetched, today: session.today, now: now))])
+            sources.append(.init(kind: "cache", from: "\(base) from \(RateCache.printable(mine.last?.source ?? "provider"))", newest: newest,
+                                 fetched: fetched, age: age(newestDay: newest, fetched: fetched, today: market.today, now: now)))
         }
         let ttl = refusedTTL == nil ? "TTL \(ttlMinutes) min" : "TTL refused (ABACUS_RATES_TTL), \(ttlMinutes) min meanwhile"
-        let footer = (offline ? "offline" : "provider \(LiveRates.host(of: redacted(url(base: Currency(code: "USD") ?? session.currency, withKey: false))))")
+        let settings = (offline ? "offline" : "provider \(LiveRates.host(of: redacted(url(base: Currency(code: "USD") ?? market.currency, withKey: false))))")
             + ", " + ttl + (cachePath.map { ", cache \($0)" } ?? "")
-        return ResultSet(columns: ["source", "from", "newest rate", "fetched", "age"], rows: rows, footer: footer)
+        return LiveRatesStatus(sources: sources, settings: settings)
     }
 
     func age(newestDay: Day, fetched: String?, today: Day, now: Date) -> String {

@@ -52,6 +52,10 @@ func plainText(_ c: Cell?) -> String? {
     case .count(let n)?: return String(n)
     case .number(let d)?: return d.description
     case .text(let s)?: return s
+    case .currency(let c)?: return c.code
+    case .period(let p)?: return p.description
+    case .date(let d)?: return d.description
+    case .none?: return "(none)"
     default: return nil
     }
 }
@@ -60,7 +64,7 @@ func plainText(_ c: Cell?) -> String? {
 func amounts(_ r: ResultSet) -> [String: String] {
     var out: [String: String] = [:]
     for row in r.rows {
-        let keys = row.dropLast().compactMap { if case .text(let s) = $0 { return s } else { return nil } }
+        let keys = row.dropLast().compactMap(plainText)
         out[keys.joined(separator: "/")] = plainText(row.last)
     }
     return out

@@ -47,7 +47,7 @@ import Testing
     ] as [(String, [String])])
     func suggestionsAreNearMissesOnly(_ typed: String, _ expected: [String]) throws {
         let names = try DemoLedgerTests.ledger.get().entries.categories
-        #expect(ConditionCompiler.suggestions(for: typed, in: names) == expected)
+        #expect(Spelling.suggestions(for: typed, in: names) == expected)
     }
 
     @Test func aCurrencyNearMissPrefersTheLedgersOwnCodes() throws {

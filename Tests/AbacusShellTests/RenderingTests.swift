@@ -50,10 +50,10 @@ import Testing
 @Suite struct RendererTests {
     static let aed = Currency(code: "AED")!
     static let result = ResultSet(
-        columns: ["party", "amount"],
+        columns: [Column("party", .key(.party)), Column("amount", .money)],
         rows: [[.text("Café, \"Le\" Nord"), .money(ExactDecimal("1234.5")!, aed)],
                [.text("Souk"), .money(ExactDecimal("-7")!, aed)]],
-        totals: [[.text("Total"), .money(ExactDecimal("1227.5")!, aed)]],
+        totals: [[.total(.total), .money(ExactDecimal("1227.5")!, aed)]],
         currency: aed, warnings: ["a warning"])
 
     @Test func tableAlignsMoneyByDisplayWidth() {

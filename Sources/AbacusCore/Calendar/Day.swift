@@ -74,6 +74,9 @@ public struct Day: Hashable, Comparable, Sendable, CustomStringConvertible, Stri
     }
 
     public static func < (a: Day, b: Day) -> Bool { a.number < b.number }
+    /// Compared directly: Strideable's default `==` measures the distance, which overflows
+    /// between the open ends of a range.
+    public static func == (a: Day, b: Day) -> Bool { a.number == b.number }
 
     public func distance(to other: Day) -> Int32 { other.number - number }
     public func advanced(by n: Int32) -> Day { Day(number: number + n) }

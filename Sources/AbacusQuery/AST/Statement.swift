@@ -31,12 +31,13 @@ public enum Subject: String, Sendable, CaseIterable {
 public enum GroupKey: String, Sendable, CaseIterable {
     case category, book, party, payment, currency, tag, day, week, month, quarter, year
 
-    public var isPeriod: Bool {
-        switch self {
-        case .day, .week, .month, .quarter, .year: return true
-        default: return false
-        }
-    }
+    /// The unit of a period key (`by month`); nil for the others.
+    public var periodUnit: PeriodUnit? { PeriodUnit(rawValue: rawValue) }
+
+    public var isPeriod: Bool { periodUnit != nil }
+
+    /// Keys whose value an entry may lack (shown as "(none)").
+    public var isOptional: Bool { self == .party || self == .payment || self == .tag }
 }
 
 public enum TargetCurrency: Sendable, Equatable {
@@ -46,19 +47,38 @@ public enum TargetCurrency: Sendable, Equatable {
 
 /// A date or period as written: resolved against `today` by the planner.
 public enum DateExpression: Sendable, Equatable {
-    /// `2025`, `2025-10`, `2025-10-05`, `2025-Q4`, `2025-W41`, already resolved to days.
-    case literal(DayRange, text: String)
-    case today
-    case yesterday
-    case thisMonth, lastMonth, thisYear, lastYear
-    case lastDays(Int)
-}
+    /// `2025`, `2025-10`, `2025-10-05`, `2025-Q4`, `2025-W41`.
+    case literal(Period, text: String)
+    /// The period `offset` periods from the one holding today: `today` (day, 0), `yesterday`
+    /// (day, −1), `this month` (month, 0), `last quarter` (quarter, −1), …
+    case relative(PeriodUnit, offset: Int)
+    /// `last 30 days`, `last 3 months`: the last `count` periods, the current one included.
+    case trailing(Int, PeriodUnit)
 
-/// An inclusive range of days.
-public struct DayRange: Sendable, Equatable {
-    public var first: Day
-    public var last: Day
-    public init(_ first: Day, _ last: Day) { self.first = first; self.last = last }
+    /// The days it names.
+    public func resolve(today: Day) -> DayRange {
+        switch self {
+        case .literal(let p, _): return p.days
+        case .relative(let unit, let offset): return Period(unit, containing: today).advanced(by: offset).days
+        case .trailing(let n, .day): return DayRange(Day(number: today.number - Int32(n) + 1), today)
+        case .trailing(let n, let unit):
+            let current = Period(unit, containing: today)
+            return DayRange(current.advanced(by: 1 - n).days.first, current.days.last)
+        }
+    }
+
+    /// As it would be typed: `2025-10`, `today`, `last month`, `last 30 days`.
+    public var description: String {
+        switch self {
+        case .literal(_, let text): return text
+        case .relative(.day, 0): return "today"
+        case .relative(.day, -1): return "yesterday"
+        case .relative(let unit, 0): return "this \(unit.rawValue)"
+        case .relative(let unit, -1): return "last \(unit.rawValue)"
+        case .relative(let unit, let n): return "\(unit.rawValue) \(n)"
+        case .trailing(let n, let unit): return "last \(n) \(unit.rawValue)\(n == 1 ? "" : "s")"
+        }
+    }
 }
 
 public enum PeriodKind: String, Sendable, CaseIterable {
@@ -95,6 +115,9 @@ public enum Literal: Sendable, Equatable {
     case text(String)
     case number(ExactDecimal)
     case date(DateExpression)
+    /// `(none)` unquoted, as groups show a missing value: the entries without one. A quoted
+    /// `"(none)"` is text, the name.
+    case missing
 }
 
 public struct LiteralValue: Sendable, Equatable {

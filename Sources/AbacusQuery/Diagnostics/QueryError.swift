@@ -60,6 +60,8 @@ public struct QueryError: Error, Sendable, Equatable {
         case dropQuotes(String)
         /// The subject was written after a clause (`sum since 2025 expenses`).
         case subjectFirst(aggregate: String, subject: String)
+        /// `"(none)"` in quotes names a value; unquoted it means the entries without one.
+        case unquotedNone(field: String)
     }
 
     public var kind: Kind
@@ -150,6 +152,8 @@ public struct QueryError: Error, Sendable, Equatable {
             return "if \(quoted) is one name, put it in quotes: \(field) = \(quoted)"
         case .dropQuotes(let date)?:
             return "dates are written without quotes: \(ShownText.shown(date))"
+        case .unquotedNone(let field)?:
+            return "entries without a \(field) are written without quotes: \(field) = (none)"
         case .subjectFirst(let aggregate, let subject)?:
             return "the subject comes right after `\(aggregate)`: \(aggregate) \(subject) …"
         case nil:

@@ -196,7 +196,7 @@ extension Executor {
         let keepsExtremes = plan.aggregate == .min || plan.aggregate == .max
         let slots = SumSlots(converter: converter, store: store)
         let rows = planRows(plan)
-        let amounts = plan.filter.map(Plan.testsAmount) == true ? (converter ?? self.converter(plan)) : nil
+        let amounts = plan.filter?.testsAmount == true ? (converter ?? self.converter(plan)) : nil
         let threads = rows.count >= parallelRows && onlineProcessors > 1 ? 2 : 1
         let partials = (0..<threads).map { _ in
             DensePartial(groups: key.count, slots: slots.scales.count, rates: converter?.rates.count ?? 0, extremes: keepsExtremes,
@@ -239,7 +239,7 @@ extension Executor {
         acc.addGroup()
         load(0, as: 0)
         for dense in 1..<(key.count + 1) where total.counts[dense] > 0 {
-            var k = SIMD4<UInt32>.zero
+            var k = GroupCodes.zero
             switch key {
             case .none: break
             case .codes: k[0] = UInt32(dense - 1)

@@ -43,16 +43,13 @@ public struct Executor: Sendable {
 
     public func run(_ plan: Plan) throws(QueryError) -> ResultSet {
         if plan.aggregate == .list { return try list(plan) }
-        var keys = plan.groupBy
-        if plan.target == nil && !keys.contains(.currency) { keys.append(.currency) }
-        if keys.count > 4 { throw QueryError(.tooManyGroupKeys(keys.count), at: nil) }
+        let keys = plan.groupBy
         let converter = plan.aggregate != .count ? self.converter(plan) : nil
         var scan: Scan
         if useDenseKernel, let dense = try denseAggregate(plan, keys: keys, converter: converter) { scan = dense } else { scan = try aggregate(plan, keys: keys, converter: converter) }
         let warnings = try outcome(converter, scan.tally)
 
         // One value per group, exact until rounded here. Group 0 is the whole statement.
-        let columns = keys.map(\.rawValue) + [plan.aggregate == .count ? "count" : "amount"]
         func currency(_ g: Int) -> Currency? {
             if let t = plan.target { return t }
             guard g > 0, let ci = keys.firstIndex(of: .currency) else { return nil }
@@ -69,94 +66,26 @@ public struct Executor: Sendable {
             return .money(v, c)
         }
         let provenance = converter.map { scan.tally.provenance($0) }
-        let notes = converter.flatMap { c in provenance.map { Executor.rateNotes(c, $0) } } ?? []
-
+        var result = ResultSet(columns: keys.map { Column($0.rawValue, .key($0)) } + [plan.aggregate == .count ? Column("count", .count) : Column("amount", .money)],
+                               rows: [], currency: plan.aggregate == .count ? nil : plan.target, warnings: warnings, provenance: provenance,
+                               rateNotes: converter.flatMap { c in provenance.map { Executor.rateNotes(c, $0) } } ?? [])
         if keys.isEmpty {
             // An ungrouped statement over no rows still answers: 0 for sum and count, nothing for the others.
             let value: Cell = scan.acc.counts[0] == 0 && plan.aggregate == .sum ? .money(ExactDecimal(significand: 0, scale: plan.target?.minorUnits ?? 2), plan.target ?? ledger.defaultCurrency) : try cell(0)
-            return ResultSet(columns: columns, rows: [[value]], currency: plan.aggregate == .count ? nil : plan.target,
-                             warnings: warnings, provenance: provenance, rateNotes: notes)
+            result.rows = [[value]]
+            return result
         }
-
-        var results: [(group: Int, value: Cell, labels: [String])] = []
-        for g in 1..<scan.groups.count { results.append((g, try cell(g), labels(scan.groups.key(g), keys))) }
-        results.sort { a, b in compareKeys(scan.groups.key(a.group), scan.groups.key(b.group), keys, a.labels, b.labels) }
-        if let order = plan.order {
-            switch order.key {
-            case .value:
-                // Ranked by the exact value (counts by count; `order by count` by the number of
-                // entries whatever the aggregate), ties in key order; empty cells last.
-                func rank(_ r: (group: Int, value: Cell, labels: [String])) -> ExactDecimal? {
-                    if plan.ranksByEntryCount { return ExactDecimal(scan.acc.counts[r.group]) }
-                    switch r.value {
-                    case .money(let v, _): return v
-                    case .count(let n): return ExactDecimal(n)
-                    default: return nil
-                    }
-                }
-                let ranked = results.enumerated().sorted { a, b in
-                    let x = rank(a.element), y = rank(b.element)
-                    if let x, let y, x != y { return order.descending ? y < x : x < y }
-                    if (x == nil) != (y == nil) { return x != nil }
-                    return a.offset < b.offset
-                }
-                results = ranked.map(\.element)
-            case .key(let k):
-                if let i = keys.firstIndex(of: k) {
-                    let ascending = { (a: (group: Int, value: Cell, labels: [String]), b: (group: Int, value: Cell, labels: [String])) -> Bool in
-                        compareKeys(scan.groups.key(a.group), scan.groups.key(b.group), [k], [a.labels[i]], [b.labels[i]], onlyIndex: i)
-                    }
-                    results.sort { order.descending ? ascending($1, $0) : ascending($0, $1) }
-                }
-            case .date:
-                break
-            }
+        var groups: [GroupValue] = []
+        for g in 1..<scan.groups.count {
+            groups.append(GroupValue(id: g, key: values(scan.groups.key(g), keys), value: try cell(g), entries: scan.acc.counts[g]))
         }
-        if plan.target == nil, plan.order?.key == .value, plan.aggregate != .count, !plan.ranksByEntryCount {
-            try refuseRankingAcrossCurrencies(results.compactMap { r in if case .money(_, let c) = r.value { return c } else { return nil } })
-        }
-        let shownAll = plan.top.map { $0 >= results.count } ?? true
-        if let top = plan.top, top < results.count { results = Array(results.prefix(top)) }
-        let rows: [[Cell]] = results.map { $0.labels.map(Cell.text) + [$0.value] }
-
-        // The last row aggregates everything shown: a total for sum and count, the overall value
-        // otherwise. Over the whole statement it counts each entry once (tags put an entry in
-        // several groups); after `top N` it is over the rows shown.
-        var totals: [[Cell]] = []
-        // The label says when the last row is not simply the rows above added up.
-        var word = plan.aggregate == .sum || plan.aggregate == .count ? "Total" : "Overall"
-        if !shownAll, let top = plan.top { word += " (top \(top))" }
-        else if keys.contains(.tag) { word += " (each entry once)" }
-        let label = [Cell.text(word)] + Array(repeating: Cell.empty, count: keys.count - 1)
-        if plan.target != nil || plan.aggregate == .count {
-            if shownAll {
-                totals = [label + [try cell(0)]]
-            } else if let v = try shownValue(results.map(\.group), scan, plan, converter: converter, exact: &exact, keys: keys) {
-                totals = [label + [v]]
-            }
-        } else if let ci = keys.firstIndex(of: .currency), keys.count > 1 {
-            // In native: one total per currency, from the groups of that currency (none when the
-            // currency is the only key: each total would repeat its row).
-            var byCurrency: [Currency: [Int]] = [:]
-            for r in results { byCurrency[Currency(packed: UInt16(scan.groups.key(r.group)[ci])), default: []].append(r.group) }
-            for c in byCurrency.keys.sorted() {
-                guard let groups = byCurrency[c], let v = try nativeTotal(groups, scan, plan, currency: c, keys: keys, shownAll: shownAll) else { continue }
-                var row = label
-                row[ci] = .text(c.code)
-                totals.append(row + [v])
-            }
-        }
-        return ResultSet(columns: columns, rows: rows, totals: totals, currency: plan.aggregate == .count ? nil : plan.target,
-                         warnings: warnings, provenance: provenance, rateNotes: notes)
-    }
-
-    /// `in native` amounts are in their own currencies: ranking ¥459,166 above $10,877 compares
-    /// numbers, not money. Refused unless every ranked value is in one currency.
-    func refuseRankingAcrossCurrencies(_ currencies: [Currency]) throws(QueryError) {
-        let distinct = Array(Set(currencies)).sorted()
-        guard distinct.count > 1 else { return }
-        let home = ledger.defaultCurrency.code
-        throw QueryError(.unsupported("in native, the amounts are in \(distinct.map(\.code).joined(separator: ", ")): ranking them by amount would compare numbers in different currencies; convert them (in \(home)) or keep to one currency (where currency = \(home))"), at: nil)
+        let shaper = ResultShaper(plan: plan, home: ledger.defaultCurrency, isCancelled: isCancelled, whole: { () throws(QueryError) in try cell(0) }, subtotal: { ids throws(QueryError) in
+            try self.shownValue(ids, scan, plan, converter: converter, exact: &exact, keys: keys)
+        }, currencyTotal: { ids, c, shownAll throws(QueryError) in
+            try self.nativeTotal(ids, scan, plan, currency: c, keys: keys, shownAll: shownAll)
+        })
+        try shaper.shape(groups, into: &result)
+        return result
     }
 
     /// The total of the groups shown after `top N`: their sum (or count), or the extreme among them.
@@ -204,7 +133,7 @@ public struct Executor: Sendable {
             byCurrency.groupBy = [.currency]
             byCurrency.order = nil
             byCurrency.top = nil
-            for row in try run(byCurrency).rows where row.first == .text(c.code) { return row.last }
+            for row in try run(byCurrency).rows where row.first == .currency(c) { return row.last }
             return nil
         }
         var exact: [Int: Fraction] = [:]
@@ -392,7 +321,7 @@ public struct Executor: Sendable {
     /// currency (or native `in native`), so `where amount > 1000` in INR means above ₹1,000.
     func forEachRow<State>(_ plan: Plan, rows: DenseRows? = nil, converter: RowConverter?, state: inout State,
                            _ body: (Int, inout State) throws(QueryError) -> Void) throws(QueryError) {
-        let amounts = plan.filter.map(Plan.testsAmount) == true ? (converter ?? self.converter(plan)) : nil
+        let amounts = plan.filter?.testsAmount == true ? (converter ?? self.converter(plan)) : nil
         var filterTally = amounts.map(ConversionTally.init)
         let flip = plan.subject == .expenses
         let subject = plan.subject

@@ -1,85 +1,75 @@
-// Group keys: the code each row has for a key, the label each code shows as, and
-// the order groups come in (periods chronologically, names alphabetically,
-// "(none)" last).
+// Group keys: the code each row has for a key, the typed value each code stands
+// for, and the order groups come in (periods chronologically, names
+// alphabetically in any letter case, a missing value last).
 
 import AbacusCore
 
+/// The codes of a row's group keys: one lane per key (at most four keys and the
+/// `currency` that `in native` adds).
+typealias GroupCodes = SIMD8<UInt32>
+
 extension Executor {
+    /// A period key's code for a day (`Period.code`, as 32 bits).
+    @inline(__always)
     static func periodCode(_ k: GroupKey, _ d: Day) -> UInt32 {
-        let (y, m, _) = d.civil
+        guard let unit = k.periodUnit else { return 0 }
+        return UInt32(bitPattern: Period.code(unit, d))
+    }
+
+    /// The typed values of a group's keys.
+    func values(_ key: GroupCodes, _ keys: [GroupKey]) -> [Cell] {
+        keys.enumerated().map { i, k in value(k, key[i]) }
+    }
+
+    /// The value a key's code stands for.
+    func value(_ k: GroupKey, _ c: UInt32) -> Cell {
         switch k {
-        case .day: return UInt32(bitPattern: d.number)
-        case .week: let w = d.isoWeek; return UInt32(w.year * 100 + w.week)
-        case .month: return UInt32(y * 12 + m - 1)
-        case .quarter: return UInt32(y * 4 + (m - 1) / 3)
-        case .year: return UInt32(y)
-        default: return 0
+        case .category: return .text(store.categories[Int(c)])
+        case .book: return .text(ledger.books[Int(c)].name)
+        case .party: return c == 0 ? .none : .text(store.parties[Int(c)])
+        case .payment: return c == 0 ? .none : .text(store.payments[Int(c)])
+        case .currency: return .currency(Currency(packed: UInt16(c)))
+        case .tag: return c == 0 ? .none : .text(store.tags[Int(c) - 1])
+        case .day, .week, .month, .quarter, .year:
+            return .period(Period(unit: k.periodUnit ?? .day, code: Int32(bitPattern: c)))
         }
-    }
-
-    func labels(_ key: SIMD4<UInt32>, _ keys: [GroupKey]) -> [String] {
-        keys.enumerated().map { i, k in label(k, key[i]) }
-    }
-
-    public static let none = "(none)"
-
-    /// Four digits, as dates are written (`0099`).
-    static func year(_ y: Int) -> String {
-        let s = String(y)
-        return s.count >= 4 ? s : String(repeating: "0", count: 4 - s.count) + s
-    }
-
-    func label(_ k: GroupKey, _ c: UInt32) -> String {
-        switch k {
-        case .category: return store.categories[Int(c)]
-        case .book: return ledger.books[Int(c)].name
-        case .party: return c == 0 ? Executor.none : store.parties[Int(c)]
-        case .payment: return c == 0 ? Executor.none : store.payments[Int(c)]
-        case .currency: return Currency(packed: UInt16(c)).code
-        case .tag: return c == 0 ? Executor.none : store.tags[Int(c) - 1]
-        case .day: return Day(number: Int32(bitPattern: c)).description
-        case .week: return Executor.year(Int(c / 100)) + "-W" + (c % 100 < 10 ? "0" : "") + "\(c % 100)"
-        case .month: let m = c % 12 + 1; return Executor.year(Int(c / 12)) + "-" + (m < 10 ? "0" : "") + "\(m)"
-        case .quarter: return Executor.year(Int(c / 4)) + "-Q\(c % 4 + 1)"
-        case .year: return Executor.year(Int(c))
-        }
-    }
-
-    /// Ascending by each key in turn: periods chronologically, names alphabetically, "(none)" last.
-    func compareKeys(_ a: SIMD4<UInt32>, _ b: SIMD4<UInt32>, _ keys: [GroupKey], _ la: [String], _ lb: [String], onlyIndex: Int? = nil) -> Bool {
-        for (j, k) in keys.enumerated() {
-            let i = onlyIndex ?? j
-            let li = onlyIndex == nil ? j : 0
-            guard a[i] != b[i] else { continue }
-            if k.isPeriod {
-                if k == .day { return Int32(bitPattern: a[i]) < Int32(bitPattern: b[i]) }
-                return a[i] < b[i]
-            }
-            let optional = k == .party || k == .payment || k == .tag
-            let noneA = optional && a[i] == 0, noneB = optional && b[i] == 0
-            if noneA != noneB { return noneB }
-            let x = la[li].lowercased(), y = lb[li].lowercased()
-            if x != y { return x < y }
-            return la[li] < lb[li]
-        }
-        return false
     }
 }
 
-/// The groups of each row: the codes of its group keys packed into a SIMD4, numbered from
+extension Cell {
+    /// The ascending order of two key values of one column, or nil when they are equal:
+    /// periods chronologically, currencies by code, names alphabetically in any letter case
+    /// (then as written), a missing value last.
+    static func keyOrder(_ a: Cell, _ b: Cell) -> Bool? {
+        switch (a, b) {
+        case (.period(let x), .period(let y)): return x == y ? nil : x < y
+        case (.currency(let x), .currency(let y)): return x == y ? nil : x.code < y.code
+        case (.none, .none): return nil
+        case (.none, _): return false
+        case (_, .none): return true
+        case (.text(let x), .text(let y)):
+            if x == y { return nil }
+            let lx = x.lowercased(), ly = y.lowercased()
+            return lx != ly ? lx < ly : x < y
+        default: return nil
+        }
+    }
+}
+
+/// The groups of each row: the codes of its group keys packed into `GroupCodes`, numbered from
 /// 1 in order of first appearance (group 0 stands for the whole statement). A single key on
 /// a coded column indexes a table directly; a period key is worked out once per day.
 struct Grouper {
     let keys: [GroupKey]
     let store: EntryStore
-    private var keyOf: [SIMD4<UInt32>] = [.zero]
-    private var index: [SIMD4<UInt32>: Int] = [:]
+    private var keyOf: [GroupCodes] = [.zero]
+    private var index: [GroupCodes: Int] = [:]
     private var dense: [Int32]
     private let singleCode: GroupKey?
     private let periodKeys: [(offset: Int, element: GroupKey)]
     private let codeKeys: [(offset: Int, element: GroupKey)]
     private let tagIndex: Int?
-    private var dayCache: (day: Int32, codes: SIMD4<UInt32>) = (.min, .zero)
+    private var dayCache: (day: Int32, codes: GroupCodes) = (.min, .zero)
     private var dayGroup = -1
 
     init(keys: [GroupKey], ledger: Ledger) {
@@ -103,10 +93,10 @@ struct Grouper {
 
     var count: Int { keyOf.count }
 
-    func key(_ g: Int) -> SIMD4<UInt32> { keyOf[g] }
+    func key(_ g: Int) -> GroupCodes { keyOf[g] }
 
     /// The number of a key's group, if it has one.
-    func lookup(_ key: SIMD4<UInt32>) -> Int? { index[key] }
+    func lookup(_ key: GroupCodes) -> Int? { index[key] }
 
     @inline(__always)
     func code(_ k: GroupKey, _ row: Int) -> UInt32 {
@@ -121,7 +111,7 @@ struct Grouper {
     }
 
     /// The group of a key, numbered on first sight.
-    mutating func group(_ key: SIMD4<UInt32>) -> Int {
+    mutating func group(_ key: GroupCodes) -> Int {
         if let g = index[key] { return g }
         let g = keyOf.count
         keyOf.append(key)
@@ -145,7 +135,7 @@ struct Grouper {
             let c = Int(code(column, row))
             var g = Int(dense[c])
             if g < 0 {
-                var key = SIMD4<UInt32>.zero
+                var key = GroupCodes.zero
                 key[0] = UInt32(c)
                 g = group(key)
                 dense[c] = Int32(g)
@@ -153,11 +143,11 @@ struct Grouper {
             firstFound = g
             return 1
         }
-        var key = SIMD4<UInt32>.zero
+        var key = GroupCodes.zero
         if !periodKeys.isEmpty {
             let d = store.day[row]
             if d != dayCache.day {
-                var codes = SIMD4<UInt32>.zero
+                var codes = GroupCodes.zero
                 for (i, k) in periodKeys { codes[i] = Executor.periodCode(k, Day(number: d)) }
                 dayCache = (d, codes)
                 dayGroup = -1

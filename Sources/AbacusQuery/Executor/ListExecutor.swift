@@ -82,7 +82,7 @@ extension Executor {
         var picked = state.picked
         let tally = state.tally
         let warnings = try outcome(converter, tally)
-        if ranks { try refuseRankingAcrossCurrencies(Array(state.currencies)) }
+        if ranks { try ResultShaper.refuseRankingAcrossCurrencies(Array(state.currencies), home: ledger.defaultCurrency) }
         if let order = plan.order, keep == nil {
             switch order.key {
             case .value:
@@ -105,23 +105,23 @@ extension Executor {
         if isCancelled() { throw QueryError(.cancelled, at: nil) }
         if let top = plan.top, top < picked.count { picked = Array(picked.prefix(top)) }
         let native = plan.target == nil
-        let columns = ["date", "book", "category", "party"] + (native ? ["currency"] : []) + ["amount"]
+        let columns = [Column("date", .date), Column("book", .key(.book)), Column("category", .key(.category)), Column("party", .key(.party))]
+            + (native ? [Column("currency", .key(.currency))] : []) + [Column("amount", .money)]
         var rows: [[Cell]] = []
         rows.reserveCapacity(picked.count)
         for (k, p) in picked.enumerated() {
             if k & 0xFFF == 0xFFF, isCancelled() { throw QueryError(.cancelled, at: nil) }
             let currency = plan.target ?? store.currency[p.row]
-            var cells: [Cell] = [.text(Day(number: store.day[p.row]).description), .text(ledger.books[Int(store.book[p.row])].name),
-                                 .text(store.categories[Int(store.category[p.row])]),
-                                 .text(store.party[p.row] == 0 ? Executor.none : store.parties[Int(store.party[p.row])])]
-            if native { cells.append(.text(currency.code)) }
+            var cells: [Cell] = [.date(Day(number: store.day[p.row])), value(.book, store.book[p.row]),
+                                 value(.category, store.category[p.row]), value(.party, store.party[p.row])]
+            if native { cells.append(.currency(currency)) }
             cells.append(.money(try Executor.round(p, converter: converter, scale: currency.minorUnits), currency))
             rows.append(cells)
         }
         let provenance = converter.map { tally.provenance($0) }
         var totals: [[Cell]] = []
         if let target = plan.target, let converter, !picked.isEmpty {
-            totals = [[.text("Total")] + Array(repeating: .empty, count: columns.count - 2) + [.money(try total(picked, converter, target), target)]]
+            totals = [[.total(.total)] + Array(repeating: .empty, count: columns.count - 2) + [.money(try total(picked, converter, target), target)]]
         }
         return ResultSet(columns: columns, rows: rows, totals: totals, currency: plan.target, warnings: warnings,
                          provenance: provenance, rateNotes: converter.flatMap { c in provenance.map { Executor.rateNotes(c, $0) } } ?? [])
@@ -136,7 +136,7 @@ extension Executor {
         case .payment: return store.payment[row] == 0 ? nil : store.payments[Int(store.payment[row])]
         case .currency: return store.currency[row].code
         case .tag: return store.tags(at: row).first.map { store.tags[Int($0)] }
-        case .day, .week, .month, .quarter, .year: return label(k, Executor.periodCode(k, Day(number: store.day[row])))
+        case .day, .week, .month, .quarter, .year: return k.periodUnit.map { Period($0, containing: Day(number: store.day[row])).description }
         }
     }
 

@@ -1,27 +1,85 @@
-// What statements return: a table of typed cells, or a message. Rendering
-// (localized money, JSON, CSV) is the shell's business; cells keep exact values.
+// What statements return: columns that say what they hold, and cells of typed,
+// exact values. Nothing here is display text: a period is a `Period`, a missing
+// group value is `.none`, a total row says what kind of total it is, and money is
+// an exact decimal with its currency. The renderers (table, CSV, JSON, markdown,
+// chart) turn these into text, each by the column's kind.
 
 import AbacusCore
 
-public enum Cell: Sendable, Equatable {
-    case text(String)
-    /// Already rounded, half-even, to the currency's minor unit.
-    case money(ExactDecimal, Currency)
-    case count(Int)
-    /// A plain exact number (a rate).
-    case number(ExactDecimal)
-    case empty
+/// What a column holds.
+public enum ColumnKind: Sendable, Equatable {
+    /// The values of a group key (a name, a currency code, a period).
+    case key(GroupKey)
+    /// Money: each cell carries its currency.
+    case money
+    /// A number of entries.
+    case count
+    /// A calendar day.
+    case date
+    /// An exchange rate.
+    case rate
+    /// Other text (a source, a name, an id).
+    case text
+}
 
+public struct Column: Sendable, Equatable {
+    public var name: String
+    public var kind: ColumnKind
+    public init(_ name: String, _ kind: ColumnKind) {
+        self.name = name
+        self.kind = kind
+    }
+
+    /// Columns whose cells are numbers (right-aligned in tables and markdown).
     public var isNumeric: Bool {
-        switch self {
-        case .money, .count, .number: return true
+        switch kind {
+        case .money, .count, .rate: return true
         default: return false
         }
     }
 }
 
+/// The last row of a grouped result or a listing, and what it adds up.
+public enum TotalLabel: Sendable, Equatable {
+    /// The sum of the rows (`sum`, `count`).
+    case total
+    /// The aggregate over all the rows' entries (`avg`, `min`, `max`).
+    case overall
+    /// Over the N rows `top N` kept.
+    case totalOfTop(Int)
+    case overallOfTop(Int)
+    /// Over the statement's entries, each once (tags put one entry in several rows).
+    case totalEachEntryOnce
+    case overallEachEntryOnce
+}
+
+public enum Cell: Sendable, Equatable {
+    case text(String)
+    case currency(Currency)
+    case period(Period)
+    case date(Day)
+    /// A group key's value that an entry lacks (no party, no tags).
+    case none
+    /// Already rounded, half-even, to the currency's minor unit.
+    case money(ExactDecimal, Currency)
+    case count(Int)
+    /// A plain exact number (a rate).
+    case number(ExactDecimal)
+    /// The label of a total row.
+    case total(TotalLabel)
+    case empty
+}
+
+/// What a renderer may draw under a result for people (never in JSON or CSV).
+public enum Footnote: Sendable, Equatable {
+    /// The history of a pair in the `rate` column: a sparkline with its range.
+    case sparkline(CurrencyPair)
+    /// A sentence.
+    case note(String)
+}
+
 public struct ResultSet: Sendable {
-    public var columns: [String]
+    public var columns: [Column]
     public var rows: [[Cell]]
     /// Total rows (a grouped result ends with one; `in native` with one per currency).
     public var totals: [[Cell]]
@@ -31,12 +89,10 @@ public struct ResultSet: Sendable {
     public var provenance: Provenance?
     /// Conversion details for `explain` (the rates behind the numbers).
     public var rateNotes: [String]
-    /// A line for people under the table (the sparkline of a rate history); not in JSON or CSV.
-    public var footer: String?
+    public var footnotes: [Footnote]
 
-    public init(columns: [String], rows: [[Cell]], totals: [[Cell]] = [], currency: Currency? = nil,
-                warnings: [String] = [], provenance: Provenance? = nil, rateNotes: [String] = [], footer: String? = nil) {
-        self.footer = footer
+    public init(columns: [Column], rows: [[Cell]], totals: [[Cell]] = [], currency: Currency? = nil,
+                warnings: [String] = [], provenance: Provenance? = nil, rateNotes: [String] = [], footnotes: [Footnote] = []) {
         self.columns = columns
         self.rows = rows
         self.totals = totals
@@ -44,7 +100,11 @@ public struct ResultSet: Sendable {
         self.warnings = warnings
         self.provenance = provenance
         self.rateNotes = rateNotes
+        self.footnotes = footnotes
     }
+
+    /// The column names.
+    public var names: [String] { columns.map(\.name) }
 }
 
 /// The outcome of one statement.

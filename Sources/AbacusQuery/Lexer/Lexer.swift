@@ -101,6 +101,22 @@ public struct Lexer {
     }
 
     public func tokenize() throws(QueryError) -> [Token] {
+        try scan(partial: false).tokens
+    }
+
+    /// The tokens of a statement still being typed (for completion): nothing is an error, and
+    /// a string left open at the end is reported by the offset of its opening quote.
+    public func partialTokens() -> (tokens: [Token], openQuote: Int?) {
+        do throws(QueryError) {
+            return try scan(partial: true)
+        } catch {
+            return ([], nil)
+        }
+    }
+
+    /// The tokens; with `partial`, an unknown escape or character is stepped over and an
+    /// unterminated string ends the scan as `openQuote` instead of failing.
+    private func scan(partial: Bool) throws(QueryError) -> (tokens: [Token], openQuote: Int?) {
         var tokens: [Token] = []
         var i = 0
         let n = bytes.count
@@ -121,13 +137,13 @@ public struct Lexer {
                 continue
             }
             let start = i
-            if b == Lexer.doubleQuote {
-                i = try doubleQuotedStringEnd(from: start)
-                tokens.append(Token(kind: .string, range: start..<i))
-                continue
-            }
-            if Lexer.opensSingleQuotedString(bytes, at: i) {
-                i = try singleQuotedStringEnd(from: start)
+            if b == Lexer.doubleQuote || Lexer.opensSingleQuotedString(bytes, at: i) {
+                do throws(QueryError) {
+                    i = b == Lexer.doubleQuote ? try doubleQuotedStringEnd(from: start, lenient: partial) : try singleQuotedStringEnd(from: start)
+                } catch {
+                    guard partial else { throw error }
+                    return (tokens, start)
+                }
                 tokens.append(Token(kind: .string, range: start..<i))
                 continue
             }
@@ -171,11 +187,12 @@ public struct Lexer {
                 // Step over a whole UTF-8 character for the caret.
                 var end = i + 1
                 while end < n && bytes[end] & 0xC0 == 0x80 { end += 1 }
-                throw QueryError(.unexpectedCharacter(String(decoding: bytes[i..<end], as: UTF8.self)), at: i..<end)
+                guard partial else { throw QueryError(.unexpectedCharacter(String(decoding: bytes[i..<end], as: UTF8.self)), at: i..<end) }
+                i = end
             }
         }
         tokens.append(Token(kind: .end, range: n..<n))
-        return tokens
+        return (tokens, nil)
     }
 
     /// The end of a bare word starting at `i`.
@@ -191,13 +208,13 @@ public struct Lexer {
     }
 
     /// The end of a double-quoted string at `start` (after its closing quote); escapes checked.
-    private func doubleQuotedStringEnd(from start: Int) throws(QueryError) -> Int {
+    private func doubleQuotedStringEnd(from start: Int, lenient: Bool = false) throws(QueryError) -> Int {
         let n = bytes.count
         var i = start + 1
         while i < n && bytes[i] != Lexer.doubleQuote {
             if bytes[i] == Lexer.backslash {
                 guard i + 1 < n else { break }
-                guard Lexer.escaped(bytes[i + 1]) != nil else {
+                guard lenient || Lexer.escaped(bytes[i + 1]) != nil else {
                     var end = i + 2
                     while end < n && bytes[end] & 0xC0 == 0x80 { end += 1 }
                     throw QueryError(.unknownEscape(String(decoding: bytes[i..<end], as: UTF8.self)), at: i..<end)

@@ -111,17 +111,11 @@ public struct Parser {
     func isBare(_ t: Token) -> Bool { t.kind == .word || t.kind == .number || t.kind == .date }
 
     /// A keyword that ends a bare name outside parentheses.
-    func isValueStop(_ t: Token) -> Bool { word(t).map(Parser.valueStops.contains) ?? false }
+    func isValueStop(_ t: Token) -> Bool { word(t).map(Keywords.valueStops.contains) ?? false }
 
     var previousEnd: Int { index > 0 ? tokens[index - 1].range.upperBound : 0 }
 
     // MARK: Statements
-
-    static let statementKeywords = ["sum", "count", "avg", "min", "max", "list", "explain", "convert", "rate", "rates",
-                                    "set", "unset", "books", "categories"]
-
-    /// Shell commands as other shells spell them, without the dot.
-    static let dotless = ["quit": ".quit", "exit": ".quit", "help": ".help"]
 
     /// statement -> (query | explain | convert | rate | rates | set | unset | 'books' | 'categories') END
     mutating func statement() throws(QueryError) -> Statement {
@@ -148,14 +142,14 @@ public struct Parser {
         case "unset": s = try unset()
         case "books": advance(); s = .books
         case "categories": advance(); s = .categories
-        case let w? where Aggregate(rawValue: w) != nil: s = .query(try query())
-        case let w? where Subject(rawValue: w) != nil:
+        case let w? where Keywords.aggregate(w) != nil: s = .query(try query())
+        case let w? where Keywords.subject(w) != nil:
             // "expenses by book": a question without its verb.
             throw QueryError(.expected(["a statement (sum, count, avg, min, max, list, …)"], found: describe(current),
                                        suggestion: "sum \(w)"), at: current.range)
         default:
             throw expected(["a statement (sum, count, avg, min, max, list, convert, rate, rates, set, books, categories, explain)"],
-                           keywords: Parser.statementKeywords, suggestion: word(current).flatMap { Parser.dotless[$0] })
+                           keywords: Keywords.words(.statement), suggestion: word(current).flatMap { Keywords.dotless[$0] })
         }
         guard current.kind == .end else { throw expected(["the end of the statement"]) }
         return s
@@ -164,8 +158,8 @@ public struct Parser {
     /// explain -> 'explain' query
     mutating func explain() throws(QueryError) -> Query {
         advance()
-        guard let w = word(current), Aggregate(rawValue: w) != nil else {
-            throw expected(["a query to explain (sum, count, avg, min, max, list)"], keywords: Aggregate.allCases.map(\.rawValue))
+        guard let w = word(current), Keywords.aggregate(w) != nil else {
+            throw expected(["a query to explain (sum, count, avg, min, max, list)"], keywords: Keywords.words(.aggregate))
         }
         return try query()
     }
@@ -180,8 +174,8 @@ public struct Parser {
 
     /// aggregate -> 'sum' | 'count' | 'avg' | 'min' | 'max' | 'list'
     mutating func aggregate() throws(QueryError) -> Aggregate {
-        guard let w = word(current), let a = Aggregate(rawValue: w) else {
-            throw expected(["sum, count, avg, min, max or list"], keywords: Aggregate.allCases.map(\.rawValue))
+        guard let w = word(current), let a = Keywords.aggregate(w) else {
+            throw expected(["sum, count, avg, min, max or list"], keywords: Keywords.words(.aggregate))
         }
         advance()
         return a
@@ -189,12 +183,10 @@ public struct Parser {
 
     /// subject -> 'expenses' | 'expense' | 'income' | 'transfers' | 'transfer' | 'entries' | 'entry'
     mutating func subject() -> Subject? {
-        guard let w = word(current), let s = Subject(rawValue: w) ?? Subject.alias(w) else { return nil }
+        guard let w = word(current), let s = Keywords.subject(w) else { return nil }
         advance()
         return s
     }
-
-    static let clauseKeywords = ["in", "by", "where", "since", "until", "before", "on", "during", "at", "with", "order", "top"]
 
     /// clause -> currency_clause | group_clause | where_clause | period | valuation | what_if | order_clause | top_clause
     mutating func clause(_ q: inout Query) throws(QueryError) {
@@ -230,9 +222,9 @@ public struct Parser {
             q.periods.append(try period())
         default:
             var e = expected(["a clause (in, by, where, since, until, before, on, during, at, with, order by, top)"],
-                             keywords: Parser.clauseKeywords + GroupKey.allCases.map(\.rawValue))
+                             keywords: Keywords.words(.clause) + Keywords.words(.groupKey))
             // `sum since 2025 expenses`: the subject is right, its place is not.
-            if let w = word(current), let s = Subject(rawValue: w) ?? Subject.alias(w) {
+            if let w = word(current), let s = Keywords.subject(w) {
                 e.advice = .subjectFirst(aggregate: q.aggregate.rawValue, subject: s.rawValue)
             }
             throw e
@@ -290,18 +282,14 @@ public struct Parser {
     ///   | 'currency' | 'currencies' | 'tag' | 'tags' | 'day' | 'days' | 'week' | 'weeks' | 'month' | 'months'
     ///   | 'quarter' | 'quarters' | 'year' | 'years'
     mutating func groupKey() throws(QueryError) -> GroupKey {
-        let names = GroupKey.allCases.map(\.rawValue)
-        guard let w = word(current), let key = GroupKey(rawValue: w) ?? GroupKey.alias(w) else {
+        let names = Keywords.words(.groupKey)
+        guard let w = word(current), let key = Keywords.groupKey(w) else {
             throw expected(["a group key (\(names.joined(separator: ", ")))"], keywords: names,
-                           suggestion: word(current).flatMap { Parser.periodWords[$0] })
+                           suggestion: word(current).flatMap { Keywords.periodSynonyms[$0] })
         }
         advance()
         return key
     }
-
-    /// Words for a period that are not its key (`by date` → `day`).
-    static let periodWords = ["date": "day", "daily": "day", "weekly": "week", "monthly": "month", "quarterly": "quarter",
-                              "yearly": "year", "annual": "year", "annually": "year"]
 
     // MARK: Conditions
 
@@ -382,17 +370,13 @@ public struct Parser {
 
     /// field -> 'amount' | 'category' | 'book' | 'party' | 'payment' | 'paymentMode' | 'currency' | 'tag' | 'tags' | 'remarks' | 'remark' | 'date'
     mutating func field() throws(QueryError) -> Field {
-        let names = Field.allCases.map(\.rawValue)
-        guard let w = word(current), let f = Field(rawValue: w) ?? Field.alias(w) else {
+        let names = Keywords.words(.field)
+        guard let w = word(current), let f = Keywords.field(w) else {
             throw expected(["a field (\(names.joined(separator: ", ")))"], keywords: names)
         }
         advance()
         return f
     }
-
-    /// Words that end a bare value (except inside `in (…)`, where only `,` and `)` do).
-    static let valueStops: Set<String> = ["and", "or", "not", "in", "by", "where", "since", "until", "before", "on", "during",
-                                           "at", "with", "order", "top"]
 
     /// value -> STRING | NUMBER | date_expr | WORD+ | '(' 'none' ')'
     mutating func value(for field: Field, op: ComparisonOperator, inList: Bool = false) throws(QueryError) -> LiteralValue {
@@ -416,7 +400,7 @@ public struct Parser {
             if isSymbol("("), index + 2 < tokens.count, word(tokens[index + 1]) == "none",
                tokens[index + 2].kind == .symbol, lexer.text(tokens[index + 2]) == ")" {
                 index += 3
-                return LiteralValue(literal: .text("(none)"), range: t.range.lowerBound..<previousEnd)
+                return LiteralValue(literal: .missing, range: t.range.lowerBound..<previousEnd)
             }
             // Bare words, spelled as typed from the first to the last (`Dr. Lal PathLabs`, `91springboard`).
             let first = index
@@ -440,37 +424,40 @@ public struct Parser {
         return PeriodClause(kind: kind, date: date, range: start..<previousEnd)
     }
 
-    /// date_expr -> DATE | YEAR | 'today' | 'yesterday' | ('this' | 'last') ('month' | 'year') | 'last' NUMBER ('days' | 'day')
+    /// date_expr -> DATE | YEAR | 'today' | 'yesterday' | ('this' | 'last') ('week' | 'month' | 'quarter' | 'year') | 'last' NUMBER ('days' | 'day' | 'weeks' | 'week' | 'months' | 'month' | 'quarters' | 'quarter' | 'years' | 'year')
     mutating func dateExpression() throws(QueryError) -> DateExpression {
         let t = current
         let options = ["a date (2025-10-05, 2025-10, 2025, 2025-Q4, 2025-W41, today, this month, last 30 days)"]
         switch t.kind {
         case .date, .number:
             let text = lexer.text(t)
-            guard let range = DateLiteral.parse(text) else { throw QueryError(.badDate(text), at: t.range) }
+            guard let period = Period.parse(text) else { throw QueryError(.badDate(text), at: t.range) }
             advance()
-            return .literal(range, text: text)
+            return .literal(period, text: text)
         case .word:
             let w = word(t) ?? ""
             switch w {
-            case "today": advance(); return .today
-            case "yesterday": advance(); return .yesterday
+            case "today": advance(); return .relative(.day, offset: 0)
+            case "yesterday": advance(); return .relative(.day, offset: -1)
             case "this", "last":
                 advance()
                 let next = current
                 if w == "last", next.kind == .number {
                     guard let n = Int(lexer.text(next)), n > 0, n <= 100_000 else {
-                        throw QueryError(.expected(["a number of days from 1 to 100000"], found: describe(next), suggestion: nil), at: next.range)
+                        throw QueryError(.expected(["a number from 1 to 100000"], found: describe(next), suggestion: nil), at: next.range)
                     }
                     advance()
-                    guard accept("days") || accept("day") else { throw expected(["days"], keywords: ["days"]) }
-                    return .lastDays(n)
+                    let plural = Keywords.words(.periodUnits)
+                    guard let unit = word(current).flatMap(Keywords.periodUnit) else { throw expected(["days, weeks, months, quarters or years"], keywords: plural) }
+                    advance()
+                    return .trailing(n, unit)
                 }
-                switch word(next) {
-                case "month": advance(); return w == "this" ? .thisMonth : .lastMonth
-                case "year": advance(); return w == "this" ? .thisYear : .lastYear
-                default: throw expected(["month or year" + (w == "last" ? " or a number of days" : "")], keywords: ["month", "year"])
+                let units = PeriodUnit.allCases.filter { $0 != .day }.map(\.rawValue)
+                guard let unit = word(next).flatMap(PeriodUnit.init(rawValue:)), unit != .day else {
+                    throw expected([units.joined(separator: ", ") + (w == "last" ? " or a number of days" : "")], keywords: units)
                 }
+                advance()
+                return .relative(unit, offset: w == "this" ? 0 : -1)
             default:
                 throw expected(options, keywords: ["today", "yesterday", "this", "last"])
             }
@@ -479,7 +466,7 @@ public struct Parser {
             var e = expected(options)
             let inner = lexer.stringValue(t)
             let words = ["today", "yesterday", "this month", "last month", "this year", "last year"]
-            if DateLiteral.parse(inner) != nil || words.contains(inner.lowercased()) { e.advice = .dropQuotes(inner) }
+            if Period.parse(inner) != nil || words.contains(inner.lowercased()) { e.advice = .dropQuotes(inner) }
             throw e
         default:
             throw expected(options)
@@ -559,18 +546,23 @@ public struct Parser {
         case "count": key = .value; byEntryCount = true; advance()
         case "date": key = .date; advance()
         default:
-            let names = ["amount", "count", "date"] + GroupKey.allCases.map(\.rawValue)
-            guard let w = word(current), let g = GroupKey(rawValue: w) ?? GroupKey.alias(w) else {
-                // SQL habits (`order by sum`, `order by total`) mean the amount.
-                let amountWords: Set = ["sum", "total", "value", "avg", "min", "max"]
+            let names = ["amount", "count", "date"] + Keywords.words(.groupKey)
+            guard let w = word(current), let g = Keywords.groupKey(w) else {
                 throw expected(["amount, count, date or a group key"], keywords: names,
-                               suggestion: word(current).flatMap { amountWords.contains($0) ? "amount" : nil })
+                               suggestion: word(current).flatMap { Keywords.amountSynonyms.contains($0) ? "amount" : nil })
             }
             advance()
             key = .key(g)
         }
         var descending = false
-        if accept("desc") || accept("descending") { descending = true } else { _ = accept("asc") || accept("ascending") }
+        if let w = word(current), let direction = Keywords.canonical(w, as: .direction) {
+            descending = direction == "desc"
+            advance()
+        } else if current.kind == .word, let near = nearest(lexer.text(current).lowercased(), in: Keywords.words(.direction)),
+                  index + 1 < tokens.count {
+            // `order by amount dsc`: a near miss of a direction, not a stray word.
+            throw expected(["asc or desc"], keywords: Keywords.words(.direction), suggestion: near)
+        }
         return Order(key: key, descending: descending, byEntryCount: byEntryCount, range: start..<previousEnd)
     }
 
@@ -694,86 +686,8 @@ public struct Parser {
     }
 }
 
-extension GroupKey {
-    /// Accepted spellings besides the canonical ones.
-    static func alias(_ w: String) -> GroupKey? {
-        switch w {
-        case "categories": return .category
-        case "books": return .book
-        case "parties": return .party
-        case "paymentmode", "payments": return .payment
-        case "currencies": return .currency
-        case "tags": return .tag
-        case "days": return .day
-        case "weeks": return .week
-        case "months": return .month
-        case "quarters": return .quarter
-        case "years": return .year
-        default: return nil
-        }
-    }
-}
-
-extension Field {
-    static func alias(_ w: String) -> Field? {
-        switch w {
-        case "paymentmode": return .payment
-        case "remark": return .remarks
-        case "tags": return .tag
-        default: return nil
-        }
-    }
-}
-
-extension Subject {
-    static func alias(_ w: String) -> Subject? {
-        switch w {
-        case "expense": return .expenses
-        case "transfer": return .transfers
-        case "entry": return .entries
-        default: return nil
-        }
-    }
-}
-
 extension String {
     /// `1_000_000` → `1000000`.
     func replacingUnderscores() -> String { filter { $0 != "_" } }
 }
 
-/// Date literals: `2025`, `2025-10`, `2025-10-05`, `2025-Q4`, `2025-W41`.
-public enum DateLiteral {
-    public static func parse(_ text: String) -> DayRange? {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard let first = parts.first, first.count == 4, let year = Int(first), year >= 1 else { return nil }
-        switch parts.count {
-        case 1:
-            guard let a = Day(year: year, month: 1, day: 1), let b = Day(year: year, month: 12, day: 31) else { return nil }
-            return DayRange(a, b)
-        case 2:
-            let p = parts[1]
-            if p.count == 2, let m = Int(p) {
-                guard let a = Day(year: year, month: m, day: 1) else { return nil }
-                return DayRange(a, Day(number: a.number + Int32(Day.daysIn(year: year, month: m)) - 1))
-            }
-            if p.count == 2, p.first == "Q" || p.first == "q", let q = Int(p.dropFirst()), (1...4).contains(q) {
-                guard let a = Day(year: year, month: q * 3 - 2, day: 1), let b = Day(year: year, month: q * 3, day: Day.daysIn(year: year, month: q * 3)) else { return nil }
-                return DayRange(a, b)
-            }
-            if p.count == 3, p.first == "W" || p.first == "w", let w = Int(p.dropFirst()), (1...53).contains(w) {
-                // ISO week 1 holds January 4th.
-                guard let jan4 = Day(year: year, month: 1, day: 4) else { return nil }
-                let monday = Day(number: jan4.number - Int32(jan4.isoWeekday - 1) + Int32((w - 1) * 7))
-                guard monday.isoWeek.year == year else { return nil }
-                return DayRange(monday, Day(number: monday.number + 6))
-            }
-            return nil
-        case 3:
-            guard parts[1].count == 2, parts[2].count == 2, let m = Int(parts[1]), let d = Int(parts[2]),
-                  let day = Day(year: year, month: m, day: d) else { return nil }
-            return DayRange(day, day)
-        default:
-            return nil
-        }
-    }
-}

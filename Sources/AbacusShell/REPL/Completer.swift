@@ -30,8 +30,8 @@ struct Completer {
     /// What may follow the text before a word.
     enum Answer: Equatable {
         case words([String])
-        /// The ledger's names, unquoted.
-        case names([String])
+        /// The ledger's names, unquoted, and whether `(none)` (no value) may stand there too.
+        case names([String], withNone: Bool)
         /// Currency codes: the ledger's own when any fits, else every ISO code.
         case currencies(extra: [String])
         case files
@@ -39,13 +39,14 @@ struct Completer {
 
     let ledger: Ledger
 
-    static let statements = ["sum", "count", "avg", "min", "max", "list", "explain", "convert", "rate", "rates",
-                             "set", "unset", "books", "categories"]
-    static let clauses = ["in", "by", "where", "since", "until", "before", "on", "during", "at", "with", "order", "top"]
-    static let subjects = ["expenses", "income", "transfers", "entries"]
-    static let fields = ["amount", "category", "book", "party", "payment", "currency", "tag", "remarks", "date"]
-    static let keys = ["category", "book", "party", "payment", "currency", "tag", "day", "week", "month", "quarter", "year"]
-    static let dates = ["today", "yesterday", "this", "last", "2025", "2025-Q1"]
+    static let statements = Keywords.words(.statement)
+    static let clauses = Keywords.words(.clause)
+    static let subjects = Keywords.words(.subject)
+    static let fields = Keywords.words(.field)
+    static let keys = Keywords.words(.groupKey)
+    static let dates = Keywords.words(.dateWord) + ["2025", "2025-Q1"]
+    /// A missing value, as a condition writes it: unquoted (`"(none)"` quoted is a name).
+    static let none = "(none)"
     static let comparisons: Set = ["=", "!=", "~", "<", ">", "<=", ">="]
     /// Where a plain word ends.
     static let plainBreaks = " \t\n,()=<>~!/;"
@@ -55,13 +56,13 @@ struct Completer {
         let bytes = Array(before.utf8)
         let indent = bytes.prefix { $0 == 0x20 || $0 == 0x09 }.count
         if indent < bytes.count && bytes[indent] == UInt8(ascii: ".") { return dotCommand(before) }
-        if let quote = Completer.openStringQuote(bytes) {
+        if let quote = Lexer(before).partialTokens().openQuote {
             let q = bytes[quote]
             let head = String(decoding: bytes[..<quote], as: UTF8.self)
             var typed = String(decoding: bytes[(quote + 1)...], as: UTF8.self)
             typed = (q == UInt8(ascii: "'") ? typed.replacingOccurrences(of: "''", with: "'") : Completer.unescaped(typed)).lowercased()
             var names: [String] = []
-            if case .names(let all) = answer(head) { names = all }
+            if case .names(let all, _) = answer(head) { names = all }
             let candidates = names.filter { $0.lowercased().hasPrefix(typed) }.map { name in
                 q == UInt8(ascii: "'") ? name.replacingOccurrences(of: "'", with: "''") + "'" : Completer.doubleQuotedBody(name) + "\""
             }
@@ -75,7 +76,7 @@ struct Completer {
         let candidates: [String]
         switch answer(head) {
         case .words(let w): candidates = Completer.filter(w, prefix: word)
-        case .names(let n): candidates = Completer.filter(n.sorted().map(Completer.quotedIfNeeded), prefix: word)
+        case .names(let n, let withNone): candidates = Completer.filter(n.sorted().map(Completer.quotedIfNeeded) + (withNone ? [Completer.none] : []), prefix: word)
         case .currencies(let extra): candidates = currencies(prefix: word, extra: extra)
         case .files: candidates = []
         }
@@ -242,58 +243,10 @@ struct Completer {
         return keys
     }
 
-    /// Lowercased words and symbols of `text`; a quoted string counts as one word.
+    /// Lowercased words and symbols of `text`, as the lexer reads them; a quoted string is one word.
     static func tokens(_ text: String) -> [String] {
-        var out: [String] = []
-        var current = ""
-        var quoted = false
-        var escaped = false
-        func flush() { if !current.isEmpty { out.append(current.lowercased()); current = "" } }
-        for ch in text {
-            if quoted {
-                current.append(ch)
-                if escaped { escaped = false } else if ch == "\\" { escaped = true } else if ch == "\"" { quoted = false; flush() }
-                continue
-            }
-            switch ch {
-            case "\"": flush(); current = "\""; quoted = true
-            case " ", "\t", "\n": flush()
-            case "(", ")", ",", "/", ";": flush(); out.append(String(ch))
-            case "=", "~", "<", ">", "!":
-                if let l = current.last, "=<>!~".contains(l) { current.append(ch) } else { flush(); current = String(ch) }
-            default:
-                if let l = current.last, "=<>!~".contains(l) { flush() }
-                current.append(ch)
-            }
-        }
-        flush()
-        return out
-    }
-
-    /// The quote of a string still open at the end of a statement being typed: `"…`, with its
-    /// escapes, or SQL's `'…` (a `'` glued to a word is an apostrophe, as in Domino's).
-    static func openStringQuote(_ bytes: [UInt8]) -> Int? {
-        var open: Int?
-        var i = 0
-        while i < bytes.count {
-            let b = bytes[i]
-            if let o = open {
-                if bytes[o] == UInt8(ascii: "\"") && b == UInt8(ascii: "\\") { i += 2; continue }
-                if b == bytes[o] { open = nil }
-            } else if b == UInt8(ascii: "\"") || (b == UInt8(ascii: "'") && (i == 0 || !Completer.isWordByte(bytes[i - 1]))) {
-                open = i
-            } else if b == UInt8(ascii: "#") {
-                return nil   // a comment runs to the end of the line
-            }
-            i += 1
-        }
-        return open
-    }
-
-    /// Bytes of a bare word (the lexer's rule), after which a `'` is an apostrophe.
-    static func isWordByte(_ b: UInt8) -> Bool {
-        (b >= 65 && b <= 90) || (b >= 97 && b <= 122) || (b >= 48 && b <= 57) || b >= 0x80
-            || b == UInt8(ascii: "_") || b == UInt8(ascii: "&") || b == UInt8(ascii: "'") || b == UInt8(ascii: ".")
+        let lexer = Lexer(text)
+        return lexer.partialTokens().tokens.filter { $0.kind != .end }.map { lexer.text($0).lowercased() }
     }
 
     /// A name inside double quotes: `"` and `\` escaped, line breaks and tabs as `\n`, `\t`.
@@ -380,11 +333,11 @@ struct Completer {
     func values(_ field: Field) -> Answer {
         let store = ledger.entries
         switch field {
-        case .category: return .names(store.categories)
-        case .book: return .names(ledger.books.map(\.name))
-        case .party: return .names(Array(store.parties.dropFirst()) + [Executor.none])
-        case .payment: return .names(Array(store.payments.dropFirst()) + [Executor.none])
-        case .tag: return .names(store.tags)
+        case .category: return .names(store.categories, withNone: false)
+        case .book: return .names(ledger.books.map(\.name), withNone: false)
+        case .party: return .names(Array(store.parties.dropFirst()), withNone: true)
+        case .payment: return .names(Array(store.payments.dropFirst()), withNone: true)
+        case .tag: return .names(store.tags, withNone: true)
         case .currency: return .currencies(extra: [])
         case .date: return .words(Completer.dates)
         case .amount, .remarks: return .words([])
@@ -393,7 +346,7 @@ struct Completer {
 
     static func quotedIfNeeded(_ name: String) -> String {
         let plain = name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == "." }
-        let keyword = Help.keywords.contains(name.lowercased())
+        let keyword = Keywords.all.contains(name.lowercased())
         return plain && !keyword && !name.isEmpty ? name : "\"" + doubleQuotedBody(name) + "\""
     }
 

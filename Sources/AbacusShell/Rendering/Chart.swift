@@ -65,17 +65,20 @@ struct Chart {
 
     /// A bar's label: the group's keys; for a listing, the date and who was paid (the category
     /// when there is no party), which is what tells one entry from another.
-    func label(_ row: [Cell], columns: [String]) -> String {
-        func text(_ name: String) -> String? {
-            guard let i = columns.firstIndex(of: name), i < row.count, case .text(let s) = row[i], !s.isEmpty, s != Executor.none else { return nil }
-            return Renderer.visible(s)
+    func label(_ row: [Cell], columns: [Column]) -> String {
+        func text(_ kind: ColumnKind) -> String? {
+            guard let i = columns.firstIndex(where: { $0.kind == kind }), i < row.count else { return nil }
+            switch row[i] {
+            case .none, .empty: return nil
+            case let cell: return renderer.display(cell)
+            }
         }
-        if let date = text("date"), columns.contains("party") {
-            return [date, text("party") ?? text("category")].compactMap { $0 }.joined(separator: "  ")
+        if let date = text(.date), columns.contains(where: { $0.kind == .key(.party) }) {
+            return [date, text(.key(.party)) ?? text(.key(.category))].compactMap { $0 }.joined(separator: "  ")
         }
-        return row.dropLast().compactMap { cell -> String? in
-            if case .text(let s) = cell { return Renderer.visible(s) }
-            return nil
+        return zip(columns, row).dropLast().compactMap { column, cell -> String? in
+            guard case .key = column.kind else { return nil }
+            return renderer.display(cell)
         }.joined(separator: " / ")
     }
 

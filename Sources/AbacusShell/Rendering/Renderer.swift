@@ -7,6 +7,7 @@
 
 import AbacusCore
 import AbacusQuery
+import BigInt
 
 public enum OutputFormat: String, CaseIterable, Sendable {
     case table, csv, json, markdown, chart
@@ -73,9 +74,23 @@ public struct Renderer {
         switch c {
         case .text(let s): return Renderer.visible(s)
         case .money(let d, let cur): return Renderer.isolated(money.format(d, cur))
-        case .count(let n): return String(n)
         case .number(let d): return Renderer.shortNumber(d)
-        case .empty: return ""
+        default: return plain(c)
+        }
+    }
+
+    /// A group without a value, as people see it.
+    static let none = "(none)"
+
+    /// The label of a total row: what it adds up.
+    static func label(_ t: TotalLabel) -> String {
+        switch t {
+        case .total: return "Total"
+        case .overall: return "Overall"
+        case .totalOfTop(let n): return "Total (top \(n))"
+        case .overallOfTop(let n): return "Overall (top \(n))"
+        case .totalEachEntryOnce: return "Total (each entry once)"
+        case .overallEachEntryOnce: return "Overall (each entry once)"
         }
     }
 
@@ -96,9 +111,14 @@ public struct Renderer {
     func plain(_ c: Cell) -> String {
         switch c {
         case .text(let s): return s
+        case .currency(let cur): return cur.code
+        case .period(let p): return p.description
+        case .date(let d): return d.description
+        case .none: return Renderer.none
         case .money(let d, let cur): return MoneyFormat.plain(d, cur)
         case .count(let n): return String(n)
         case .number(let d): return d.normalized.description
+        case .total(let t): return Renderer.label(t)
         case .empty: return ""
         }
     }
@@ -130,13 +150,8 @@ public struct Renderer {
         return (digits > 12 ? n.rounded(toScale: max(0, n.scale - (digits - 12))).normalized : n).description
     }
 
-    /// Which columns hold numbers (right-aligned): those whose cells are all numeric or empty.
-    func numericColumns(_ r: ResultSet) -> [Bool] {
-        r.columns.indices.map { i in
-            let cells = (r.rows.prefix(10_000) + r.totals).compactMap { i < $0.count ? $0[i] : nil }
-            return cells.contains { $0.isNumeric } && cells.allSatisfy { $0.isNumeric || $0 == .empty }
-        }
-    }
+    /// Which columns hold numbers (right-aligned).
+    func numericColumns(_ r: ResultSet) -> [Bool] { r.columns.map(\.isNumeric) }
 
     /// Every row's cells for people, or nil when cancelled on the way (formatting a million
     /// amounts takes seconds).
@@ -174,7 +189,7 @@ public struct Renderer {
     func table(_ r: ResultSet, to sink: (String) -> Void, isCancelled: () -> Bool) -> Bool {
         guard let body = displayed(r.rows, isCancelled: isCancelled) else { return false }
         let totals = r.totals.map { $0.map(display) }
-        let header = r.columns.map(Renderer.visible)
+        let header = r.names.map(Renderer.visible)
         var natural = header.map(TextWidth.of)
         for (n, row) in (body + totals).enumerated() {
             if n % (Renderer.chunk * 8) == 0 && isCancelled() { return false }
@@ -212,41 +227,52 @@ public struct Renderer {
             let names = layout.hidden.map { header[$0] }.joined(separator: ", ")
             end.append("\(TableLayout.marker) stands for \(names) (too wide for the window)")
         }
-        if let footer = r.footer { end.append(footer) }
+        end += footnotes(r)
         sink(end.joined(separator: "\n") + "\n")
         return true
     }
 
     /// Columns of dates or periods (`2025-10-05`, `2025-10`, `2025-Q4`): cut, they would lose the day.
     func dateColumns(_ r: ResultSet) -> [Bool] {
-        r.columns.indices.map { i in
-            var seen = false
-            for row in r.rows.prefix(200) {
-                guard i < row.count else { continue }
-                switch row[i] {
-                case .text(let s):
-                    guard Renderer.looksLikeADate(s) else { return false }
-                    seen = true
-                case .empty: continue
-                default: return false
-                }
+        r.columns.map { c in
+            switch c.kind {
+            case .date: return true
+            case .key(let k): return k.isPeriod
+            default: return false
             }
-            return seen
         }
     }
 
-    /// `2025`, `2025-10`, `2025-10-05`, `2025-Q4`, `2025-W41`.
-    static func looksLikeADate(_ s: String) -> Bool {
-        let b = Array(s.utf8)
-        func digits(_ r: Range<Int>) -> Bool { r.upperBound <= b.count && b[r].allSatisfy { $0 >= 48 && $0 <= 57 } }
-        guard b.count >= 4, b.count <= 10, digits(0..<4) else { return false }
-        switch b.count {
-        case 4: return true
-        case 7: return b[4] == UInt8(ascii: "-") && (digits(5..<7) || (b[5] == UInt8(ascii: "Q") && digits(6..<7)))
-        case 8: return b[4] == UInt8(ascii: "-") && b[5] == UInt8(ascii: "W") && digits(6..<8)
-        case 10: return b[4] == UInt8(ascii: "-") && b[7] == UInt8(ascii: "-") && digits(5..<7) && digits(8..<10)
-        default: return false
+    /// The lines under a table for people: notes, and the sparkline of a rate history.
+    func footnotes(_ r: ResultSet) -> [String] {
+        r.footnotes.map { f in
+            switch f {
+            case .note(let text): return text
+            case .sparkline(let pair):
+                guard let i = r.columns.firstIndex(where: { $0.kind == .rate }) else { return "" }
+                let values = r.rows.compactMap { row -> ExactDecimal? in if case .number(let d) = row[i] { return d } else { return nil } }
+                func short(_ d: ExactDecimal?) -> String { d.flatMap { WideDecimal($0).approximated(significantDigits: 8) }?.description ?? "" }
+                return "\(pair) \(Renderer.sparkline(values)) \(short(values.min()))…\(short(values.max()))"
+            }
         }
+    }
+
+    /// ▁▂▃▄▅▆▇█ for a series of rates, at most 64 wide (the last value of each stretch), scaled
+    /// between its minimum and maximum with exact arithmetic.
+    static func sparkline(_ values: [ExactDecimal]) -> String {
+        let bars = Array("▁▂▃▄▅▆▇█")
+        let width = min(values.count, 64)
+        guard width > 0 else { return "" }
+        let sampled = (0..<width).map { values[($0 + 1) * values.count / width - 1] }
+        guard let lo = sampled.min(), let hi = sampled.max() else { return "" }
+        let span = WideDecimal(hi) + WideDecimal(lo.negated)
+        return String(sampled.map { v -> Character in
+            guard span.significand != 0 else { return bars[3] }
+            let offset = WideDecimal(v) + WideDecimal(lo.negated)
+            let s = max(offset.scale, span.scale)
+            let level = (offset.rescaled(to: s).significand * 7 * 2 + span.rescaled(to: s).significand) / (span.rescaled(to: s).significand * 2)
+            return bars[max(0, min(7, Int(level)))]
+        })
     }
 
     // MARK: Markdown
@@ -256,12 +282,13 @@ public struct Renderer {
         let totals = r.totals.map { $0.map(display) }
         let numeric = numericColumns(r)
         func escape(_ s: String) -> String { s.replacingAll("|", with: "\\|") }
-        let head = ["| " + r.columns.map { escape(Renderer.visible($0)) }.joined(separator: " | ") + " |",
+        let head = ["| " + r.names.map { escape(Renderer.visible($0)) }.joined(separator: " | ") + " |",
                     "|" + r.columns.indices.map { numeric[$0] ? " ---: " : " --- " }.joined(separator: "|") + "|"]
         sink(head.joined(separator: "\n") + "\n")
         guard Renderer.send(body.lazy.map { "| " + $0.map(escape).joined(separator: " | ") + " |" }, to: sink, isCancelled: isCancelled) else { return false }
         var end = totals.map { "| " + $0.enumerated().map { i, c in i == 0 && !c.isEmpty ? "**\(escape(c))**" : escape(c) }.joined(separator: " | ") + " |" }
-        if let footer = r.footer { end += ["", footer] }
+        let notes = footnotes(r)
+        if !notes.isEmpty { end += [""] + notes }
         if !end.isEmpty { sink(end.joined(separator: "\n") + "\n") }
         return true
     }
@@ -276,7 +303,7 @@ public struct Renderer {
             default: return JSONText.quote(plain(c))
             }
         }
-        let names = r.columns.map(JSONText.quote)
+        let names = r.names.map(JSONText.quote)
         sink("{\"columns\":[" + names.joined(separator: ",") + "],\"rows\":[")
         var piece = ""
         for (n, row) in r.rows.enumerated() {
@@ -303,7 +330,7 @@ public struct Renderer {
             let special = s.utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }
             return special ? "\"" + s.replacingAll("\"", with: "\"\"") + "\"" : s
         }
-        sink(r.columns.map(field).joined(separator: ",") + "\r\n")
+        sink(r.names.map(field).joined(separator: ",") + "\r\n")
         return Renderer.send(r.rows.lazy.map { $0.map(plain).map(field).joined(separator: ",") }, end: "\r\n", to: sink, isCancelled: isCancelled)
     }
 }

@@ -1,0 +1,121 @@
+// The result shaper: the exact value of each group → the rows a statement shows.
+//
+// It orders the groups (by their keys, ascending, unless `order by` ranks them),
+// keeps `top N`, and adds the total row, saying what that row adds up: every
+// entry once, or only the rows `top N` kept. It works on typed values only; the
+// words "Total" and "(none)" are the renderers' business.
+
+import AbacusCore
+
+/// One group of an aggregation: its key values, its exact value and how many entries it holds.
+struct GroupValue {
+    var id: Int
+    var key: [Cell]
+    var value: Cell
+    var entries: Int
+}
+
+struct ResultShaper {
+    let plan: Plan
+    /// The ledger's default currency, which the advice of a refusal names.
+    let home: Currency
+    let isCancelled: @Sendable () -> Bool
+    /// The value over the whole statement, each entry once.
+    let whole: () throws(QueryError) -> Cell
+    /// The value over some groups (after `top N`): their sum or count, or their extreme.
+    let subtotal: ([Int]) throws(QueryError) -> Cell?
+    /// `in native`: the total of some groups of one currency (whether every group is shown).
+    let currencyTotal: ([Int], Currency, Bool) throws(QueryError) -> Cell?
+
+    func shape(_ groups: [GroupValue], into result: inout ResultSet) throws(QueryError) {
+        let keys = plan.groupBy
+        var rows = groups.sorted { a, b in ResultShaper.ascending(a.key, b.key) }
+        if isCancelled() { throw QueryError(.cancelled, at: nil) }
+        if let order = plan.order {
+            switch order.key {
+            case .value:
+                rows = ranked(rows, descending: order.descending)
+            case .key(let k):
+                if let i = keys.firstIndex(of: k) {
+                    rows.sort { a, b in
+                        let up = Cell.keyOrder(a.key[i], b.key[i])
+                        return order.descending ? Cell.keyOrder(b.key[i], a.key[i]) ?? false : up ?? false
+                    }
+                }
+            case .date:
+                break
+            }
+        }
+        if plan.target == nil, plan.order?.key == .value, plan.aggregate != .count, !plan.ranksByEntryCount {
+            try ResultShaper.refuseRankingAcrossCurrencies(rows.compactMap { r in if case .money(_, let c) = r.value { return c } else { return nil } },
+                                                          home: home)
+        }
+        let shownAll = plan.top.map { $0 >= rows.count } ?? true
+        if let top = plan.top, top < rows.count { rows = Array(rows.prefix(top)) }
+        result.rows = rows.map { $0.key + [$0.value] }
+
+        // The last row aggregates everything shown: a total for sum and count, the overall value
+        // otherwise. Over the whole statement it counts each entry once (tags put an entry in
+        // several groups); after `top N` it is over the rows shown.
+        let adds = plan.aggregate == .sum || plan.aggregate == .count
+        let label: TotalLabel
+        if !shownAll, let top = plan.top { label = adds ? .totalOfTop(top) : .overallOfTop(top) }
+        else if keys.contains(.tag) { label = adds ? .totalEachEntryOnce : .overallEachEntryOnce }
+        else { label = adds ? .total : .overall }
+        let labelCells = [Cell.total(label)] + Array(repeating: Cell.empty, count: keys.count - 1)
+        if plan.target != nil || plan.aggregate == .count {
+            if shownAll {
+                result.totals = [labelCells + [try whole()]]
+            } else if let v = try subtotal(rows.map(\.id)) {
+                result.totals = [labelCells + [v]]
+            }
+        } else if let ci = keys.firstIndex(of: .currency), keys.count > 1 {
+            // In native: one total per currency, from the groups of that currency (none when the
+            // currency is the only key: each total would repeat its row).
+            var byCurrency: [Currency: [Int]] = [:]
+            for r in rows { if case .currency(let c) = r.key[ci] { byCurrency[c, default: []].append(r.id) } }
+            for c in byCurrency.keys.sorted() {
+                guard let ids = byCurrency[c], let v = try currencyTotal(ids, c, shownAll) else { continue }
+                var row = labelCells
+                row[ci] = .currency(c)
+                result.totals.append(row + [v])
+            }
+        }
+    }
+
+    /// Ranked by the exact value (counts by count; `order by count` by the number of entries
+    /// whatever the aggregate), ties in key order; empty values last.
+    func ranked(_ rows: [GroupValue], descending: Bool) -> [GroupValue] {
+        func rank(_ r: GroupValue) -> ExactDecimal? {
+            if plan.ranksByEntryCount { return ExactDecimal(r.entries) }
+            switch r.value {
+            case .money(let v, _): return v
+            case .count(let n): return ExactDecimal(n)
+            default: return nil
+            }
+        }
+        return rows.enumerated().sorted { a, b in
+            let x = rank(a.element), y = rank(b.element)
+            if let x, let y, x != y { return descending ? y < x : x < y }
+            if (x == nil) != (y == nil) { return x != nil }
+            return a.offset < b.offset
+        }.map(\.element)
+    }
+
+    /// Ascending by each key in turn.
+    static func ascending(_ a: [Cell], _ b: [Cell]) -> Bool {
+        for (x, y) in zip(a, b) {
+            if let up = Cell.keyOrder(x, y) { return up }
+        }
+        return false
+    }
+
+    /// `in native` amounts are in their own currencies: ranking ¥459,166 above $10,877 compares
+    /// numbers, not money. Refused unless every ranked value is in one currency.
+    static func refuseRankingAcrossCurrencies(_ currencies: [Currency], home: Currency) throws(QueryError) {
+        let distinct = Array(Set(currencies)).sorted()
+        guard distinct.count > 1 else { return }
+        let code = home.code
+        throw QueryError(.unsupported("in native, the amounts are in \(distinct.map(\.code).joined(separator: ", ")): ranking them by amount would compare numbers in different currencies; convert them (in \(code)) or keep to one currency (where currency = \(code))"), at: nil)
+    }
+}

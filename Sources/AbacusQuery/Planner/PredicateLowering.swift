@@ -1,0 +1,100 @@
+// Lowering a logical condition onto the in-memory store: each test of a
+// dictionary-encoded column becomes a mask over that column's codes, so each row
+// costs one table lookup; amounts and days stay comparisons.
+
+import AbacusCore
+
+/// A compiled condition over one row of the store.
+public indirect enum Predicate: Sendable {
+    case always(Bool)
+    /// The row's code in `column` is set in `mask`.
+    case code(CodeColumn, [Bool])
+    /// One of the row's tags is set in `mask` (index = tag code + 1; 0 is "no tags").
+    case tags([Bool])
+    case amount(ComparisonOperator, ExactDecimal)
+    /// The amount is one of these (sorted, distinct): `amount in (…)`, found by binary search
+    /// however long the list.
+    case amountIn([ExactDecimal])
+    case days(DayRange)
+    case and([Predicate])
+    case or([Predicate])
+    case not(Predicate)
+
+    /// Whether it compares amounts (which are converted first).
+    var testsAmount: Bool {
+        switch self {
+        case .amount, .amountIn: return true
+        case .and(let ps), .or(let ps): return ps.contains { $0.testsAmount }
+        case .not(let q): return q.testsAmount
+        default: return false
+        }
+    }
+}
+
+public enum CodeColumn: String, Sendable {
+    case category, book, party, payment, currency, remarks
+}
+
+struct PredicateLowering {
+    let ledger: Ledger
+    var store: EntryStore { ledger.entries }
+
+    func lower(_ c: LogicalCondition) -> Predicate {
+        switch c {
+        case .always(let b): return .always(b)
+        case .and(let cs): return .and(cs.map(lower))
+        case .or(let cs): return .or(cs.map(lower))
+        case .not(let a): return .not(lower(a))
+        case .amount(let op, let x): return .amount(op, x)
+        case .amountIn(let xs): return .amountIn(xs)
+        case .days(let r): return .days(r)
+        case .currencies(let cs):
+            var mask = [Bool](repeating: false, count: 26 * 26 * 26 + 1)
+            for c in cs { mask[Int(c.packed)] = true }
+            return .code(.currency, mask)
+        case .names(let field, let names):
+            let wanted = Set(names)
+            return predicate(field, mask(field) { wanted.contains($0) })
+        case .contains(let field, let text):
+            let needle = text.lowercased()
+            return predicate(field, mask(field) { $0?.lowercased().contains(needle) == true })
+        case .ordered(let field, let op, let text):
+            let v = text.lowercased()
+            return predicate(field, mask(field) { name in name.map { Binder.holds(op, $0.lowercased(), v) } ?? false })
+        }
+    }
+
+    func predicate(_ field: NameField, _ mask: [Bool]) -> Predicate {
+        switch field {
+        case .tag: return .tags(mask)
+        case .category: return .code(.category, mask)
+        case .book: return .code(.book, mask)
+        case .party: return .code(.party, mask)
+        case .payment: return .code(.payment, mask)
+        case .remarks: return .code(.remarks, mask)
+        }
+    }
+
+    /// A mask over the codes of a field's column: which codes' names pass `test` (nil: no value).
+    func mask(_ field: NameField, _ test: (String?) -> Bool) -> [Bool] {
+        switch field {
+        case .category: return store.categories.map { test($0) }
+        case .book: return ledger.books.map { test($0.name) }
+        case .party: return [test(nil)] + store.parties.dropFirst().map { test($0) }
+        case .payment: return [test(nil)] + store.payments.dropFirst().map { test($0) }
+        case .remarks: return [test(nil)] + store.remarkTexts.dropFirst().map { test($0) }
+        case .tag: return [test(nil)] + store.tags.map { test($0) }
+        }
+    }
+
+    /// The codes of a column whose values a condition names, for its posting lists.
+    func codes(_ c: LogicalCondition) -> (IndexAccess.Column, [UInt32])? {
+        switch c {
+        case .names(.category, _), .names(.book, _), .currencies:
+            guard case .code(let column, let mask) = lower(c), let access = IndexAccess.Column(rawValue: column.rawValue) else { return nil }
+            return (access, mask.indices.filter { mask[$0] }.map { UInt32($0) })
+        default:
+            return nil
+        }
+    }
+}

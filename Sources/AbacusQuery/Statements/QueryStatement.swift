@@ -1,0 +1,30 @@
+// `sum`, `count`, `avg`, `min`, `max`, `list`: a query, planned and run; and
+// `explain QUERY`, which shows the plan and where the rates came from.
+
+import AbacusCore
+
+struct QueryStatement: StatementRunner {
+    let query: Query
+
+    func run(in session: Session) throws(QueryError) -> Output {
+        .table(try session.executor.run(try Planner.plan(query, in: session.context)))
+    }
+}
+
+struct ExplainStatement: StatementRunner {
+    let query: Query
+
+    func run(in session: Session) throws(QueryError) -> Output {
+        let plan = try Planner.plan(query, in: session.context)
+        do throws(QueryError) {
+            let result = try session.executor.run(plan)
+            return .explain(plan: plan.description, rates: result.rateNotes, warnings: result.warnings)
+        } catch {
+            // The plan of a statement that cannot run is what one most wants to see.
+            guard case .missingRates(let missing, let target) = error.kind else { throw error }
+            let lines = missing.map { "\($0.entries) \($0.entries == 1 ? "entry needs" : "entries need") \($0.pair), which no rate supplies" }
+            return .explain(plan: plan.description, rates: lines,
+                            warnings: ["this statement cannot run until those rates into \(target.code) are supplied (`set rate PAIR = …` or `with rate PAIR = …`)"])
+        }
+    }
+}

@@ -1,0 +1,64 @@
+// What `convert`, `rate` and `rates` share: the single rate of a pair under a
+// valuation (what-if, then custom, then market), the date of its source, the book
+// locks that apply to the pair, and the warnings a single rate can carry.
+
+import AbacusCore
+
+extension Session {
+    /// The day a valuation takes its rates as of: today, or the valuation's date.
+    func valuationDay(_ valuation: ValuationClause?) -> Day {
+        if case .asOf(let d)? = valuation { return d.resolve(today: today).last }
+        return today
+    }
+
+    /// The single rate for a pair under a valuation, and the day it was taken as of.
+    func resolve(_ pair: CurrencyPair, _ valuation: ValuationClause?, _ whatIf: [WhatIfRate]) throws(QueryError) -> (rate: ResolvedRate, day: Day) {
+        let day = valuationDay(valuation)
+        for w in whatIf {
+            if w.pair == pair { return (ResolvedRate(pair: pair, rate: Rate(w.rate), origin: .whatIf(pair)), day) }
+            if w.pair == pair.inverse { return (ResolvedRate(pair: pair, rate: Rate(w.rate).inverse, origin: .whatIf(pair)), day) }
+        }
+        guard let r = resolver.resolve(pair, on: day) else { throw QueryError(.noRate(pair), at: nil) }
+        return (r, day)
+    }
+
+    /// The date of a rate's source (empty for a what-if or an undated custom rate).
+    func sourceDate(_ r: ResolvedRate) -> Cell {
+        switch r.origin {
+        case .market(let q): return .date(q.newestDay)
+        case .custom(let c): return c.day.map(Cell.date) ?? .empty
+        case .locked(let b): return ledger.books[b].rateLockedAt.map(Cell.date) ?? .empty
+        case .whatIf: return .empty
+        }
+    }
+
+    /// Books whose locked rate converts `pair` for their own entries under the default
+    /// valuation: what `rate` and `convert` mention beside the rate they give.
+    func lockedRates(_ pair: CurrencyPair) -> [ResolvedRate] {
+        ledger.books.indices.compactMap { i in
+            let b = ledger.books[i]
+            guard let l = b.lockedExchangeRate else { return nil }
+            if b.currency == pair.from && b.targetCurrency == pair.to { return ResolvedRate(pair: pair, rate: Rate(l), origin: .locked(book: i)) }
+            if b.currency == pair.to && b.targetCurrency == pair.from { return ResolvedRate(pair: pair, rate: Rate(l).inverse, origin: .locked(book: i)) }
+            return nil
+        }
+    }
+
+    /// What-if rates of `convert` or `rate` for another pair than the one asked for.
+    func unusedWhatIfs(_ whatIf: [WhatIfRate], _ pair: CurrencyPair) -> [String] {
+        whatIf.filter { $0.pair != pair && $0.pair != pair.inverse }.map { "the what-if rate \($0.pair) was not used: this statement is about \(pair)" }
+    }
+
+    /// A market rate dated after the day asked for is the oldest there is; under `at latest`
+    /// a newest rate dated before today is stale: say so.
+    func staleness(_ r: ResolvedRate, _ valuation: ValuationClause?, _ day: Day) -> [String] {
+        guard case .market(let q) = r.origin else { return [] }
+        if q.isAfterRequestedDay {
+            return ["no market rate for \(r.pair) on or before \(day); used the oldest, dated \(q.oldestDay)"]
+        }
+        if valuation == .latest, q.oldestDay < today {
+            return [StaleRate(pair: r.pair, day: q.oldestDay, fetched: resolver.fetchDay(q), today: today).warning]
+        }
+        return []
+    }
+}

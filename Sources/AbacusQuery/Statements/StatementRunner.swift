@@ -1,0 +1,28 @@
+// How a statement runs: each kind of statement is a `StatementRunner` in a file
+// of its own beside this one, and this is the one place that maps the syntax tree
+// to them. A new statement is a new file here and a new line below.
+
+import AbacusCore
+
+protocol StatementRunner {
+    func run(in session: Session) throws(QueryError) -> Output
+}
+
+extension Statement {
+    var runner: any StatementRunner {
+        switch self {
+        case .query(let q): return QueryStatement(query: q)
+        case .explain(let q): return ExplainStatement(query: q)
+        case .convert(let c): return ConvertStatement(conversion: c)
+        case .rate(let r): return RateStatement(lookup: r)
+        case .rates(let listing): return RatesStatement(listing: listing)
+        case .setRate(let pair, let rate): return SetRateStatement(pair: pair, rate: rate)
+        case .unsetRate(let pair, let range): return UnsetRateStatement(pair: pair, range: range)
+        case .setCurrency(let c): return SetCurrencyStatement(currency: c)
+        case .ratesRefresh(let base, let force): return RatesRefreshStatement(base: base, force: force)
+        case .ratesStatus: return RatesStatusStatement()
+        case .books: return BooksStatement()
+        case .categories: return CategoriesStatement()
+        }
+    }
+}
