@@ -201,7 +201,7 @@ public final class Shell {
     /// Diagnostics to stderr, with "error:"/"warning:"/"hint:" coloured on a terminal. Their text
     /// can quote a ledger file, so control characters other than line breaks are made visible.
     func report(_ text: String) {
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { Renderer.visible(String($0)) }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { ShownText.shown(String($0)) }
         var t = lines.joined(separator: "\n")
         if colorAllowed && stderrIsTerminal {
             for (word, style) in [("error:", ANSI.red + ANSI.bold), ("warning:", ANSI.yellow), ("hint:", ANSI.cyan)] {

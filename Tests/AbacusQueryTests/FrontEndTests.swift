@@ -156,14 +156,14 @@ import Testing
         ("count entries where category = \"日本語テキスト\" and amout > 5", "amout",
          "  count entries where category = \"日本語テキスト\" and amout > 5"),
         // Control characters are shown escaped.
-        ("count entries\u{1} where amout > 5", "amout", "  count entries<U+0001> where amout > 5"),
+        ("count entries\u{1} where amout > 5", "amout", "  count entries\\u{1} where amout > 5"),
     ])
     func theCaretStandsUnderTheToken(_ statement: String, _ token: String, _ echo: String) throws {
         let e = try #require(error(statement))
         let lines = Diagnostic.render(e, statement: statement).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         if e.kind == .unexpectedCharacter("\u{1}") {
             #expect(lines[0] == echo)
-            #expect(lines[2] == "error: unexpected character U+0001")
+            #expect(lines[2] == "error: unexpected character \\u{1}")
             return
         }
         #expect(lines[0] == echo)

@@ -60,9 +60,9 @@ import Testing
 
     @Test func controlCharactersAreShownEscaped() throws {
         let s = try session()
-        #expect(outcome(s, "count entries\u{1} where category = Rent") == "unexpected character U+0001")
-        #expect(outcome(s, "count entries where party = \"\u{1}\u{2}\"") == "no party is named \"<U+0001><U+0002>\"")
-        #expect(outcome(s, "count entries where party = \"\u{202E}x\"")?.contains("<U+202E>") == true)
+        #expect(outcome(s, "count entries\u{1} where category = Rent") == "unexpected character \\u{1}")
+        #expect(outcome(s, "count entries where party = \"\u{1}\u{2}\"") == "no party is named \"\\u{1}\\u{2}\"")
+        #expect(outcome(s, "count entries where party = \"\u{202E}x\"")?.contains("\\u{202e}") == true)
     }
 
     @Test func everyKeywordInEveryPlace() throws {

@@ -150,9 +150,12 @@ import Testing
         ("two\nlines\tand\r", "two\\nlines\\tand\\r"),
         ("\u{7}bell\u{85}next", "\\u{7}bell\\u{85}next"),
         ("del\u{7F}", "del\\u{7f}"),
+        // A right-to-left override would reverse the rest of the row, amount included.
+        ("evil\u{202E}321", "evil\\u{202e}321"),
+        ("\u{FEFF}bom\u{2028}", "\\u{feff}bom\\u{2028}"),
     ])
     func controlCharactersBecomeVisibleEscapes(_ raw: String, _ shown: String) {
-        #expect(Renderer.visible(raw) == shown)
-        #expect(TextWidth.of(Renderer.visible(raw)) == Renderer.visible(raw).count)
+        #expect(ShownText.shown(raw) == shown)
+        #expect(TextWidth.of(ShownText.shown(raw)) == ShownText.shown(raw).count)
     }
 }

@@ -114,7 +114,7 @@ final class RatesServer {
         ("/dupbase", "\"base\" appears twice in the response"),
         ("/wrongbase", "the provider answered with EUR rates, but USD was asked for"),
         ("/future", "\"date\" is 2099-01-01, after"),
-        ("/escape", "\"rates\" has a key that is not a currency code: \"<U+001B>[31mRED\""),
+        ("/escape", "\"rates\" has a key that is not a currency code: \"\\e[31mRED\""),
         ("/nan", "the rate for INR is not a number"),
         ("/big", "the response is larger than 1 MB"),
     ])

@@ -613,6 +613,6 @@ struct FileParser {
 }
 
 /// A value from the file as a message quotes it: `ShownText`, in double quotes.
-func quoted(_ text: String, limit: Int = ShownText.limit) -> String {
-    "\"" + ShownText.shown(text, limit: limit) + "\""
+func quoted(_ text: String) -> String {
+    "\"" + ShownText.quoted(text) + "\""
 }

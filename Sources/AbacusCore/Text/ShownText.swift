@@ -1,27 +1,35 @@
-// Text from a ledger, a rates response or a statement as a message quotes it.
+// Text from a ledger, a rates response or a statement, made safe to show.
 //
-// Characters that would be invisible or would disturb the terminal (controls, the
-// byte-order mark, line and paragraph separators, bidi overrides) are written out as
-// `<U+001B>`, and the text is cut short, so no input can garble the terminal or flood
-// it: a 50 MB string would otherwise make a 50 MB message.
+// The one rule for every place that prints text it did not write: table cells,
+// chart labels, error messages, warnings. Characters that would be invisible or
+// would disturb the terminal (C0 and C1 controls, DEL, the byte-order mark, line
+// and paragraph separators, bidi embeddings, overrides and isolates) are written
+// out: `\n`, `\t`, `\r`, `\e` for the common ones, `\u{202E}` for the rest. So
+// an escape sequence cannot clear the screen, a newline cannot split a table row
+// and a right-to-left override cannot reverse the rest of a line. Messages also
+// cut what they quote, so a 50 MB string does not make a 50 MB message.
 
 public enum ShownText {
     /// Longest piece of text a message quotes, in characters.
     public static let limit = 60
 
-    /// `text` with invisible characters as `<U+0001>`, cut to `limit` characters with "…".
-    public static func shown(_ text: String, limit: Int = limit) -> String {
+    /// `text` with invisible characters written out; cut to `limit` characters with "…" when given.
+    public static func shown(_ text: String, limit: Int? = nil) -> String {
+        guard limit != nil || text.unicodeScalars.contains(where: isInvisible) else { return text }
         var out = ""
         var count = 0
         for ch in text {
-            if count == limit { return out + "…" }
-            out += ch.unicodeScalars.contains(where: isInvisible) ? ch.unicodeScalars.map(bracketed).joined() : String(ch)
+            if let limit, count == limit { return out + "…" }
+            out += ch.unicodeScalars.contains(where: isInvisible) ? ch.unicodeScalars.map(escape).joined() : String(ch)
             count += 1
         }
         return out
     }
 
-    /// Controls (C0, DEL, C1), the byte-order mark, line and paragraph separators, bidi overrides and isolates.
+    /// A message's quotation: `shown`, cut to `limit` characters.
+    public static func quoted(_ text: String) -> String { shown(text, limit: limit) }
+
+    /// Controls (C0, DEL, C1), the byte-order mark, line and paragraph separators, bidi embeddings, overrides and isolates.
     public static func isInvisible(_ u: Unicode.Scalar) -> Bool {
         switch u.value {
         case 0..<0x20, 0x7F...0x9F, 0xFEFF, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: return true
@@ -29,15 +37,17 @@ public enum ShownText {
         }
     }
 
-    /// An invisible character as `U+0001`, anything else as itself.
+    /// An invisible character written out (`\n`, `\e`, `\u{202E}`); anything else as itself.
     public static func escape(_ u: Unicode.Scalar) -> String {
         guard isInvisible(u) else { return String(u) }
-        let hex = String(u.value, radix: 16, uppercase: true)
-        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+        switch u {
+        case "\n": return "\\n"
+        case "\t": return "\\t"
+        case "\r": return "\\r"
+        case "\u{1B}": return "\\e"
+        default: return "\\u{" + String(u.value, radix: 16) + "}"
+        }
     }
-
-    /// An invisible character as `<U+0001>`, anything else as itself.
-    public static func bracketed(_ u: Unicode.Scalar) -> String { isInvisible(u) ? "<" + escape(u) + ">" : String(u) }
 
     public static func isEscaped(_ text: String) -> Bool { text.unicodeScalars.contains(where: isInvisible) }
 }

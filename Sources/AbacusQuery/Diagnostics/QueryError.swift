@@ -83,17 +83,17 @@ public struct QueryError: Error, Sendable, Equatable {
         case .unterminatedString(let quote):
             return "unterminated string: a closing \(quote) is missing"
         case .unknownEscape(let e):
-            return "unknown escape '\(ShownText.shown(e))' in a string: only \\\", \\\\, \\n and \\t escape"
+            return "unknown escape '\(ShownText.quoted(e))' in a string: only \\\", \\\\, \\n and \\t escape"
         case .unclosedParenthesis:
             return "this '(' is never closed: expected ')' before the end of the statement"
         case .expected(let options, let found, _):
             return "expected \(QueryError.list(options)), found \(found)"
         case .unknownCurrency(let code, _):
-            return "unknown currency '\(ShownText.shown(code))': expected an ISO 4217 code such as INR, USD or EUR"
+            return "unknown currency '\(ShownText.quoted(code))': expected an ISO 4217 code such as INR, USD or EUR"
         case .unknownName(let field, let value, _):
-            return "no \(field) is named \"\(ShownText.shown(value))\""
+            return "no \(field) is named \"\(ShownText.quoted(value))\""
         case .badDate(let text):
-            return "'\(ShownText.shown(text))' is not a date: expected YYYY, YYYY-MM, YYYY-MM-DD, YYYY-Qn, YYYY-Wnn, today, this month, …"
+            return "'\(ShownText.quoted(text))' is not a date: expected YYYY, YYYY-MM, YYYY-MM-DD, YYYY-Qn, YYYY-Wnn, today, this month, …"
         case .repeatedRate(let pair, let earlier):
             return pair == earlier ? "a rate for \(pair) is already given in this statement"
                 : "\(pair) is the inverse of \(earlier), whose rate is already given in this statement"
@@ -148,10 +148,10 @@ public struct QueryError: Error, Sendable, Equatable {
     public var hint: String? {
         switch advice {
         case .quoteName(let field, let name)?:
-            let quoted = "\"" + ShownText.shown(name).replacingOccurrences(of: "\"", with: "\\\"") + "\""
+            let quoted = "\"" + ShownText.quoted(name).replacingOccurrences(of: "\"", with: "\\\"") + "\""
             return "if \(quoted) is one name, put it in quotes: \(field) = \(quoted)"
         case .dropQuotes(let date)?:
-            return "dates are written without quotes: \(ShownText.shown(date))"
+            return "dates are written without quotes: \(ShownText.quoted(date))"
         case .unquotedNone(let field)?:
             return "entries without a \(field) are written without quotes: \(field) = (none)"
         case .subjectFirst(let aggregate, let subject)?:
@@ -242,7 +242,7 @@ public enum Diagnostic {
             } else if ch == "\r" {
                 piece = ""
             } else if ch.unicodeScalars.contains(where: ShownText.isInvisible) {
-                piece = ch.unicodeScalars.map(ShownText.bracketed).joined()
+                piece = ch.unicodeScalars.map(ShownText.escape).joined()
             } else {
                 piece = String(ch)
             }

@@ -88,8 +88,8 @@ public struct Parser {
     func describe(_ t: Token) -> String {
         switch t.kind {
         case .end: return "the end of the statement"
-        case .string: return ShownText.shown(lexer.text(t))
-        default: return "'\(ShownText.shown(lexer.text(t)))'"
+        case .string: return ShownText.quoted(lexer.text(t))
+        default: return "'\(ShownText.quoted(lexer.text(t)))'"
         }
     }
 

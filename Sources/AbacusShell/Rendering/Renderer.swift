@@ -72,7 +72,7 @@ public struct Renderer {
     /// A cell for people: localized money, and ledger text with its control characters made visible.
     func display(_ c: Cell) -> String {
         switch c {
-        case .text(let s): return Renderer.visible(s)
+        case .text(let s): return ShownText.shown(s)
         case .money(let d, let cur): return Renderer.isolated(money.format(d, cur))
         case .number(let d): return Renderer.shortNumber(d)
         default: return plain(c)
@@ -123,26 +123,6 @@ public struct Renderer {
         }
     }
 
-    /// Text from a ledger file, safe on a terminal: control characters (an escape sequence
-    /// that would clear the screen, a bell, a newline that would split a table row) are shown
-    /// as `\e`, `\n`, `\t`, `\r` or `\u{7}`, so they are seen and take the columns they show.
-    static func visible(_ s: String) -> String {
-        func isControl(_ u: Unicode.Scalar) -> Bool { u.value < 0x20 || (u.value >= 0x7F && u.value < 0xA0) }
-        guard s.unicodeScalars.contains(where: isControl) else { return s }
-        var out = ""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            case "\u{1B}": out += "\\e"
-            default:
-                if isControl(u) { out += "\\u{" + String(u.value, radix: 16) + "}" } else { out.unicodeScalars.append(u) }
-            }
-        }
-        return out
-    }
-
     /// A rate for people: at most 12 significant digits (JSON and CSV keep every digit).
     static func shortNumber(_ d: ExactDecimal) -> String {
         let n = d.normalized
@@ -189,7 +169,7 @@ public struct Renderer {
     func table(_ r: ResultSet, to sink: (String) -> Void, isCancelled: () -> Bool) -> Bool {
         guard let body = displayed(r.rows, isCancelled: isCancelled) else { return false }
         let totals = r.totals.map { $0.map(display) }
-        let header = r.names.map(Renderer.visible)
+        let header = r.names.map { ShownText.shown($0) }
         var natural = header.map(TextWidth.of)
         for (n, row) in (body + totals).enumerated() {
             if n % (Renderer.chunk * 8) == 0 && isCancelled() { return false }
@@ -282,7 +262,7 @@ public struct Renderer {
         let totals = r.totals.map { $0.map(display) }
         let numeric = numericColumns(r)
         func escape(_ s: String) -> String { s.replacingAll("|", with: "\\|") }
-        let head = ["| " + r.names.map { escape(Renderer.visible($0)) }.joined(separator: " | ") + " |",
+        let head = ["| " + r.names.map { escape(ShownText.shown($0)) }.joined(separator: " | ") + " |",
                     "|" + r.columns.indices.map { numeric[$0] ? " ---: " : " --- " }.joined(separator: "|") + "|"]
         sink(head.joined(separator: "\n") + "\n")
         guard Renderer.send(body.lazy.map { "| " + $0.map(escape).joined(separator: " | ") + " |" }, to: sink, isCancelled: isCancelled) else { return false }
