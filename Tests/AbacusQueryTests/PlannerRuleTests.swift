@@ -94,4 +94,30 @@ import Testing
     func aListingOrdersByTheColumnsItShows(_ q: String) throws {
         guard case .key? = try plan(q).order?.key else { Issue.record("no key order: \(q)"); return }
     }
+
+    // MARK: The logical plan
+
+    @Test func inNativeGroupsByCurrencyAndThePlanSaysSo() throws {
+        let s = try demo()
+        let logical = try s.logicalPlan("sum expenses in native by book")
+        #expect(logical.groupBy == [.book, .currency] && logical.impliesCurrencyKey)
+        #expect(try s.plan("explain sum expenses in native by book").description.contains("GROUP BY book, currency (currency: in native)"))
+        // Naming currency keeps it where it was written.
+        #expect(try s.logicalPlan("sum expenses in native by currency, book").groupBy == [.currency, .book])
+        // Four keys of one's own and the currency in native: five columns of keys, and an answer.
+        let r = try s.run("sum expenses in native by book, category, party, tag")
+        #expect(r.names == ["book", "category", "party", "tag", "currency", "amount"])
+        #expect(!r.rows.isEmpty)
+        // Five of one's own is one too many, with the caret on the keys.
+        let e = try #require(try planError("sum expenses by book, category, party, tag, month"))
+        #expect(e.kind == .tooManyGroupKeys(5) && e.range != nil)
+    }
+
+    @Test func theLogicalPlanHoldsLedgerNamesAndDaysNotCodes() throws {
+        let s = try demo()
+        let p = try s.logicalPlan("sum expenses where category in (rent, Taxes) and party = (none) and date >= 2025-10 during 2025")
+        #expect(p.days == DayRange(Day(year: 2025, month: 10, day: 1)!, Day(year: 2025, month: 12, day: 31)!))
+        #expect(p.condition == .and([.names(.category, ["Rent", "Taxes"]), .names(.party, [nil])]))
+        #expect(p.description.contains("WHERE category in (\"Rent\", \"Taxes\") and party = (none)"))
+    }
 }

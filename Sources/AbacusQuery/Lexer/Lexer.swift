@@ -164,6 +164,15 @@ public struct Lexer {
                     tokens.append(Token(kind: .word, range: start..<i))
                     continue
                 }
+                // An exponent (`1e3`) stays with its number, so the parser can say numbers are written out.
+                if i + 1 < n, bytes[i] | 0x20 == UInt8(ascii: "e") {
+                    var k = i + 1
+                    if k < n, bytes[k] == UInt8(ascii: "+") || bytes[k] == UInt8(ascii: "-") { k += 1 }
+                    if k < n, isDigit(bytes[k]) {
+                        while k < n && isDigit(bytes[k]) { k += 1 }
+                        if k == n || !isWordByte(bytes[k]) { i = k }
+                    }
+                }
                 tokens.append(Token(kind: .number, range: start..<i))
                 continue
             }

@@ -383,9 +383,8 @@ public struct Parser {
         let t = current
         switch field {
         case .amount:
-            guard t.kind == .number, let n = ExactDecimal(lexer.text(t).replacingUnderscores()) else {
-                throw expected(["a number"])
-            }
+            guard t.kind == .number else { throw expected(["a number"]) }
+            let n = try number(t, "a number")
             advance()
             return LiteralValue(literal: .number(n), range: t.range)
         case .date:
@@ -523,12 +522,22 @@ public struct Parser {
         return CurrencyPair(a, b)
     }
 
+    /// The exact value of a number token: digits, a point, `_` between digits; never an exponent.
+    func number(_ t: Token, _ what: String) throws(QueryError) -> ExactDecimal {
+        let text = lexer.text(t)
+        if text.contains(where: { $0 == "e" || $0 == "E" }) {
+            throw QueryError(.expected([what + " written out in digits (1000, not 1e3)"], found: describe(t), suggestion: nil), at: t.range)
+        }
+        guard let n = ExactDecimal(text.replacingUnderscores()) else {
+            throw QueryError(.expected([what + " that has at most 38 digits"], found: describe(t), suggestion: nil), at: t.range)
+        }
+        return n
+    }
+
     mutating func positiveNumber(_ what: String) throws(QueryError) -> ExactDecimal {
         let t = current
         guard t.kind == .number else { throw expected([what + " (a positive number)"]) }
-        guard let n = ExactDecimal(lexer.text(t).replacingUnderscores()) else {
-            throw QueryError(.expected([what + " that has at most 38 digits"], found: describe(t), suggestion: nil), at: t.range)
-        }
+        let n = try number(t, what)
         guard n.isPositive else { throw QueryError(.expected([what + " above zero"], found: describe(t), suggestion: nil), at: t.range) }
         advance()
         return n
@@ -583,9 +592,8 @@ public struct Parser {
     mutating func convert() throws(QueryError) -> Conversion {
         advance()
         let t = current
-        guard t.kind == .number, let amount = ExactDecimal(lexer.text(t).replacingUnderscores()) else {
-            throw expected(["an amount (convert 100 SGD to INR)"])
-        }
+        guard t.kind == .number else { throw expected(["an amount (convert 100 SGD to INR)"]) }
+        let amount = try number(t, "an amount")
         advance()
         let from = try currency()
         guard accept("to") || accept("in") || accept("into") else { throw expected(["'to'"], keywords: ["to"]) }

@@ -1,0 +1,65 @@
+// `list … top N` has a fast path: each of two threads keeps its best N while
+// scanning, reading the rate column and its factors directly. On generated ledgers
+// it must list exactly what a plain reference lists: every matching entry
+// converted alone at its exact rate, sorted by that exact value (ties in date
+// order), cut to N, each rounded once, and a total of the exact values rounded once.
+
+import AbacusCore
+@testable import AbacusQuery
+import BigInt
+import Testing
+
+@Suite struct ListPropertyTests {
+    /// (date, category, amount) of each listed row, and the total, as the reference works them out.
+    static func reference(_ ledger: Ledger, target: Currency, valuation: Valuation, descending: Bool, top: Int) throws -> (rows: [[String]], total: String?) {
+        let store = ledger.entries
+        let column = RateColumn(ledger: ledger, resolver: RateResolver(ledger: ledger), target: target, valuation: valuation, today: nil)
+        let converter = RowConverter(column: column, store: store, whatIf: [:])
+        var values: [(row: Int, value: Fraction)] = []
+        for row in 0..<store.count where store.amount[row] < 0 && !store.isTransfer[row] {
+            let amount = -store.amount[row]
+            let id = converter.id(row)
+            if id >= 0 {
+                values.append((row, converter.exactValue(amount: amount, id: id)))
+            } else {
+                let (p, scale) = try #require(converter.product(row, id: id, amount: amount, negate: true))
+                values.append((row, Fraction(WideDecimal(p.big, scale: scale))))
+            }
+        }
+        // A stable sort: equal values keep date (row) order.
+        let ranked = values.enumerated().sorted { a, b in
+            if a.element.value == b.element.value { return a.offset < b.offset }
+            return descending ? b.element.value < a.element.value : a.element.value < b.element.value
+        }.map(\.element).prefix(top)
+        let rows = ranked.map { r in
+            [Day(number: store.day[r.row]).description, store.categories[Int(store.category[r.row])],
+             r.value.rounded(toScale: target.minorUnits)?.description ?? "?"]
+        }
+        let total = ranked.reduce(Fraction.zero) { $0 + $1.value }.rounded(toScale: target.minorUnits)?.description
+        return (rows, ranked.isEmpty ? nil : total)
+    }
+
+    @Test(arguments: [11, 12, 13, 14, 15, 16] as [UInt64])
+    func topNListsWhatTheReferenceLists(seed: UInt64) throws {
+        let ledger = try LedgerLoader.load(documents: [("gen.json", ExactAggregationPropertyTests.ledger(seed: seed))])
+        let cases: [(String, String, Valuation, Bool, Int)] = [
+            ("list expenses in INR order by amount desc top 7", "INR", .booked, true, 7),
+            ("list expenses in USD at market order by amount top 5", "USD", .market, false, 5),
+            ("list expenses in EUR top 12", "EUR", .booked, true, 12),
+            ("list expenses in SGD order by amount desc top 400", "SGD", .booked, true, 400),
+        ]
+        for threads in [Executor.parallelRows, 16] {
+            let session = Session(ledger: ledger, today: Day(year: 2025, month: 12, day: 31)!)
+            // A low threshold makes even this small ledger take the two-thread path.
+            session.parallelRows = threads
+            for (query, code, valuation, descending, top) in cases {
+                let currency = try #require(Currency(code: code))
+                let expected = try ListPropertyTests.reference(ledger, target: currency, valuation: valuation, descending: descending, top: top)
+                let r = try session.run(query)
+                let listed = r.rows.map { row in [plainText(row[0]) ?? "", plainText(row[2]) ?? "", plainText(row.last) ?? ""] }
+                #expect(listed == expected.rows, "seed \(seed), threshold \(threads): \(query)")
+                #expect(total(r) == expected.total, "seed \(seed), threshold \(threads): \(query)")
+            }
+        }
+    }
+}
