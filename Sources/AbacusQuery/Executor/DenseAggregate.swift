@@ -278,14 +278,7 @@ extension Executor {
                 return true
             case .code(let column, let mask):
                 let m = negated ? mask.map { !$0 } : mask
-                switch column {
-                case .category: codes.append((store.category, m))
-                case .book: codes.append((store.book, m))
-                case .party: codes.append((store.party, m))
-                case .payment: codes.append((store.payment, m))
-                case .remarks: codes.append((store.remarks, m))
-                case .currency: currencyMasks.append(m)
-                }
+                if let codes = store.codes(column) { self.codes.append((codes, m)) } else { currencyMasks.append(m) }
                 return true
             default:
                 return false

@@ -407,15 +407,7 @@ public struct Executor: Sendable {
         switch p {
         case .always(let b): return b
         case .code(let column, let mask):
-            let c: Int
-            switch column {
-            case .category: c = Int(store.category[row])
-            case .book: c = Int(store.book[row])
-            case .party: c = Int(store.party[row])
-            case .payment: c = Int(store.payment[row])
-            case .currency: c = Int(store.currency[row].packed)
-            case .remarks: c = Int(store.remarks[row])
-            }
+            let c = Int(store.code(column, row))
             return c < mask.count && mask[c]
         case .tags(let mask):
             let tags = store.tags(at: row)

@@ -100,14 +100,8 @@ struct Grouper {
 
     @inline(__always)
     func code(_ k: GroupKey, _ row: Int) -> UInt32 {
-        switch k {
-        case .category: return store.category[row]
-        case .book: return store.book[row]
-        case .party: return store.party[row]
-        case .payment: return store.payment[row]
-        case .currency: return UInt32(store.currency[row].packed)
-        case .tag, .day, .week, .month, .quarter, .year: return 0
-        }
+        guard let column = k.codeColumn else { return 0 }
+        return store.code(column, row)
     }
 
     /// The group of a key, numbered on first sight.
@@ -172,5 +166,19 @@ struct Grouper {
             moreFound.append(group(key))
         }
         return 1 + moreFound.count
+    }
+}
+
+extension GroupKey {
+    /// The coded column a key reads; nil for tags and periods.
+    var codeColumn: CodeColumn? {
+        switch self {
+        case .category: return .category
+        case .book: return .book
+        case .party: return .party
+        case .payment: return .payment
+        case .currency: return .currency
+        case .tag, .day, .week, .month, .quarter, .year: return nil
+        }
     }
 }

@@ -125,25 +125,21 @@ public struct Lexer {
             let b = bytes[i]
             if b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D { i += 1; continue }
             // A line continuation (`\` before the line's end) is only a space.
-            if b == Lexer.backslash, let next = StatementSplitter.lineBreak(after: i + 1, in: bytes) { i = next; continue }
+            if b == Lexer.backslash, let next = Lexer.continuationEnd(after: i + 1, in: bytes) { i = next; continue }
             if Lexer.isOption(bytes, at: i) {
                 // `--force` (of `rates refresh`) is a word; any other `--` starts a comment.
                 tokens.append(Token(kind: .word, range: i..<(i + 7)))
                 i += 7
                 continue
             }
-            if b == UInt8(ascii: "#") || (b == UInt8(ascii: "-") && i + 1 < n && bytes[i + 1] == UInt8(ascii: "-")) {
+            if Lexer.commentStarts(bytes, at: i) {
                 while i < n && bytes[i] != 0x0A { i += 1 }
                 continue
             }
             let start = i
             if b == Lexer.doubleQuote || Lexer.opensSingleQuotedString(bytes, at: i) {
-                do throws(QueryError) {
-                    i = b == Lexer.doubleQuote ? try doubleQuotedStringEnd(from: start, lenient: partial) : try singleQuotedStringEnd(from: start)
-                } catch {
-                    guard partial else { throw error }
-                    return (tokens, start)
-                }
+                guard let end = try stringEnd(from: start, lenient: partial) else { return (tokens, start) }
+                i = end
                 tokens.append(Token(kind: .string, range: start..<i))
                 continue
             }
@@ -216,38 +212,69 @@ public struct Lexer {
         return i
     }
 
-    /// The end of a double-quoted string at `start` (after its closing quote); escapes checked.
-    private func doubleQuotedStringEnd(from start: Int, lenient: Bool = false) throws(QueryError) -> Int {
-        let n = bytes.count
-        var i = start + 1
-        while i < n && bytes[i] != Lexer.doubleQuote {
-            if bytes[i] == Lexer.backslash {
-                guard i + 1 < n else { break }
-                guard lenient || Lexer.escaped(bytes[i + 1]) != nil else {
-                    var end = i + 2
-                    while end < n && bytes[end] & 0xC0 == 0x80 { end += 1 }
-                    throw QueryError(.unknownEscape(String(decoding: bytes[i..<end], as: UTF8.self)), at: i..<end)
+    /// The string token at `start`: its end, checked strictly (an unknown escape or a missing
+    /// closing quote is an error) unless `lenient`, when an unterminated string is nil.
+    private func stringEnd(from start: Int, lenient: Bool) throws(QueryError) -> Int? {
+        let (end, closed) = Lexer.stringEnd(bytes, from: start)
+        if lenient { return closed ? end : nil }
+        if bytes[start] == Lexer.doubleQuote {
+            var i = start + 1
+            while i < end - 1 {
+                if bytes[i] == Lexer.backslash {
+                    guard Lexer.escaped(bytes[i + 1]) != nil else {
+                        var e = i + 2
+                        while e < bytes.count && bytes[e] & 0xC0 == 0x80 { e += 1 }
+                        throw QueryError(.unknownEscape(String(decoding: bytes[i..<e], as: UTF8.self)), at: i..<e)
+                    }
+                    i += 1
                 }
                 i += 1
             }
-            i += 1
         }
-        guard i < n else { throw QueryError(.unterminatedString(quote: "\""), at: start..<n) }
-        return i + 1
+        guard closed else { throw QueryError(.unterminatedString(quote: bytes[start] == Lexer.doubleQuote ? "\"" : "'"), at: start..<end) }
+        return end
     }
 
-    /// The end of a single-quoted string at `start`. It does not run past the end of its line.
-    private func singleQuotedStringEnd(from start: Int) throws(QueryError) -> Int {
+    // MARK: Lexical rules shared with the statement splitter and completion
+
+    /// The string that opens at `start` (a `"` or a `'` that opens one): the index after its
+    /// closing quote, or, unterminated, the end of the text (`"…`) or of the line (`'…`: a
+    /// single-quoted string never spans lines). Backslash escapes are stepped over in double
+    /// quotes whatever they are; `''` stands for a quote in single quotes.
+    public static func stringEnd(_ bytes: [UInt8], from start: Int) -> (end: Int, closed: Bool) {
         let n = bytes.count
+        let quote = bytes[start]
         var i = start + 1
-        while i < n && bytes[i] != 0x0A {
-            if bytes[i] == Lexer.singleQuote {
-                if i + 1 < n && bytes[i + 1] == Lexer.singleQuote { i += 2; continue }
-                return i + 1
+        while i < n {
+            let b = bytes[i]
+            if quote == doubleQuote {
+                if b == backslash { i += 2; continue }
+                if b == doubleQuote { return (i + 1, true) }
+            } else {
+                if b == 0x0A { return (i, false) }
+                if b == singleQuote {
+                    if i + 1 < n && bytes[i + 1] == singleQuote { i += 2; continue }
+                    return (i + 1, true)
+                }
             }
             i += 1
         }
-        throw QueryError(.unterminatedString(quote: "'"), at: start..<i)
+        return (n, false)
+    }
+
+    /// True when a comment starts at `i`: `#`, or `--` that is not the option `--force`.
+    public static func commentStarts(_ bytes: [UInt8], at i: Int) -> Bool {
+        bytes[i] == UInt8(ascii: "#")
+            || (bytes[i] == UInt8(ascii: "-") && i + 1 < bytes.count && bytes[i + 1] == UInt8(ascii: "-") && !isOption(bytes, at: i))
+    }
+
+    /// After a `\` at `i - 1`: the index past the blanks and line break that make it a line
+    /// continuation (the text's end counts as a line break), or nil when something else follows.
+    public static func continuationEnd(after i: Int, in bytes: [UInt8]) -> Int? {
+        var k = i
+        while k < bytes.count && (bytes[k] == 0x20 || bytes[k] == 0x09 || bytes[k] == 0x0D) { k += 1 }
+        if k == bytes.count { return k }
+        return bytes[k] == 0x0A ? k + 1 : nil
     }
 
     /// True at `--force` followed by the end or a space: the one option a statement takes.

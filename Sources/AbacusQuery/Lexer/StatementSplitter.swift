@@ -27,20 +27,17 @@ public enum StatementSplitter {
     public static func joinedLines(_ text: String) -> String {
         split(text).map { statement in
             var out: [UInt8] = []
-            var quote: UInt8?
             let bytes = Array(statement.text.utf8)
             var i = 0
             while i < bytes.count {
                 let b = bytes[i]
-                if let q = quote, b == 0x0A, q == Lexer.singleQuote { quote = nil }
-                if let q = quote {
-                    if b == 0x0A { out += Array("\\n".utf8) } else if b != 0x0D { out.append(b) }
-                    if q == Lexer.doubleQuote, b == Lexer.backslash, i + 1 < bytes.count, bytes[i + 1] != 0x0A {
-                        out.append(bytes[i + 1]); i += 1
-                    } else if b == q {
-                        quote = nil
+                if b == Lexer.doubleQuote || Lexer.opensSingleQuotedString(bytes, at: i) {
+                    // A string as the lexer reads it; its line breaks are written as `\n`.
+                    let (end, _) = Lexer.stringEnd(bytes, from: i)
+                    for k in i..<end {
+                        if bytes[k] == 0x0A { out += Array("\\n".utf8) } else if bytes[k] != 0x0D { out.append(bytes[k]) }
                     }
-                    i += 1
+                    i = end
                     continue
                 }
                 if b == 0x0A || b == 0x0D {
@@ -50,7 +47,6 @@ public enum StatementSplitter {
                     while i < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[i]) { i += 1 }
                     continue
                 }
-                if b == Lexer.doubleQuote || Lexer.opensSingleQuotedString(bytes, at: i) { quote = b }
                 out.append(b)
                 i += 1
             }
@@ -62,22 +58,13 @@ public enum StatementSplitter {
         scan(script).statements
     }
 
-    /// After a `\` at `i - 1`: the index past the blanks and line break that make it a line
-    /// continuation (the script's end counts as a line break), or nil when something else follows.
-    static func lineBreak(after i: Int, in bytes: [UInt8]) -> Int? {
-        var k = i
-        while k < bytes.count && (bytes[k] == 0x20 || bytes[k] == 0x09 || bytes[k] == 0x0D) { k += 1 }
-        if k == bytes.count { return k }
-        return bytes[k] == 0x0A ? k + 1 : nil
-    }
-
     private static func scan(_ script: String) -> (statements: [ScriptStatement], open: Bool) {
         var statements: [ScriptStatement] = []
         var current: [UInt8] = []
         var startLine = 1, startColumn = 1
         var line = 1, column = 1
         var depth = 0
-        var quote: UInt8?            // the open string's quote
+        var openString = false       // a double-quoted string runs to the end
         var inComment = false
         var continued = false        // the last line ended in a continuation `\`
         let bytes = Array(script.utf8)
@@ -110,28 +97,13 @@ public enum StatementSplitter {
                 if b != 0x0A { step(keep: false); continue }
                 inComment = false
             }
-            if let q = quote {
-                if q == Lexer.doubleQuote, b == Lexer.backslash, i + 1 < bytes.count {
-                    step(keep: true)
-                } else if b == q {
-                    quote = nil
-                } else if b == 0x0A, q == Lexer.singleQuote {
-                    // A single-quoted string never spans lines: the lexer will say it is unterminated.
-                    quote = nil
-                    continue
-                }
-                step(keep: true)
-                continue
-            }
             continued = false
             switch b {
-            case UInt8(ascii: "#"):
+            case _ where Lexer.commentStarts(bytes, at: i):
                 inComment = true
-            case UInt8(ascii: "-") where i + 1 < bytes.count && bytes[i + 1] == UInt8(ascii: "-") && !Lexer.isOption(bytes, at: i):
-                inComment = true
-            case Lexer.backslash where lineBreak(after: i + 1, in: bytes) != nil:
+            case Lexer.backslash where Lexer.continuationEnd(after: i + 1, in: bytes) != nil:
                 // Line continuation: the backslash, any blanks after it and the line break become one space.
-                guard let end = lineBreak(after: i + 1, in: bytes) else { break }
+                guard let end = Lexer.continuationEnd(after: i + 1, in: bytes) else { break }
                 current.append(0x20)
                 while i < end { step(keep: false) }
                 continued = true
@@ -146,15 +118,21 @@ public enum StatementSplitter {
                 step(keep: false)
                 startLine = line; startColumn = column
                 continue
+            case Lexer.doubleQuote, Lexer.singleQuote where Lexer.opensSingleQuotedString(bytes, at: i):
+                // A string, read by the lexer's rule: kept whole, line breaks and all.
+                markStartIfEmpty()
+                let (end, closed) = Lexer.stringEnd(bytes, from: i)
+                if !closed && b == Lexer.doubleQuote { openString = true }
+                while i < end { step(keep: true) }
+                continue
             default:
                 if b != 0x20 && b != 0x09 && b != 0x0D && b != 0x0A { markStartIfEmpty() }
-                if b == Lexer.doubleQuote || Lexer.opensSingleQuotedString(bytes, at: i) { quote = b }
                 if b == UInt8(ascii: "(") { depth += 1 }
                 if b == UInt8(ascii: ")") && depth > 0 { depth -= 1 }
             }
             step(keep: !inComment)
         }
-        let open = quote == Lexer.doubleQuote || depth > 0 || continued
+        let open = openString || depth > 0 || continued
         flush()
         return (statements, open)
     }

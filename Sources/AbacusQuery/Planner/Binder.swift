@@ -234,22 +234,10 @@ public struct Binder {
         throw QueryError(.expected(["a name"], found: what, suggestion: nil), at: v.range)
     }
 
-    /// The names of a field's values in the ledger (nil: the value of entries that have none).
-    func names(_ field: NameField) -> [String?] {
-        switch field {
-        case .category: return store.categories
-        case .book: return ledger.books.map(\.name)
-        case .party: return [nil] + store.parties.dropFirst().map { Optional($0) }
-        case .payment: return [nil] + store.payments.dropFirst().map { Optional($0) }
-        case .remarks: return [nil] + store.remarkTexts.dropFirst().map { Optional($0) }
-        case .tag: return [nil] + store.tags.map { Optional($0) }
-        }
-    }
-
     /// The ledger's spellings a value names: exactly as written, else in any letter case (a
     /// book also by its id); `(none)` the entries without a value. Unknown names are errors.
     func resolve(_ v: LiteralValue, _ field: NameField) throws(QueryError) -> [String?] {
-        let all = names(field)
+        let all = ledger.names(field)
         if v.literal == .missing {
             guard all.first == .some(nil) else {
                 throw QueryError(.unknownName(field: field.rawValue, value: "(none)", suggestions: []), at: v.range)

@@ -77,14 +77,7 @@ struct PredicateLowering {
 
     /// A mask over the codes of a field's column: which codes' names pass `test` (nil: no value).
     func mask(_ field: NameField, _ test: (String?) -> Bool) -> [Bool] {
-        switch field {
-        case .category: return store.categories.map { test($0) }
-        case .book: return ledger.books.map { test($0.name) }
-        case .party: return [test(nil)] + store.parties.dropFirst().map { test($0) }
-        case .payment: return [test(nil)] + store.payments.dropFirst().map { test($0) }
-        case .remarks: return [test(nil)] + store.remarkTexts.dropFirst().map { test($0) }
-        case .tag: return [test(nil)] + store.tags.map { test($0) }
-        }
+        ledger.names(field).map(test)
     }
 
     /// The codes of a column whose values a condition names, for its posting lists.
@@ -95,6 +88,49 @@ struct PredicateLowering {
             return (access, mask.indices.filter { mask[$0] }.map { UInt32($0) })
         default:
             return nil
+        }
+    }
+}
+
+extension Ledger {
+    /// The names a field's codes stand for, by code (nil: the code of entries without a value;
+    /// for tags, code 0 is "no tags" and tag t is code t + 1, as masks over tags count them).
+    func names(_ field: NameField) -> [String?] {
+        let store = entries
+        switch field {
+        case .category: return store.categories
+        case .book: return books.map(\.name)
+        case .party: return [nil] + store.parties.dropFirst().map { Optional($0) }
+        case .payment: return [nil] + store.payments.dropFirst().map { Optional($0) }
+        case .remarks: return [nil] + store.remarkTexts.dropFirst().map { Optional($0) }
+        case .tag: return [nil] + store.tags.map { Optional($0) }
+        }
+    }
+}
+
+extension EntryStore {
+    /// The column of dictionary codes behind a coded column; nil for currency (kept as `Currency`).
+    func codes(_ column: CodeColumn) -> [UInt32]? {
+        switch column {
+        case .category: return category
+        case .book: return book
+        case .party: return party
+        case .payment: return payment
+        case .remarks: return remarks
+        case .currency: return nil
+        }
+    }
+
+    /// One row's code in a coded column (a currency's packed code).
+    @inline(__always)
+    func code(_ column: CodeColumn, _ row: Int) -> UInt32 {
+        switch column {
+        case .category: return category[row]
+        case .book: return book[row]
+        case .party: return party[row]
+        case .payment: return payment[row]
+        case .remarks: return remarks[row]
+        case .currency: return UInt32(currency[row].packed)
         }
     }
 }

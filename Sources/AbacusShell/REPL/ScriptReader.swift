@@ -155,8 +155,8 @@ struct SourceSpan {
 
     /// The index after the newline, when the `\` at `i` ends its line (blanks may follow it).
     private static func lineBreak(after i: Int, in source: [UInt8]) -> Int? {
-        var k = i + 1
-        while k < source.count && (source[k] == 0x20 || source[k] == 0x09 || source[k] == 0x0D) { k += 1 }
-        return k < source.count && source[k] == 0x0A ? k + 1 : nil
+        // The end of the script is no line break here: the text holds no space for it.
+        guard let end = Lexer.continuationEnd(after: i + 1, in: source), end > 0, source[end - 1] == 0x0A else { return nil }
+        return end
     }
 }
