@@ -467,3 +467,27 @@ func expectMatchesRecording(_ actual: String, _ relativePath: String, sourceLoca
         #expect(r.stdout.contains("~/.local/state/abacus/history"))
     }
 }
+
+/// A group without a value and a value really named "(none)" are told apart: `(none)`
+/// unquoted means the first, `"(none)"` quoted the second; JSON writes null and CSV an
+/// empty field for the first and keeps the name for the second.
+@Suite struct MissingValueTests {
+    static let ledger = """
+    {"version": 1, "defaultCurrency": "INR", "books": [{"id": "b", "name": "B", "currency": "INR"}],
+     "entries": [{"id": "1", "bookId": "b", "amount": -1, "date": "2025-01-01", "category": "C", "party": "(none)"},
+                 {"id": "2", "bookId": "b", "amount": -2, "date": "2025-01-02", "category": "C"},
+                 {"id": "3", "bookId": "b", "amount": -4, "date": "2025-01-03", "category": "C"}]}
+    """
+
+    @Test func aPartyNamedNoneIsNotAMissingParty() throws {
+        let path = try Binary.temporaryFile("none.json", MissingValueTests.ledger)
+        let named = try Binary.run([path, "--format", "csv", "-e", "count entries where party = \"(none)\""])
+        #expect(named.stdout == "count\r\n1\r\n")
+        let missing = try Binary.run([path, "--format", "csv", "-e", "count entries where party = (none)"])
+        #expect(missing.stdout == "count\r\n2\r\n")
+        let json = try Binary.run([path, "--format", "json", "-e", "sum expenses by party"])
+        #expect(json.stdout == #"{"columns":["party","amount"],"rows":[{"party":"(none)","amount":"1.00"},{"party":null,"amount":"6.00"}],"currency":"INR","warnings":[]}"# + "\n")
+        let csv = try Binary.run([path, "--format", "csv", "-e", "list expenses"])
+        #expect(csv.stdout.contains("2025-01-01,B,C,(none),1.00\r\n2025-01-02,B,C,,2.00\r\n"))
+    }
+}

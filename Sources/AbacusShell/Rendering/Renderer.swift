@@ -69,12 +69,14 @@ public struct Renderer {
         return lines.joined(separator: "\n")
     }
 
-    /// A cell for people: localized money, and ledger text with its control characters made visible.
+    /// A cell for people: localized money, ledger text with its invisible characters written
+    /// out, `(none)` for a group without a value.
     func display(_ c: Cell) -> String {
         switch c {
         case .text(let s): return ShownText.shown(s)
         case .money(let d, let cur): return Renderer.isolated(money.format(d, cur))
         case .number(let d): return Renderer.shortNumber(d)
+        case .none: return Renderer.none
         default: return plain(c)
         }
     }
@@ -107,14 +109,15 @@ public struct Renderer {
         return s.unicodeScalars.contains(where: rightToLeft) ? "\u{2066}" + s + "\u{2069}" : s
     }
 
-    /// A cell for programs (CSV, JSON): the exact text, plain decimal money.
+    /// A cell for programs (CSV, JSON): the exact text, plain decimal money; a group without a
+    /// value is empty (JSON writes null), so a party really named "(none)" stays told apart.
     func plain(_ c: Cell) -> String {
         switch c {
         case .text(let s): return s
         case .currency(let cur): return cur.code
         case .period(let p): return p.description
         case .date(let d): return d.description
-        case .none: return Renderer.none
+        case .none: return ""
         case .money(let d, let cur): return MoneyFormat.plain(d, cur)
         case .count(let n): return String(n)
         case .number(let d): return d.normalized.description
@@ -279,7 +282,7 @@ public struct Renderer {
         func value(_ c: Cell) -> String {
             switch c {
             case .count(let n): return String(n)
-            case .empty: return "null"
+            case .empty, .none: return "null"
             default: return JSONText.quote(plain(c))
             }
         }
