@@ -56,25 +56,29 @@ enum Help {
       FIELD  amount category book party payment currency tag remarks date
       OP     = != < <= > >= ~ (contains, any case) in (...) not in (...)
     Names match as written, or in any letter case when none does; quote a name that
-    holds a keyword ("Top Up", 'Cash in Hand': double or single quotes).
+    holds a keyword ("Top Up", 'Cash in Hand': double or single quotes). (none),
+    unquoted, stands for no value (party = (none)); "(none)" quoted is a name.
 
     Examples:
       sum expenses where category = "Food & Dining"
       count entries where party ~ "uber" or remarks ~ "taxi"
       sum expenses by book where not (category in (Rent, Taxes))
       list expenses where amount >= 10000 and date >= 2025-10
+      count entries where party = (none) by payment
     """
 
     static let dates = """
     PERIOD: since D (inclusive) | until D (through the end of D) | before D | on D | during D
     D: 2025 | 2025-10 | 2025-10-05 | 2025-Q4 | 2025-W41 | today | yesterday
-       this month | last month | this year | last year | last 30 days
+       this week|month|quarter|year | last week|month|quarter|year
+       last N days|weeks|months|quarters|years (the current one included)
     `today` is the system date, or --today / ABACUS_TODAY.
 
     Examples:
       sum expenses by month during 2025-Q4
       count entries since 2025-04 until 2025-06
       sum expenses by week during 2025-10
+      sum expenses by month during last 2 quarters
     """
 
     static let rates = """
@@ -98,7 +102,7 @@ enum Help {
 
     static let statements = """
       sum|count|avg|min|max|list …   a query (.help query)
-      explain QUERY                  the plan and where the rates came from
+      explain QUERY                  what it means, the access path, where the rates came from
       convert 100 SGD to INR [at …] [with rate …]
       rate SGD/INR [at …]            the rate used and its source
       rates [in CUR] [where currency ~ "dollar"] [at DATE]
@@ -119,7 +123,8 @@ enum Help {
       chart     a bar chart of a grouped result, compact money (₹12L, $1.2M); each
                 currency of an `in native` result has its own scale
     Colour only on a terminal, in the shell and for -e; never for scripts, with
-    NO_COLOR or --no-color. Control characters in ledger text show as \\n, \\e, \\u{7}.
+    NO_COLOR or --no-color. Invisible characters in ledger text show as \\n, \\e, \\u{202e}.
+    A group without a value is (none) in tables and charts, null in JSON, empty in CSV.
 
     Examples: each after `.format chart`, `.format csv` or `.format markdown`
       sum expenses in INR by book
