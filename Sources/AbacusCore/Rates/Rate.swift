@@ -3,7 +3,7 @@
 // A rate straight from the ledger is `n / 1`. An inverse (`1 / n`), a cross rate
 // inside a snapshot (`rates[Y] / rates[X]`) and a two-leg chain (a product of
 // two fractions) stay fractions until a `factor` is needed: then one division
-// gives the quotient to 34 significant digits (SPEC §3 asks at least 28), and
+// gives the quotient to 34 significant digits (at least 28 are promised: docs/conversion.md#exactness), and
 // every amount times that factor is an exact product.
 
 import BigInt
@@ -42,8 +42,8 @@ public struct Rate: Hashable, Sendable, CustomStringConvertible {
 
     public var isExactDecimal: Bool { denominator == .one }
 
-    /// Significant digits a quotient rate (an inverse, a cross rate, a chain) keeps: SPEC §3 asks
-    /// at least 28. Amounts are then multiplied by this decimal, and those products are exact.
+    /// Significant digits a quotient rate (an inverse, a cross rate, a chain) keeps: at least
+    /// 28 are promised (docs/conversion.md#exactness). Amounts are then multiplied by this decimal, and those products are exact.
     public static let quotientDigits = 34
 
     /// What amounts are multiplied by: the rate itself when it is a decimal, else the quotient

@@ -1,4 +1,5 @@
-// Finding the rate for a pair of currencies on a day (SPEC §3, steps 3 and 4).
+// Finding the rate for a pair of currencies on a day: custom, then market rates
+// (docs/conversion.md#custom-rates, #market-rates, #chains).
 //
 // Custom rates: set in this session (undated, always apply), else the file's
 // customRates for the pair or its inverse, undated ones always applying, dated
@@ -113,7 +114,7 @@ public final class RateResolver: @unchecked Sendable {
         self.session = session
     }
 
-    /// Steps 3 then 4 of SPEC §3 for a pair on `day` (`nil`: the newest): a custom rate,
+    /// Custom then market rates (docs/conversion.md#rules) for a pair on `day` (`nil`: the newest): a custom rate,
     /// else the market's; nil when neither has one.
     public func resolve(_ pair: CurrencyPair, on day: Day?) -> ResolvedRate? {
         if let c = custom(pair, on: day ?? Day(number: .max)) {

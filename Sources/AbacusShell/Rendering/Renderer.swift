@@ -1,5 +1,5 @@
 // Rendering a `ResultSet`: a table for people, JSON lines / CSV / markdown for
-// other programs and documents (SPEC §1).
+// other programs and documents (docs/language.md#output-formats).
 //
 // Table and markdown money is localized (`MoneyFormat`) and right-aligned by
 // display width; JSON and CSV money is a plain decimal at the currency's minor
