@@ -259,16 +259,24 @@ struct LedgerBuilder {
         var parser = FileParser(reader: JSONReader(bytes), fileIndex: files.count - 1)
         do {
             try parser.parseDocument(into: &self)
-        } catch let e as JSONSyntaxError {
-            let (line, column) = parser.reader.lineAndColumn(of: e.offset)
-            throw LoadError(file: name, line: line, column: column, path: parser.path.isEmpty ? nil : parser.path, message: e.message)
-        } catch let e as LedgerRuleError {
-            let (line, column) = parser.reader.lineAndColumn(of: e.offset)
-            throw LoadError(file: name, line: line, column: column, path: e.path.isEmpty ? nil : e.path, message: e.message)
-        } catch let e as LoadError {
-            throw e
         } catch {
-            throw LoadError(file: name, message: "\(error)")
+            throw LedgerBuilder.located(error, parser: parser, name: name)
+        }
+    }
+
+    /// What a parser threw, as a `LoadError` with the file, line, column and JSON path.
+    static func located(_ error: any Error, parser: FileParser, name: String) -> LoadError {
+        switch error {
+        case let e as JSONSyntaxError:
+            let (line, column) = parser.reader.lineAndColumn(of: e.offset)
+            return LoadError(file: name, line: line, column: column, path: parser.path.isEmpty ? nil : parser.path, message: e.message)
+        case let e as LedgerRuleError:
+            let (line, column) = parser.reader.lineAndColumn(of: e.offset)
+            return LoadError(file: name, line: line, column: column, path: e.path.isEmpty ? nil : e.path, message: e.message)
+        case let e as LoadError:
+            return e
+        default:
+            return LoadError(file: name, message: "\(error)")
         }
     }
 

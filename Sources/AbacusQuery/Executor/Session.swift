@@ -34,6 +34,11 @@ public final class Session {
     public var parallelRows = Executor.parallelRows
     /// `rates refresh` and `rates status` go here; nil where there is no such service.
     public weak var liveRates: LiveRatesService?
+    /// `set max rate age N days` / `--max-rate-age N`: market rates older than this many days on
+    /// the date they convert for fail the statement; nil, no limit (rates over a week old still warn).
+    public var maxRateAge: Int? {
+        didSet { columns.agePolicy = RateAgePolicy(maxAgeDays: maxRateAge) }
+    }
     /// Polled while a statement runs; true stops it (Ctrl-C in the shell).
     public var isCancelled: @Sendable () -> Bool = { false }
 
@@ -49,6 +54,7 @@ public final class Session {
     private func resetRates() {
         resolver = RateResolver(ledger: ledger, session: sessionRates)
         columns = RateColumnCache(ledger: ledger, resolver: resolver)
+        columns.agePolicy = RateAgePolicy(maxAgeDays: maxRateAge)
     }
 
     var executor: Executor {
