@@ -68,7 +68,7 @@ public struct RateFileContents: Sendable {
 public enum RateFile {
     /// Reads and checks a rate file, all or nothing.
     public static func load(path: String) throws(LoadError) -> RateFileContents {
-        let file = try MappedFile(path: path)
+        let file = try MappedFile(path: path, what: "the rate file", expected: "a rate file (CSV or JSON)")
         defer { file.unmap() }
         return try parse(file.bytes, path: path)
     }
