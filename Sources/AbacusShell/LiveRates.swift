@@ -355,14 +355,27 @@ final class LiveRates: LiveRatesService {
     func status(session: Session) -> ResultSet {
         let now = Date()
         var rows: [[Cell]] = []
-        let ledgerSnapshots = session.ledger.snapshots.filter { $0.order < firstLiveOrder }
+        // Rate files (`--rates`, `.rates`) name themselves as the source of their rates.
+        let fileNames = session.ledger.rateFiles.map(RateFile.sourceName)
+        func rateFile(_ source: String?) -> String? {
+            guard let source else { return nil }
+            return fileNames.first { source == $0 || source.hasPrefix($0 + ": ") }
+        }
+        let ledgerSnapshots = session.ledger.snapshots.filter { $0.order < firstLiveOrder && rateFile($0.source) == nil }
         let liveSnapshots = session.ledger.snapshots.filter { $0.order >= firstLiveOrder }
-        let ledgerDays = ledgerSnapshots.map(\.day) + session.ledger.pairs.compactMap(\.day)
+        let ledgerDays = ledgerSnapshots.map(\.day) + session.ledger.pairs.filter { rateFile($0.source) == nil }.compactMap(\.day)
         if let newest = ledgerDays.max() {
             let fetched = ledgerSnapshots.filter { $0.day == newest }.compactMap(\.fetchedAt).max()
             rows.append([.text("ledger"), .text(session.ledger.files.joined(separator: ", ")), .text(newest.description),
                          fetched.map { Cell.text(RateCache.printable($0)) } ?? .empty,
                          .text(age(newestDay: newest, fetched: fetched, today: session.today, now: now))])
+        }
+        for name in fileNames {
+            let days = session.ledger.snapshots.filter { $0.order < firstLiveOrder && rateFile($0.source) == name }.map(\.day)
+                + session.ledger.pairs.filter { rateFile($0.source) == name }.compactMap(\.day)
+            guard let newest = days.max() else { continue }
+            rows.append([.text("file"), .text(RateCache.printable(name)), .text(newest.description), .empty,
+                         .text(age(newestDay: newest, fetched: nil, today: session.today, now: now))])
         }
         for base in Set(liveSnapshots.map(\.base)).sorted() {
             let mine = liveSnapshots.filter { $0.base == base }

@@ -58,6 +58,14 @@ import Testing
         #expect(allowed.stdout == warned.stdout)
     }
 
+    @Test func ratesStatusNamesEachRateFile() throws {
+        let r = try Binary.run(["Examples/demo.json", "--offline", "--today", "2025-07-10", "--rates", "Examples/ecb-sample.csv",
+                                "--format", "csv", "-e", "rates status"])
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("ledger,Examples/demo.json,2025-12-31,"))
+        #expect(r.stdout.contains("file,ecb-sample.csv,2025-07-04,,6 days"), "\(r.stdout)")
+    }
+
     @Test func helpNamesTheNewOptions() throws {
         let r = try Binary.run(["--help"])
         #expect(r.stdout.contains("--rates <FILE>"))
