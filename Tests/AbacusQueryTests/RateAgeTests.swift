@@ -50,6 +50,10 @@ let agingLedger = """
         // a (7 days) is fresh; b (8) and c (19) are stale, each on a day of its own.
         let r = try s.run("sum expenses in INR where book = US")
         #expect(r.warnings == ["2 entries converted at market rates more than 7 days old: USD/INR (2, oldest 19 days)"])
+        // What `explain` can say of them.
+        #expect(r.provenance?.market == 3)
+        #expect(r.provenance?.staleMarket == 2)
+        #expect(r.provenance?.oldestMarketAgeInDays == 19)
     }
 
     @Test func maximumAgeRefusesOneLegOfAChain() throws {

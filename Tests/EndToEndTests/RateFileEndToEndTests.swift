@@ -40,6 +40,14 @@ import Testing
         #expect(added.status == 0)
         #expect(added.stderr == "added rates from ecb-sample.csv: 34 rates on 5 days (2025-06-30..2025-07-04), ECB history CSV; left out withdrawn CYP\n")
         #expect(added.stdout.contains("market snapshot 2025-07-04 (ecb-sample.csv) via EUR"))
+        // A ledger loaded afterwards keeps the rate files beside it.
+        let extra = try Binary.temporaryFile("extra-rates.json", """
+            {"version": 1, "defaultCurrency": "INR", "books": [{"id": "x", "name": "Extra", "currency": "INR"}],
+             "entries": [{"id": "x1", "bookId": "x", "amount": -5, "date": "2025-03-01", "category": "Tea"}]}
+            """)
+        let reloaded = try Binary.run(["Examples/demo.json"], stdin: ".rates Examples/ecb-sample.csv\n.load \(extra)\nrate CHF/INR at 2025-07-04\n")
+        #expect(reloaded.status == 0)
+        #expect(reloaded.stdout.contains("market snapshot 2025-07-04 (ecb-sample.csv) via EUR"))
     }
 
     @Test func staleRatesWarnAndAMaximumAgeRefusesThem() throws {

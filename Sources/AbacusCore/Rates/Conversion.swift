@@ -64,6 +64,9 @@ public struct Provenance: Sendable, Equatable {
     public var whatIf = 0
     public var oldestMarketDay: Day?
     public var newestMarketDay: Day?
+    /// Entries converted at market rates more than `RateAgePolicy.staleAfterDays` old, and the oldest age.
+    public var staleMarket = 0
+    public var oldestMarketAgeInDays: Int?
     public init() {}
 
     public var booked: Int { bookedNormalized + bookedConversionRate + bookedLocked }
@@ -399,6 +402,10 @@ public struct ConversionTally: Sendable {
                 p.market += n
                 if let d = r.oldestDay, p.oldestMarketDay.map({ d < $0 }) ?? true { p.oldestMarketDay = d }
                 if let d = r.newestDay, p.newestMarketDay.map({ d > $0 }) ?? true { p.newestMarketDay = d }
+                if let age = r.age?.ageInDays, age > RateAgePolicy.staleAfterDays {
+                    p.staleMarket += n
+                    p.oldestMarketAgeInDays = max(p.oldestMarketAgeInDays ?? 0, age)
+                }
             }
         }
         return p
