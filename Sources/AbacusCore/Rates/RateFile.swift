@@ -239,13 +239,9 @@ struct CSVRows {
         return UnsafeBufferPointer(rebasing: bytes[t.start..<t.end])
     }
 
-    /// 1-based line and column (in Unicode scalars) of a byte offset.
+    /// 1-based line and column (in Unicode scalars) of a byte offset, counted as for JSON.
     static func lineAndColumn(_ bytes: UnsafeBufferPointer<UInt8>, _ offset: Int) -> (line: Int, column: Int) {
-        var line = 1, column = 1
-        for i in 0..<min(offset, bytes.count) {
-            if bytes[i] == 0x0A { line += 1; column = 1 } else if bytes[i] & 0xC0 != 0x80 { column += 1 }
-        }
-        return (line, column)
+        JSONReader(bytes).lineAndColumn(of: offset)
     }
 }
 

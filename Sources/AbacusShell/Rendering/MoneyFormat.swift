@@ -87,10 +87,14 @@ public final class MoneyFormat {
 
     /// The symbol a currency shows on its own: the currency symbol of the locale it is shown in.
     public func homeSymbol(_ c: Currency) -> String {
+        if let s = homeSymbols[c] { return s }
         var id = locale(for: c).identifier
         if let at = id.firstIndex(of: "@") { id = String(id[..<at]) }
-        return Locale(identifier: id + "@currency=" + c.code).currencySymbol ?? c.code
+        let s = Locale(identifier: id + "@currency=" + c.code).currencySymbol ?? c.code
+        homeSymbols[c] = s
+        return s
     }
+    private var homeSymbols: [Currency: String] = [:]
 
     /// What tells symbols apart for a reader: `kr` and `kr.` are one, and marks of direction are invisible.
     static func lookalikeKey(_ symbol: String) -> String {
