@@ -169,6 +169,34 @@ func cur(_ s: String) -> Currency { Currency(code: s)! }
         }
     }
 
+    /// Every prefix of each layout, and each byte of it replaced by a troublesome one, is either
+    /// read or refused with a place inside the text: never a crash, never a place past the end.
+    @Test func damagedFilesAreRefusedNeverCrash() throws {
+        let long = "date,base,currency,rate\n\"2025-10-01\",USD,INR,88.79\n2025-10-02,SGD,INR,68.80\n"
+        let json = #"[{"base": "USD", "date": "2025-10-01", "rates": {"INR": 88.79}}, {"from": "SGD", "to": "INR", "rate": 68.8, "date": "2025-10-02"}]"#
+        for text in [ecbSample, long, json] {
+            let bytes = Array(text.utf8)
+            var variants: [[UInt8]] = (0...bytes.count).map { Array(bytes[..<$0]) }
+            for i in bytes.indices {
+                for b in [UInt8(ascii: ","), UInt8(ascii: "\""), 0x0A, 0x0D, UInt8(ascii: "-"), 0x00, 0xFF] {
+                    var v = bytes
+                    v[i] = b
+                    variants.append(v)
+                }
+            }
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count
+            for v in variants {
+                do {
+                    let f = try v.withUnsafeBufferPointer { (b) throws(LoadError) in try RateFile.parse(b, path: "x.csv") }
+                    #expect(f.rateCount > 0)
+                } catch {
+                    #expect(error.file == "x.csv")
+                    if let line = error.line { #expect(line >= 1 && line <= lines + 1, "\(error)") }
+                }
+            }
+        }
+    }
+
     @Test func missingFileIsALoadError() {
         #expect(throws: LoadError.self) { try RateFile.load(path: "/nonexistent/rates.csv") }
     }
