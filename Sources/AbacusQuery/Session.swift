@@ -29,6 +29,11 @@ public final class Session {
     public var parallelRows = Executor.parallelRows
     /// Where `rates refresh` and `rates status` go; nil where there is no such source.
     public weak var liveRates: LiveRateSource?
+    /// `set max rate age N days` / `--max-rate-age N`: market rates older than this many days on
+    /// the date they convert for fail the statement; nil, no limit (rates over a week old still warn).
+    public var maxRateAge: Int? {
+        didSet { columns.agePolicy = RateAgePolicy(maxAgeDays: maxRateAge) }
+    }
     /// Polled while a statement runs; true stops it (Ctrl-C in the shell).
     public var isCancelled: @Sendable () -> Bool = { false }
 
@@ -44,6 +49,7 @@ public final class Session {
     func resetRates() {
         resolver = RateResolver(ledger: ledger, session: sessionRates)
         columns = RateColumnCache(ledger: ledger, resolver: resolver)
+        columns.agePolicy = RateAgePolicy(maxAgeDays: maxRateAge)
     }
 
     var executor: Executor {

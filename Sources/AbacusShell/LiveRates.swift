@@ -355,13 +355,26 @@ final class LiveRates: LiveRateSource {
         let now = Date()
         var sources: [LiveRatesStatus.Source] = []
         let ledger = market.ledger
-        let ledgerSnapshots = ledger.snapshots.filter { $0.order < firstLiveOrder }
+        // Rate files (`--rates`, `.rates`) name themselves as the source of their rates.
+        let fileNames = ledger.rateFiles.map(RateFile.sourceName)
+        func rateFile(_ source: String?) -> String? {
+            guard let source else { return nil }
+            return fileNames.first { source == $0 || source.hasPrefix($0 + ": ") }
+        }
+        let ledgerSnapshots = ledger.snapshots.filter { $0.order < firstLiveOrder && rateFile($0.source) == nil }
         let liveSnapshots = ledger.snapshots.filter { $0.order >= firstLiveOrder }
-        let ledgerDays = ledgerSnapshots.map(\.day) + ledger.pairs.compactMap(\.day)
+        let ledgerDays = ledgerSnapshots.map(\.day) + ledger.pairs.filter { rateFile($0.source) == nil }.compactMap(\.day)
         if let newest = ledgerDays.max() {
             let fetched = ledgerSnapshots.filter { $0.day == newest }.compactMap(\.fetchedAt).max()
             sources.append(.init(kind: "ledger", from: ledger.files.joined(separator: ", "), newest: newest, fetched: fetched.map { RateCache.printable($0) },
                                  age: age(newestDay: newest, fetched: fetched, today: market.today, now: now)))
+        }
+        for name in fileNames {
+            let days = ledger.snapshots.filter { $0.order < firstLiveOrder && rateFile($0.source) == name }.map(\.day)
+                + ledger.pairs.filter { rateFile($0.source) == name }.compactMap(\.day)
+            guard let newest = days.max() else { continue }
+            sources.append(.init(kind: "file", from: RateCache.printable(name), newest: newest, fetched: nil,
+                                 age: age(newestDay: newest, fetched: nil, today: market.today, now: now)))
         }
         for base in Set(liveSnapshots.map(\.base)).sorted() {
             let mine = liveSnapshots.filter { $0.base == base }

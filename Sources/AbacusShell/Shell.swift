@@ -41,6 +41,10 @@ public struct ShellOptions: Sendable {
     public var refreshRates = false
     /// `--rates-cache FILE`, instead of `$XDG_CACHE_HOME/abacus/rates.json`.
     public var ratesCache: String?
+    /// `--rates FILE` (repeatable): rate files added after the ledgers, in this order.
+    public var rateFiles: [String] = []
+    /// `--max-rate-age N`: market rates older than N days fail a statement; nil, no limit.
+    public var maxRateAge: Int?
 
     public init() {}
 }
@@ -60,6 +64,10 @@ public final class Shell {
     var runDepth = 0
     /// Ledger files the session holds (empty while it holds the demo).
     var loadedPaths: [String] = []
+    /// The ledger files as loaded, before rate files and cached rates join them.
+    var fileLedger: Ledger?
+    /// Rate files added (`--rates`, `.rates`), in order.
+    var rateFiles: [RateFileContents] = []
     var stdoutIsTerminal = false
     var stderrIsTerminal = false
     /// Colour is allowed at all: not for scripts (`-f`, piped stdin), NO_COLOR or --no-color.
@@ -107,25 +115,28 @@ public final class Shell {
             }
             paths = [demo]
         }
-        var ledger: Ledger
+        let files: Ledger
         do {
-            ledger = try LedgerLoader.load(paths: paths)
+            files = try LedgerLoader.load(paths: paths)
             loadedPaths = options.ledgers
+            for path in options.rateFiles { rateFiles.append(try RateFile.load(path: path)) }
         } catch {
             tell("error: " + error.description)
             return .unusable
         }
+        fileLedger = files
         // Rates fetched earlier join the ledger's market rates (a corrupt cache is reported and ignored).
         let live = LiveRates(environment: environment, cachePath: options.ratesCache, offline: options.offline)
         liveRates = live
         _ = live.loadCache(report: { [weak self] in self?.tell($0) })
-        live.attach(to: &ledger)
+        let ledger = composed(files)
         if options.ledgers.isEmpty {
             tell("No ledger named: loaded the demo ledger (\(Shell.counted(ledger.entries.count, "entry", "entries")), "
                  + "\(Shell.counted(ledger.books.count, "book", "books"))). Run `abacus LEDGER.json` for your own.")
         }
         let today = options.today ?? Shell.systemToday()
         session = Session(ledger: ledger, today: today)
+        session.maxRateAge = options.maxRateAge
         stdoutIsTerminal = isatty(1) == 1
         stderrIsTerminal = isatty(2) == 1
         // Colour only where a person watches answers being made: the REPL and -e statements on a
@@ -166,6 +177,24 @@ public final class Shell {
             if quitRequested { break }
         }
         return status
+    }
+
+    /// The session's ledger: the ledger files, then the rate files in the order they were added,
+    /// then the cached live rates. On one date a later source wins among equals, so a rate file
+    /// beats the ledger's own rates, and one added later beats one added before.
+    func composed(_ files: Ledger) -> Ledger {
+        var ledger = files
+        for f in rateFiles { ledger.addRates(f) }
+        liveRates?.attach(to: &ledger)
+        return ledger
+    }
+
+    /// `.rates FILE`: the file's rates join the session, all or nothing (a bad file changes nothing).
+    func addRateFile(_ path: String) throws(LoadError) -> RateFileContents {
+        let contents = try RateFile.load(path: path)
+        rateFiles.append(contents)
+        if let fileLedger { session.replaceLedger(composed(fileLedger)) }
+        return contents
     }
 
     /// `~/.abacusrc`: statements and dot commands run before anything else (skipped with --no-rc).
@@ -301,7 +330,7 @@ public final class Shell {
         return true
     }
 
-    static let dotCommands = [".help", ".load", ".run", ".format", ".timer", ".set", ".quit"]
+    static let dotCommands = [".help", ".load", ".rates", ".run", ".format", ".timer", ".set", ".quit"]
 
     func dotCommand(_ text: String, location: String?) -> Bool {
         let prefix = location.map { $0 + ": " } ?? ""
@@ -365,13 +394,23 @@ public final class Shell {
             // the demo. All or nothing: on any error the session keeps what it had.
             do {
                 let paths = loadedPaths + [file]
-                var ledger = try LedgerLoader.load(paths: paths)
-                liveRates?.attach(to: &ledger)
+                let files = try LedgerLoader.load(paths: paths)
+                fileLedger = files
+                let ledger = composed(files)
                 session.replaceLedger(ledger)
                 loadedPaths = paths
                 refreshCompletion()
                 tell("loaded \(file): now \(Shell.counted(ledger.entries.count, "entry", "entries")) in "
                      + "\(Shell.counted(ledger.books.count, "book", "books")) from \(Shell.counted(paths.count, "file", "files"))")
+            } catch {
+                return failure(error.description)
+            }
+        case ".rates":
+            guard args.count == 1 else { return usage(".rates FILE (an ECB history CSV, a date,base,currency,rate CSV or a JSON array of rates)") }
+            do {
+                let added = try addRateFile(command.path(0, home: home))
+                refreshCompletion()
+                tell("added rates from " + added.summary)
             } catch {
                 return failure(error.description)
             }

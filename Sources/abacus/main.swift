@@ -31,6 +31,12 @@ struct Abacus: ParsableCommand {
         the key from ABACUS_RATES_KEY), reusing cached rates younger than ABACUS_RATES_TTL \
         minutes (30) and giving up after ABACUS_RATES_TIMEOUT seconds (10).
 
+        Rate files: --rates FILE adds market rates after the ledgers (the ECB's history CSV as \
+        published, a CSV of date,base,currency,rate, or a JSON array of snapshots and pairs); a bad \
+        file is refused whole with its line and column. A statement warns when it converts at a \
+        market rate more than 7 days older than the date converted for; --max-rate-age N refuses \
+        rates more than N days old instead.
+
         Exit status: 0 success, 1 a statement failed, 2 the ledger or the command line is unusable.
         """,
         version: abacusVersion
@@ -75,12 +81,22 @@ struct Abacus: ParsableCommand {
     @Option(help: ArgumentHelp("Where fetched rates are cached (default: $XDG_CACHE_HOME/abacus/rates.json).", valueName: "FILE"))
     var ratesCache: String?
 
+    @Option(name: .customLong("rates"),
+            help: ArgumentHelp("Add market rates from a file (repeatable): the ECB's history CSV, a CSV of date,base,currency,rate, or a JSON array of snapshots and pairs.", valueName: "FILE"))
+    var rateFiles: [String] = []
+
+    @Option(help: ArgumentHelp("Refuse market rates more than N days older than the date they convert for (rates over 7 days old always warn).", valueName: "N"))
+    var maxRateAge: Int?
+
     func validate() throws {
         if let format, OutputFormat(rawValue: format) == nil {
             throw ValidationError("--format must be table, csv, json, markdown or chart, not '\(format)'")
         }
         if let locale, !Abacus.isKnownLocale(locale) {
             throw ValidationError("--locale '\(locale)' is not a locale this system knows: give one such as en_IN, en_US, de_DE or ja_JP")
+        }
+        if let maxRateAge, maxRateAge < 0 {
+            throw ValidationError("--max-rate-age must be a number of days, 0 or more, not \(maxRateAge)")
         }
         if let today, Day.parse(today) == nil || today.utf8.count != 10 {
             throw ValidationError("--today must be a date YYYY-MM-DD, not '\(today)'")
@@ -108,6 +124,8 @@ struct Abacus: ParsableCommand {
         options.refreshRates = refreshRates
         options.offline = offline
         options.ratesCache = ratesCache
+        options.rateFiles = rateFiles
+        options.maxRateAge = maxRateAge
         let status = Shell(options: options).run()
         throw ExitCode(status.rawValue)
     }

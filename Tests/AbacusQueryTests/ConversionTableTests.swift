@@ -245,7 +245,9 @@ let conversionCases: [ConversionCase] = [
     q("custom applies under at market", only("ChfDated", "INR", "expenses", "at market"), "4900.00"),
     // e32 (2025-04-01): BHD→INR 222 applies only from 2025-05-01: market R6 cross:
     // 2 × 86 / 0.376 = 457.4468… → 457.45.
-    q("a dated custom rate before its date: market", only("BhdBefore"), "457.45"),
+    q("a dated custom rate before its date: market", only("BhdBefore"), "457.45",
+      // A market rate more than 7 days older than the entry: stale.
+      warnings: .exactly(["1 entry converted at market rates more than 7 days old: BHD/INR (1, oldest 31 days)"])),
     // e33 (2025-05-02): custom 222: 2 × 222 = 444.00.
     q("a dated custom rate after its date", only("BhdAfter"), "444.00"),
     // convert is dated today (2025-12-31): the newest custom CHF rate, INR→CHF 0.008 → 125: 2 × 125 = 250.00.
@@ -260,7 +262,9 @@ let conversionCases: [ConversionCase] = [
     // e08 (10 USD, 2025-01-05): newest on or before is 2025-01-04, the pair: 10 × 84 = 840.00.
     q("the newest source on or before the entry", only("UsPairBeatsSnap"), "840.00"),
     // e12 (1000 INR, 2025-01-20) into USD: pair USD→INR 84 (R2) inverted: 1000 / 84 = 11.9047… → 11.90.
-    q("a pair Y→X priced inversely", only("HomeToUSD", "USD"), "11.90"),
+    q("a pair Y→X priced inversely", only("HomeToUSD", "USD"), "11.90",
+      // A market rate more than 7 days older than the entry: stale.
+      warnings: .exactly(["1 entry converted at market rates more than 7 days old: INR/USD (1, oldest 16 days)"])),
     // e11 into EUR, 2025-01-04: R1 quotes EUR against its base USD directly: 7 × 0.92 = 6.44.
     q("a snapshot quoting the pair directly (its base)", only("UsSameDay", "EUR"), "6.44"),
     // e14 (3 EUR, 2025-01-06) into USD: R1, 1 EUR = 1 / 0.92 USD: 3 / 0.92 = 3.2608… → 3.26
@@ -271,7 +275,9 @@ let conversionCases: [ConversionCase] = [
     // e13 (3 EUR, 2025-01-06): R1 cross through its base: 3 × 83.5 / 0.92 = 272.2826… → 272.28.
     q("a cross rate through the snapshot's base", only("EuroCross"), "272.28"),
     // e17 (1000 JPY, 2025-01-20): R0 cross: 1000 × 83 / 150 = 553.333… → 553.33.
-    q("a JPY cross rate", only("JpyCross"), "553.33"),
+    q("a JPY cross rate", only("JpyCross"), "553.33",
+      // A market rate more than 7 days older than the entry: stale.
+      warnings: .exactly(["1 entry converted at market rates more than 7 days old: JPY/INR (1, oldest 17 days)"])),
     // e15 (2 GBP in the EUR book, 2025-02-15): R3 105 and R4 106 both 2025-02-10, R4 later in the file:
     // 2 × 106 = 212.00 (Europe's lock is EUR→INR, not for GBP).
     q("later in the file wins among equals (pairs)", only("EuroGBP"), "212.00"),
@@ -289,7 +295,9 @@ let conversionCases: [ConversionCase] = [
     q("every source after the entry: the oldest, with a warning", only("UsBeforeAll"), "83.00",
       warnings: .exactly(["no market rate for USD/INR on or before 2024-12-01; used the oldest, dated 2025-01-03, for 1 entry"])),
     // e38 (income, 30 SGD, 2025-01-15) into USD: R0: 30 / 1.35 = 22.222… → 22.22.
-    q("income at market into USD", only("Refund", "USD", "income"), "22.22"),
+    q("income at market into USD", only("Refund", "USD", "income"), "22.22",
+      // A market rate more than 7 days older than the entry: stale.
+      warnings: .exactly(["1 entry converted at market rates more than 7 days old: SGD/USD (1, oldest 12 days)"])),
     // e09 (income, 500 USD, 2025-01-05): pair 84: 500 × 84 = 42000.00.
     q("income at market", only("Salary", "INR", "income"), "42000.00"),
 
@@ -298,18 +306,26 @@ let conversionCases: [ConversionCase] = [
     // e27 (1000 THB, 2025-02-01): no single THB/INR source. Via USD: THB→USD R7 0.03 (2025-01-15),
     // USD→INR 84 (R2, newest on or before 2025-02-01): 1000 × 0.03 × 84 = 2520.00
     // (via AUD it would be 1000 × 0.045 × 55 = 2475.00).
-    q("a chain through USD first", only("ThbChain"), "2520.00"),
+    q("a chain through USD first", only("ThbChain"), "2520.00",
+      // A market rate more than 7 days older than the entry: stale.
+      warnings: .exactly(["1 entry converted at market rates more than 7 days old: THB/INR via USD (1, oldest 28 days: THB/USD, USD/INR)"])),
     // e28 (999 THB, 2025-04-10): THB/USD = 1 / 32 (R8, 2025-04-01, inverted), USD/INR = 86 (R6):
     // 999 / 32 × 86 = 2684.8125 → 2684.81.
-    q("a chain, each leg by the date rule, one leg inverted", only("ThbChainInverse"), "2684.81"),
+    q("a chain, each leg by the date rule, one leg inverted", only("ThbChainInverse"), "2684.81",
+      // A market rate more than 7 days older than the entry: stale.
+      warnings: .exactly(["1 entry converted at market rates more than 7 days old: THB/INR via USD (1, oldest 40 days: THB/USD, USD/INR)"])),
     // e26 (100 MYR, 2025-02-15): no USD route; candidates alphabetically: AUD, BHD no; CAD yes
     // (before EUR): MYR→CAD 0.3, CAD/INR R0 = 83 / 1.44: 100 × 0.3 × 83 / 1.44 = 1729.1666… → 1729.17
     // (via EUR: 100 × 0.2 × 83.5 / 0.92 = 1815.22).
-    q("a chain through the first currency alphabetically", only("MyrChain"), "1729.17"),
+    q("a chain through the first currency alphabetically", only("MyrChain"), "1729.17",
+      // A market rate more than 7 days older than the entry: stale.
+      warnings: .exactly(["1 entry converted at market rates more than 7 days old: MYR/INR via CAD (1, oldest 43 days: CAD/INR, MYR/CAD)"])),
     // rate THB/INR on 2025-02-01: 0.03 × 84 = 2.52.
     q("rate of a chain", "rate THB/INR at 2025-02-01", "2.52"),
     // e27 at 2025-06-30: THB/USD 1/32 (R8), USD/INR 85.5 (R13): 1000 × 85.5 / 32 = 2671.875 → tie, 7 odd → 2671.88.
-    q("a chain under at DATE, tie rounds to even", only("ThbChain", "INR", "expenses", "at 2025-06-30"), "2671.88"),
+    q("a chain under at DATE, tie rounds to even", only("ThbChain", "INR", "expenses", "at 2025-06-30"), "2671.88",
+      // A market rate more than 7 days older than the entry: stale.
+      warnings: .exactly(["1 entry converted at market rates more than 7 days old: THB/INR via USD (1, oldest 90 days: THB/USD)"])),
 
     // MARK: Valuation
 
@@ -334,7 +350,9 @@ let conversionCases: [ConversionCase] = [
     // 2025-06-30 → 2025-12-31 = 31 + 31 + 30 + 31 + 30 + 31 = 184 days.
     q("at latest skips the book lock", only("TripLocked", "INR", "expenses", "at latest"), "667.97", warnings: .containing("184 days")),
     // e01 at 2025-03-15: R6 (2025-03-01): 10 × 86 / 1.32 = 651.5151… → 651.52.
-    q("at DATE skips the book lock", only("TripLocked", "INR", "expenses", "at 2025-03-15"), "651.52"),
+    q("at DATE skips the book lock", only("TripLocked", "INR", "expenses", "at 2025-03-15"), "651.52",
+      // A market rate more than 7 days older than the entry: stale.
+      warnings: .exactly(["1 entry converted at market rates more than 7 days old: SGD/INR (1, oldest 14 days)"])),
     // e13 at 2025-06-30: R13 cross: 3 × 85.5 / 0.88 = 291.4772… → 291.48.
     q("at DATE, a cross rate", only("EuroCross", "INR", "expenses", "at 2025-06-30"), "291.48"),
     // e13 at latest: newest EUR/INR is R16 (2025-07-15), 101 (base EUR): 3 × 101 = 303.00;
@@ -420,7 +438,9 @@ let conversionCases: [ConversionCase] = [
     // A cross rate inside a snapshot: on 2025-08-20 the newest USD/INR source is the EUR snapshot of
     // 2025-07-15 (R16, later than R15): USD/INR = 101 / 1.25 = 80.8, and 1.26 / 80.8 = 0.015594… → 0.02;
     // 85.26 / 80.8 = 1.05519… → 1.06.
-    q("a cross rate inside a snapshot, no tie", only("TieToUSD", "USD", "expenses", "at market"), "1.06"),
+    q("a cross rate inside a snapshot, no tie", only("TieToUSD", "USD", "expenses", "at market"), "1.06",
+      // A market rate more than 7 days older than the entry: stale.
+      warnings: .exactly(["1 entry converted at market rates more than 7 days old: INR/USD (1, oldest 36 days)"])),
 
     ConversionCase(name: "missing rate among convertible entries", setup: [],
                    query: only("NokA, MyrChain, UsPairBeatsSnap", "KWD"),

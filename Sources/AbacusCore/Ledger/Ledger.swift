@@ -54,6 +54,8 @@ public struct Ledger: Sendable {
     public var pairs: [RatePair]
     public var customRates: [RatePair]
     public var budgets: [Budget]
+    /// Rate files whose market rates were added (`addRates`), in the order they were added.
+    public var rateFiles: [String] = []
 
     public func book(named name: String) -> Int? {
         books.firstIndex { $0.name == name }

@@ -78,23 +78,24 @@ struct MappedFile {
     private let mappedLength: Int
     private let owned: Bool
 
-    init(path: String) throws(LoadError) {
+    /// `what` names the file in messages: "the ledger", "the rate file".
+    init(path: String, what: String = "the ledger", expected: String = "a ledger JSON file") throws(LoadError) {
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else {
             let reason = errno == ENOENT ? "no such file" : String(cString: strerror(errno))
-            throw LoadError(file: path, message: "cannot open the ledger: \(reason)")
+            throw LoadError(file: path, message: "cannot open \(what): \(reason)")
         }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else {
-            throw LoadError(file: path, message: "cannot read the ledger: \(String(cString: strerror(errno)))")
+            throw LoadError(file: path, message: "cannot read \(what): \(String(cString: strerror(errno)))")
         }
         let kind = info.st_mode & S_IFMT
         if kind == S_IFDIR {
-            throw LoadError(file: path, message: "is a directory, expected a ledger JSON file")
+            throw LoadError(file: path, message: "is a directory, expected \(expected)")
         }
         guard kind == S_IFREG else {
-            (bytes, owned, mappedLength) = (try MappedFile.readAll(fd, path: path), true, 0)
+            (bytes, owned, mappedLength) = (try MappedFile.readAll(fd, path: path, what: what), true, 0)
             return
         }
         let size = Int(info.st_size)
@@ -105,7 +106,7 @@ struct MappedFile {
             return
         }
         guard let p = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), p != MAP_FAILED else {
-            throw LoadError(file: path, message: "cannot read the ledger: \(String(cString: strerror(errno)))")
+            throw LoadError(file: path, message: "cannot read \(what): \(String(cString: strerror(errno)))")
         }
         _ = madvise(p, size, MADV_SEQUENTIAL)
         bytes = UnsafeBufferPointer(start: p.assumingMemoryBound(to: UInt8.self), count: size)
@@ -113,7 +114,7 @@ struct MappedFile {
     }
 
     /// Reads a stream to its end.
-    private static func readAll(_ fd: Int32, path: String) throws(LoadError) -> UnsafeBufferPointer<UInt8> {
+    private static func readAll(_ fd: Int32, path: String, what: String) throws(LoadError) -> UnsafeBufferPointer<UInt8> {
         var buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 1)
         var count = 0
         while true {
@@ -129,7 +130,7 @@ struct MappedFile {
                 if errno == EINTR { continue }
                 let reason = String(cString: strerror(errno))
                 buffer.deallocate()
-                throw LoadError(file: path, message: "cannot read the ledger: \(reason)")
+                throw LoadError(file: path, message: "cannot read \(what): \(reason)")
             }
             count += n
         }
@@ -259,16 +260,24 @@ struct LedgerBuilder {
         var parser = FileParser(reader: JSONReader(bytes), fileIndex: files.count - 1)
         do {
             try parser.parseDocument(into: &self)
-        } catch let e as JSONSyntaxError {
-            let (line, column) = parser.reader.lineAndColumn(of: e.offset)
-            throw LoadError(file: name, line: line, column: column, path: parser.path.isEmpty ? nil : parser.path, message: e.message)
-        } catch let e as LedgerRuleError {
-            let (line, column) = parser.reader.lineAndColumn(of: e.offset)
-            throw LoadError(file: name, line: line, column: column, path: e.path.isEmpty ? nil : e.path, message: e.message)
-        } catch let e as LoadError {
-            throw e
         } catch {
-            throw LoadError(file: name, message: "\(error)")
+            throw LedgerBuilder.located(error, parser: parser, name: name)
+        }
+    }
+
+    /// What a parser threw, as a `LoadError` with the file, line, column and JSON path.
+    static func located(_ error: any Error, parser: FileParser, name: String) -> LoadError {
+        switch error {
+        case let e as JSONSyntaxError:
+            let (line, column) = parser.reader.lineAndColumn(of: e.offset)
+            return LoadError(file: name, line: line, column: column, path: parser.path.isEmpty ? nil : parser.path, message: e.message)
+        case let e as LedgerRuleError:
+            let (line, column) = parser.reader.lineAndColumn(of: e.offset)
+            return LoadError(file: name, line: line, column: column, path: e.path.isEmpty ? nil : e.path, message: e.message)
+        case let e as LoadError:
+            return e
+        default:
+            return LoadError(file: name, message: "\(error)")
         }
     }
 

@@ -64,6 +64,9 @@ public struct Provenance: Sendable, Equatable {
     public var whatIf = 0
     public var oldestMarketDay: Day?
     public var newestMarketDay: Day?
+    /// Entries converted at market rates more than `RateAgePolicy.staleAfterDays` old, and the oldest age.
+    public var staleMarket = 0
+    public var oldestMarketAgeInDays: Int?
     public init() {}
 
     public var booked: Int { bookedNormalized + bookedConversionRate + bookedLocked }
@@ -112,6 +115,83 @@ public struct StaleRate: Sendable, Equatable {
     public var warning: String {
         let days = "\(ageInDays) \(ageInDays == 1 ? "day" : "days")"
         return "the newest \(pair) rate is dated \(day), \(days) before today" + (fetched.map { " (fetched on \($0))" } ?? "")
+    }
+}
+
+/// How old a market rate may be. A rate used for a date is stale when its source is dated
+/// more than `staleAfterDays` before that date (a weekend or a holiday is shorter): a
+/// statement converting at one says so. With `maxAgeDays`, a rate older than that many days
+/// is refused, as a missing rate is. The age of a chain is held leg by leg.
+public struct RateAgePolicy: Sendable, Hashable {
+    public static let staleAfterDays = 7
+    /// Nil: no limit.
+    public var maxAgeDays: Int?
+
+    public init(maxAgeDays: Int? = nil) { self.maxAgeDays = maxAgeDays }
+
+    /// From what age a rate's uses are told apart day by day (the smaller of the two limits).
+    var noticedAfterDays: Int { min(RateAgePolicy.staleAfterDays, maxAgeDays ?? RateAgePolicy.staleAfterDays) }
+}
+
+/// The age of each leg of a market rate on the day it was used for.
+public struct RateAge: Sendable, Hashable {
+    public struct Leg: Sendable, Hashable {
+        public var pair: CurrencyPair
+        public var day: Day
+        public var ageInDays: Int
+    }
+    /// The day the rate was asked for (an entry's date, or the valuation's date).
+    public var usedOn: Day
+    public var legs: [Leg]
+    /// The age of the oldest leg.
+    public var ageInDays: Int { legs.map(\.ageInDays).max() ?? 0 }
+
+    /// A market quote's legs, aged on `day`; a leg dated after the day is 0 days old.
+    public init(_ quote: MarketQuote, usedOn day: Day) {
+        usedOn = day
+        legs = quote.legs.map { Leg(pair: $0.pair, day: $0.day, ageInDays: max(0, Int(day.number) - Int($0.day.number))) }
+    }
+
+    /// The legs older than `days`.
+    public func legs(olderThan days: Int) -> [Leg] { legs.filter { $0.ageInDays > days } }
+}
+
+/// Market rates older than a limit, per pair converted: how many entries, the oldest age,
+/// and, for a chain, which legs were too old.
+public struct AgedRateUse: Sendable, Equatable {
+    public var pair: CurrencyPair
+    /// The intermediate currency of a chain.
+    public var via: Currency?
+    public var entries: Int
+    public var oldestAgeInDays: Int
+    /// Legs past the limit (for a single source, the pair itself), with their oldest age.
+    public var legs: [CurrencyPair: Int]
+
+    /// `SGD/INR (2, oldest 12 days)`, `EUR/INR via USD (1, oldest 9 days: USD/INR)`.
+    public var brief: String {
+        var s = "\(pair)" + (via.map { " via \($0)" } ?? "") + " (\(entries), oldest \(AgedRateUse.days(oldestAgeInDays))"
+        if via != nil { s += ": " + legs.keys.sorted { ($0.from, $0.to) < ($1.from, $1.to) }.map(\.description).joined(separator: ", ") }
+        return s + ")"
+    }
+
+    /// `SGD/INR: 2 entries, 12 days old`, `EUR/INR via USD: 1 entry, leg USD/INR 9 days old`.
+    public var line: String {
+        var s = "\(pair)" + (via.map { " via \($0)" } ?? "") + ": \(entries) \(entries == 1 ? "entry" : "entries"), "
+        if via != nil {
+            s += legs.sorted { ($0.key.from, $0.key.to) < ($1.key.from, $1.key.to) }.map { "leg \($0.key) \(AgedRateUse.days($0.value)) old" }.joined(separator: ", ")
+        } else {
+            s += "\(AgedRateUse.days(oldestAgeInDays)) old"
+        }
+        return s
+    }
+
+    static func days(_ n: Int) -> String { "\(n) \(n == 1 ? "day" : "days")" }
+
+    /// The one warning line for stale rates: `3 entries converted at market rates more than 7 days old: …`.
+    public static func warning(_ uses: [AgedRateUse], olderThan days: Int) -> String {
+        let total = uses.reduce(0) { $0 + $1.entries }
+        return "\(total) \(total == 1 ? "entry" : "entries") converted at market rates more than \(AgedRateUse.days(days)) old: "
+            + uses.map(\.brief).joined(separator: ", ")
     }
 }
 
@@ -322,6 +402,10 @@ public struct ConversionTally: Sendable {
                 p.market += n
                 if let d = r.oldestDay, p.oldestMarketDay.map({ d < $0 }) ?? true { p.oldestMarketDay = d }
                 if let d = r.newestDay, p.newestMarketDay.map({ d > $0 }) ?? true { p.newestMarketDay = d }
+                if let age = r.age?.ageInDays, age > RateAgePolicy.staleAfterDays {
+                    p.staleMarket += n
+                    p.oldestMarketAgeInDays = max(p.oldestMarketAgeInDays ?? 0, age)
+                }
             }
         }
         return p
@@ -354,6 +438,40 @@ public struct ConversionTally: Sendable {
         return stale.values.sorted { ($0.pair.from, $0.pair.to) < ($1.pair.from, $1.pair.to) }
     }
 
+    /// Market rates older than `days` days on the dates they were used for, per pair (each rate's
+    /// uses are told apart by day from `RateAgePolicy.noticedAfterDays` on). Rates under
+    /// `at latest` whose age is already told by `staleRates` are left out unless `includingLatest`.
+    public func agedRates(_ c: RowConverter, olderThan days: Int, includingLatest: Bool = true) -> [AgedRateUse] {
+        var aged: [CurrencyPair: AgedRateUse] = [:]
+        for (i, n) in perRate.enumerated() where n > 0 {
+            let r = c.rates[i]
+            guard let age = r.age, includingLatest || r.stale == nil, case .market(let q) = r.resolved.origin else { continue }
+            let old = age.legs(olderThan: days)
+            guard !old.isEmpty else { continue }
+            let pair = r.resolved.pair
+            var use = aged[pair] ?? AgedRateUse(pair: pair, via: q.via, entries: 0, oldestAgeInDays: 0, legs: [:])
+            use.entries += n
+            use.oldestAgeInDays = max(use.oldestAgeInDays, age.ageInDays)
+            for leg in old { use.legs[leg.pair] = max(use.legs[leg.pair] ?? 0, leg.ageInDays) }
+            // Rows of one pair may chain through different currencies on different days: name none then.
+            if use.via != q.via { use.via = nil }
+            aged[pair] = use
+        }
+        return aged.values.sorted { ($0.pair.from, $0.pair.to) < ($1.pair.from, $1.pair.to) }
+    }
+
+    /// Rates past the column's maximum age (`RateAgePolicy.maxAgeDays`): the statement must fail.
+    public func tooOldRates(_ c: RowConverter) -> [AgedRateUse] {
+        guard let limit = c.column.agePolicy.maxAgeDays else { return [] }
+        return agedRates(c, olderThan: limit)
+    }
+
+    /// The staleness warning, when some rate was more than a week old (and within any maximum age).
+    public func staleWarning(_ c: RowConverter) -> String? {
+        let uses = agedRates(c, olderThan: RateAgePolicy.staleAfterDays, includingLatest: false)
+        return uses.isEmpty ? nil : AgedRateUse.warning(uses, olderThan: RateAgePolicy.staleAfterDays)
+    }
+
     /// What-if rates no row was converted at: most likely a mistyped code or the wrong pair.
     public func unusedWhatIfs(_ c: RowConverter) -> [String] {
         c.whatIfUse.compactMap { use in
@@ -364,9 +482,9 @@ public struct ConversionTally: Sendable {
         }
     }
 
-    /// The statement's warnings: stale rates, late ones, then unused what-if rates.
+    /// The statement's warnings: stale rates (at latest, then by age), late ones, then unused what-if rates.
     public func warnings(_ c: RowConverter) -> [String] {
-        staleRates(c).map(\.warning) + lateRateUses(c).map(\.warning) + unusedWhatIfs(c)
+        staleRates(c).map(\.warning) + (staleWarning(c).map { [$0] } ?? []) + lateRateUses(c).map(\.warning) + unusedWhatIfs(c)
     }
 }
 

@@ -15,9 +15,8 @@
 // (`"generator": "abacus rates cache"`). Abacus replaces a file only when it is
 // missing, empty, or a regular file that opens with that marker: pointed at a
 // ledger, a script or a device by mistake, `--rates-cache` refuses instead of
-// destroying it. The write is atomic: a fresh temporary file beside the cache,
-// fsync, rename, fsync of the folder, so a crash or a full disk leaves the old
-// cache, never half a new one.
+// destroying it. The write is atomic (`AtomicFile`): a crash or a full disk leaves
+// the old cache, never half a new one.
 
 #if canImport(Glibc)
 import Glibc
@@ -225,50 +224,26 @@ public enum RateCache {
             case .cannotReplace(let path, let reason): return "cannot replace \(path): \(reason)"
             }
         }
+
+        init(_ failure: AtomicFile.Failure) {
+            switch failure {
+            case .cannotCreateFolder(let folder, let reason): self = .cannotCreateFolder(folder, reason: reason)
+            case .cannotWrite(let path, let reason): self = .cannotWrite(path, reason: reason)
+            case .cannotReplace(let path, let reason): self = .cannotReplace(path, reason: reason)
+            }
+        }
     }
 
-    /// Writes `text` to `path` atomically: a new temporary file in the same folder, fsync,
-    /// rename, fsync of the folder. `path` itself must be missing, empty or a cache Abacus wrote.
+    /// Writes `text` to `path` atomically (`AtomicFile`). `path` itself must be missing, empty or
+    /// a cache Abacus wrote.
     public static func writeAtomically(_ text: String, to path: String) throws(WriteError) {
         guard !path.isEmpty else { throw .noPath }
-        let folder = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-        if !folder.isEmpty { try makeFolders(folder) }
+        let folder = AtomicFile.folder(of: path)
+        if !folder.isEmpty {
+            do throws(AtomicFile.Failure) { try AtomicFile.makeFolders(folder) } catch { throw WriteError(error) }
+        }
         if let problem = replaceProblem(path) { throw .wouldDestroy(path, problem) }
-        // mkstemp: a name nobody can predict, created with O_EXCL (never through a planted link).
-        var template = Array((path + ".tmp-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { b in b.baseAddress.map { mkstemp($0) } ?? -1 }
-        let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        guard fd >= 0 else { throw .cannotWrite(temporary, reason: errnoText()) }
-        func abandon(_ error: WriteError) -> WriteError {
-            close(fd)
-            unlink(temporary)
-            return error
-        }
-        let bytes = Array(text.utf8)
-        var written = 0
-        while written < bytes.count {
-            let n = bytes.withUnsafeBufferPointer { b in b.baseAddress.map { write(fd, $0 + written, b.count - written) } ?? -1 }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { throw abandon(.cannotWrite(temporary, reason: n == 0 ? "nothing was written" : errnoText())) }
-            written += n
-        }
-        guard fsync(fd) == 0 else { throw abandon(.cannotWrite(temporary, reason: errnoText())) }
-        guard close(fd) == 0 else {
-            let reason = errnoText()
-            unlink(temporary)
-            throw .cannotWrite(temporary, reason: reason)
-        }
-        guard rename(temporary, path) == 0 else {
-            let reason = errnoText()
-            unlink(temporary)
-            throw .cannotReplace(path, reason: reason)
-        }
-        // The rename itself is durable only once the folder is synced.
-        let dir = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY)
-        if dir >= 0 {
-            _ = fsync(dir)
-            close(dir)
-        }
+        do throws(AtomicFile.Failure) { try AtomicFile.write(text, to: path) } catch { throw WriteError(error) }
     }
 
     /// Why the file at `path` must not be replaced by a cache; nil when it may be.
@@ -333,14 +308,6 @@ public enum RateCache {
             filled += n
         }
         return .success(Array(bytes.prefix(filled)))
-    }
-
-    static func makeFolders(_ folder: String) throws(WriteError) {
-        var current = folder.hasPrefix("/") ? "" : "."
-        for part in folder.split(separator: "/") {
-            current += "/" + part
-            if mkdir(current, 0o755) != 0 && errno != EEXIST { throw .cannotCreateFolder(current, reason: errnoText()) }
-        }
     }
 
     static func errnoText() -> String { String(cString: strerror(errno)) }

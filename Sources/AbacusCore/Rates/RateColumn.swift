@@ -28,8 +28,11 @@ public struct ColumnRate: Sendable {
     /// A market rate's oldest and newest source dates (worked out once: a query only counts).
     public var oldestDay: Day?
     public var newestDay: Day?
+    /// A market rate older than `RateAgePolicy.noticedAfterDays` on the day it is used for: such a
+    /// rate has an id of its own for that day, so that its entries and age can be told.
+    public var age: RateAge?
 
-    init?(_ resolved: ResolvedRate, stale: StaleRate? = nil) {
+    init?(_ resolved: ResolvedRate, stale: StaleRate? = nil, age: RateAge? = nil) {
         guard let (f, exact) = resolved.rate.factorAndExactness else { return nil }
         self.resolved = resolved
         self.factor = f
@@ -41,6 +44,7 @@ public struct ColumnRate: Sendable {
             isLate = false
         }
         self.stale = stale
+        self.age = age
     }
 }
 
@@ -54,8 +58,11 @@ struct RateIdentity: Hashable {
     var second: Int = -1
     var via: Currency = .none
     var late = false
+    /// The day an aged rate is used for (its uses are told apart by day); `Int32.min` otherwise.
+    var agedOn = Int32.min
 
-    init(_ r: ResolvedRate) {
+    init(_ r: ResolvedRate, agedOn day: Day? = nil) {
+        agedOn = day?.number ?? Int32.min
         pair = r.pair
         func code(_ s: MarketSource) -> Int {
             switch s {
@@ -98,9 +105,12 @@ public struct RateColumn: Sendable {
     public let ids: [Int32]
     public let rates: [ColumnRate]
     public let missingPairs: [CurrencyPair]
+    /// How old market rates may be (the staleness warning, the maximum age).
+    public let agePolicy: RateAgePolicy
 
     /// Works out the column for every row of `ledger`.
-    public init(ledger: Ledger, resolver: RateResolver, target: Currency, valuation: Valuation, today: Day?) {
+    public init(ledger: Ledger, resolver: RateResolver, target: Currency, valuation: Valuation, today: Day?,
+                agePolicy: RateAgePolicy = RateAgePolicy()) {
         let store = ledger.entries
         // `at latest` is the newest rate as of today (a rate dated later has not happened yet,
         // which matters when --today replays an earlier day); without a today, the newest there is.
@@ -110,7 +120,7 @@ public struct RateColumn: Sendable {
         case .latest: fixedDay = today
         case .asOf(let d): fixedDay = d
         }
-        let rates = RateTable(resolver: resolver, target: target, valuation: valuation, today: today)
+        let rates = RateTable(resolver: resolver, target: target, valuation: valuation, today: today, noticeAfter: agePolicy.noticedAfterDays)
         // Step 2's locked rates: each book that locks its own currency into the target.
         let booked = valuation == .booked
         var locked = [Int32](repeating: -1, count: ledger.books.count)
@@ -137,6 +147,7 @@ public struct RateColumn: Sendable {
         self.target = target
         self.valuation = valuation
         self.asOf = fixedDay
+        self.agePolicy = agePolicy
         self.ids = ids
         (self.rates, self.missingPairs) = rates.finished()
     }
@@ -193,20 +204,23 @@ final class RateTable: @unchecked Sendable {
     private var rateIDs: [RateIdentity: Int32] = [:]
     private var missingPairs: [CurrencyPair] = []
     private var missingIDs: [Currency: Int32] = [:]
+    /// Market rates older than this many days on the day they are used for get an id per day.
+    private let noticeAfter: Int
 
-    init(resolver: RateResolver, target: Currency, valuation: Valuation, today: Day?) {
+    init(resolver: RateResolver, target: Currency, valuation: Valuation, today: Day?, noticeAfter: Int = RateAgePolicy.staleAfterDays) {
         self.resolver = resolver
         self.target = target
         self.valuation = valuation
         self.today = today
+        self.noticeAfter = noticeAfter
     }
 
     func finished() -> ([ColumnRate], [CurrencyPair]) { (rates, missingPairs) }
 
-    func intern(_ r: ResolvedRate, stale: StaleRate? = nil) -> Int32 {
-        let key = RateIdentity(r)
+    func intern(_ r: ResolvedRate, stale: StaleRate? = nil, age: RateAge? = nil) -> Int32 {
+        let key = RateIdentity(r, agedOn: age?.usedOn)
         if let id = rateIDs[key] { return id }
-        guard let rate = ColumnRate(r, stale: stale) else { return RateColumn.unusable }
+        guard let rate = ColumnRate(r, stale: stale, age: age) else { return RateColumn.unusable }
         let id = Int32(rates.count)
         rates.append(rate)
         rateIDs[key] = id
@@ -227,10 +241,18 @@ final class RateTable: @unchecked Sendable {
             let asOf = valuation == .latest ? today : day
             guard let r = resolver.resolve(pair, on: asOf) else { return missing(pair.from) }
             var stale: StaleRate?
-            if case .market(let q) = r.origin, valuation == .latest, let today, q.oldestDay < today {
-                stale = StaleRate(pair: pair, day: q.oldestDay, fetched: resolver.fetchDay(q), today: today)
+            var age: RateAge?
+            if case .market(let q) = r.origin {
+                if valuation == .latest, let today, q.oldestDay < today {
+                    stale = StaleRate(pair: pair, day: q.oldestDay, fetched: resolver.fetchDay(q), today: today)
+                }
+                // Under `at latest` without a today, rates are the newest there are: no date to age them on.
+                if let asOf {
+                    let a = RateAge(q, usedOn: asOf)
+                    if a.ageInDays > noticeAfter { age = a }
+                }
             }
-            return intern(r, stale: stale)
+            return intern(r, stale: stale, age: age)
         }
     }
 }
@@ -253,6 +275,14 @@ public final class RateColumnCache: @unchecked Sendable {
     }
     private var columns: [Key: RateColumn] = [:]
     private var order: [Key] = []
+    /// How old market rates may be; a change drops the columns built under the old policy.
+    public var agePolicy = RateAgePolicy() {
+        didSet {
+            guard agePolicy != oldValue else { return }
+            columns.removeAll()
+            order.removeAll()
+        }
+    }
     /// Columns kept at once (each is four bytes a row).
     private let capacity = 8
 
@@ -265,7 +295,7 @@ public final class RateColumnCache: @unchecked Sendable {
         // Only `at latest` depends on today (its staleness).
         let key = Key(target: target, valuation: valuation, today: valuation == .latest ? today : nil)
         if let c = columns[key] { return c }
-        let c = RateColumn(ledger: ledger, resolver: resolver, target: target, valuation: valuation, today: today)
+        let c = RateColumn(ledger: ledger, resolver: resolver, target: target, valuation: valuation, today: today, agePolicy: agePolicy)
         if order.count == capacity { columns[order.removeFirst()] = nil }
         columns[key] = c
         order.append(key)

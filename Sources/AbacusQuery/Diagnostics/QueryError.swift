@@ -42,6 +42,8 @@ public struct QueryError: Error, Sendable, Equatable {
         /// Parentheses or `not`s nested past the parser's limit.
         case nestedTooDeep(Int)
         case missingRates([MissingRate], target: Currency)
+        /// Market rates older than the session's maximum rate age, per pair.
+        case ratesTooOld([AgedRateUse], maxAgeDays: Int, target: Currency)
         /// `convert` or `rate` for a pair nothing prices.
         case noRate(CurrencyPair)
         case tooManyGroupKeys(Int)
@@ -127,6 +129,13 @@ public struct QueryError: Error, Sendable, Equatable {
                 let withs = missing.map { "\($0.pair) = …" }.joined(separator: ", ")
                 lines.append("supply them with \(sets) for this session, or `with rate \(withs)` in the query")
             }
+            return lines.joined(separator: "\n")
+        case .ratesTooOld(let uses, let limit, let target):
+            let total = uses.reduce(0) { $0 + $1.entries }
+            var lines = ["market rates older than the maximum rate age of \(limit) \(limit == 1 ? "day" : "days") would convert \(total) \(total == 1 ? "entry" : "entries") into \(target.code):"]
+            lines += uses.map { "  " + $0.line }
+            let pair = uses.first.map(\.pair.description) ?? "PAIR"
+            lines.append("supply newer rates (`.rates FILE`, `rates refresh`) or a custom rate (`set rate \(pair) = …`), or raise the limit (`set max rate age N days`)")
             return lines.joined(separator: "\n")
         case .noRate(let pair):
             return "no exchange rate for \(pair): no custom or market rate prices it, directly or through one other currency\n"

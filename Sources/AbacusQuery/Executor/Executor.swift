@@ -496,6 +496,9 @@ public struct Executor: Sendable {
         guard let converter else { return [] }
         let missing = tally.missingRates(converter)
         if !missing.isEmpty { throw QueryError(.missingRates(missing, target: converter.target), at: nil) }
+        if let limit = converter.column.agePolicy.maxAgeDays, case let old = tally.tooOldRates(converter), !old.isEmpty {
+            throw QueryError(.ratesTooOld(old, maxAgeDays: limit, target: converter.target), at: nil)
+        }
         if tally.unusable > 0 { throw QueryError(.overflow, at: nil) }
         return tally.warnings(converter)
     }

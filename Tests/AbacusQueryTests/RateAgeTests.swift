@@ -1,0 +1,123 @@
+// Rate age: a market rate dated more than 7 days before the date it converts for is
+// stale (a warning naming pairs, entries and the oldest age); a maximum age makes
+// older rates an error, as a missing rate is, and holds each leg of a chain to it.
+
+import AbacusCore
+@testable import AbacusQuery
+import Testing
+
+/// Market: USD→INR 84 on 2025-03-01; SGD→USD 0.75 on 2025-03-06 (SGD/INR has no single
+/// source, so it chains through USD). Entries: USD -10 on 2025-03-08 (USD/INR 7 days old),
+/// USD -20 on 2025-03-09 (8 days), USD -1 on 2025-03-20 (19 days), SGD -5 on 2025-03-08
+/// (legs SGD/USD 2 days, USD/INR 7 days old).
+let agingLedger = """
+{"version": 1, "defaultCurrency": "INR",
+ "books": [
+  {"id": "u", "name": "US", "currency": "USD"},
+  {"id": "s", "name": "SG", "currency": "SGD"}
+ ],
+ "entries": [
+  {"id": "a", "bookId": "u", "amount": -10.00, "date": "2025-03-08", "category": "Food"},
+  {"id": "b", "bookId": "u", "amount": -20.00, "date": "2025-03-09", "category": "Food"},
+  {"id": "c", "bookId": "u", "amount": -1.00, "date": "2025-03-20", "category": "Taxi"},
+  {"id": "d", "bookId": "s", "amount": -5.00, "date": "2025-03-08", "category": "Food"}
+ ],
+ "rates": [
+  {"from": "USD", "to": "INR", "rate": 84, "date": "2025-03-01", "source": "bank"},
+  {"from": "SGD", "to": "USD", "rate": 0.75, "date": "2025-03-06", "source": "bank"}
+ ]
+}
+"""
+
+@Suite struct RateAgeTests {
+    @Test func sevenDaysOldIsNotStale() throws {
+        let s = try session(agingLedger)
+        let r = try s.run("sum expenses in INR where book = US on 2025-03-08")
+        // 10 × 84 = 840.00, at a rate exactly 7 days old: no warning.
+        #expect(plainText(r.rows.first?.last) == "840.00")
+        #expect(r.warnings == [])
+    }
+
+    @Test func eightDaysOldWarns() throws {
+        let s = try session(agingLedger)
+        let r = try s.run("sum expenses in INR where book = US on 2025-03-09")
+        #expect(plainText(r.rows.first?.last) == "1680.00")
+        #expect(r.warnings == ["1 entry converted at market rates more than 7 days old: USD/INR (1, oldest 8 days)"])
+    }
+
+    @Test func oneWarningLineCountsEntriesAndTheOldestAge() throws {
+        let s = try session(agingLedger)
+        // a (7 days) is fresh; b (8) and c (19) are stale, each on a day of its own.
+        let r = try s.run("sum expenses in INR where book = US")
+        #expect(r.warnings == ["2 entries converted at market rates more than 7 days old: USD/INR (2, oldest 19 days)"])
+        // What `explain` can say of them.
+        #expect(r.provenance?.market == 3)
+        #expect(r.provenance?.staleMarket == 2)
+        #expect(r.provenance?.oldestMarketAgeInDays == 19)
+    }
+
+    @Test func maximumAgeRefusesOneLegOfAChain() throws {
+        let s = try session(agingLedger)
+        s.maxRateAge = 5
+        // SGD/INR via USD on 2025-03-08: SGD/USD is 2 days old (within 5), USD/INR 7 (past it).
+        do {
+            let r = try s.run("sum expenses in INR where book = SG")
+            Issue.record("converted at a rate past the maximum age: \(r.rows)")
+        } catch {
+            guard case .ratesTooOld(let uses, let limit, let target) = error.kind else {
+                Issue.record("wrong error: \(error.message)")
+                return
+            }
+            #expect(limit == 5)
+            #expect(target.code == "INR")
+            #expect(uses.count == 1)
+            #expect(uses.first?.pair.description == "SGD/INR")
+            #expect(uses.first?.via?.code == "USD")
+            #expect(uses.first?.entries == 1)
+            // Only the old leg is named.
+            #expect(uses.first?.legs.mapKeys(\.description) == ["USD/INR": 7])
+            #expect(error.message.contains("SGD/INR via USD: 1 entry, leg USD/INR 7 days old"))
+        }
+        // Within the limit the same statement runs: 5 × 0.75 × 84 = 315.00, and 7 days is not stale.
+        s.maxRateAge = 7
+        let r = try s.run("sum expenses in INR where book = SG")
+        #expect(plainText(r.rows.first?.last) == "315.00")
+        #expect(r.warnings == [])
+    }
+
+    @Test func maximumAgeNamesPairsAndCounts() throws {
+        let s = try session(agingLedger)
+        s.maxRateAge = 10
+        do {
+            _ = try s.run("sum expenses in INR")
+            Issue.record("converted at a 19-day-old rate under a 10-day limit")
+        } catch {
+            // Only c (19 days) is past 10; b (8 days) is stale but allowed.
+            guard case .ratesTooOld(let uses, _, _) = error.kind else { Issue.record("wrong error: \(error.message)"); return }
+            #expect(uses.map(\.pair.description) == ["USD/INR"])
+            #expect(uses.first?.entries == 1)
+            #expect(uses.first?.oldestAgeInDays == 19)
+        }
+        // No limit: the statement runs and warns.
+        s.maxRateAge = nil
+        let r = try s.run("sum expenses in INR")
+        // 10×84 + 20×84 + 1×84 = 2604.00; 5 SGD = 315.00; total 2919.00.
+        #expect(plainText(r.rows.first?.last) == "2919.00")
+        #expect(r.warnings.count == 1)
+    }
+
+    @Test func rateAgeOfAChainIsItsOldestLeg() throws {
+        let ledger = try LedgerLoader.load(documents: [("aging.json", agingLedger)])
+        let sgd = Currency(code: "SGD")!, usd = Currency(code: "USD")!, inr = Currency(code: "INR")!
+        let q = try #require(RateResolver(ledger: ledger).market(CurrencyPair(sgd, inr), on: Day.parse("2025-03-09")!))
+        let age = RateAge(q, usedOn: Day.parse("2025-03-09")!)
+        // SGD/USD of 2025-03-06 is 3 days old, USD/INR of 2025-03-01 is 8.
+        #expect(age.legs.map(\.ageInDays) == [3, 8])
+        #expect(age.ageInDays == 8)
+        #expect(age.legs(olderThan: 7).map(\.pair) == [CurrencyPair(usd, inr)])
+    }
+}
+
+extension Dictionary {
+    func mapKeys<K: Hashable>(_ f: (Key) -> K) -> [K: Value] { Dictionary<K, Value>(uniqueKeysWithValues: map { (f($0.key), $0.value) }) }
+}

@@ -1,0 +1,80 @@
+// The watch list kept between sessions: what one load adds the next load sees, in
+// order; a damaged file is one warning and an empty list, and the next change
+// replaces it; nothing half-written is ever left beside it.
+
+import AbacusCore
+@testable import AbacusShell
+import Foundation
+import Testing
+
+private func codes(_ list: WatchList) -> [String] { list.currencies.map(\.code) }
+private func c(_ code: String) -> Currency { Currency(code: code)! }
+
+/// A fresh state folder for one test.
+private func stateFolder() throws -> String {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("abacus-watch-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    return dir.path
+}
+
+@Suite struct WatchListTests {
+    @Test func keptAcrossTwoLoads() throws {
+        let state = try stateFolder()
+        let path = try #require(WatchList.defaultPath(environment: ["XDG_STATE_HOME": state, "HOME": "/nonexistent"]))
+        #expect(path == state + "/abacus/watch")
+        var warnings: [String] = []
+        var first = WatchList.load(path: path, report: { warnings.append($0) })
+        #expect(codes(first) == [])
+        #expect(try first.add([c("USD"), c("SGD"), c("USD")]) == [c("USD"), c("SGD")])
+        #expect(try first.add([c("EUR"), c("SGD")]) == [c("EUR")])
+        #expect(try first.remove([c("SGD"), c("JPY")]) == [c("SGD")])
+
+        var second = WatchList.load(path: path, report: { warnings.append($0) })
+        #expect(codes(second) == ["USD", "EUR"])
+        #expect(second.contains(c("EUR")) && !second.contains(c("SGD")))
+        try second.remove([c("USD"), c("EUR")])
+        #expect(codes(WatchList.load(path: path, report: { warnings.append($0) })) == [])
+        #expect(warnings == [])
+        // Only the list itself is in the folder: no temporary file was left behind.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: state + "/abacus") == ["watch"])
+    }
+
+    @Test func theFileIsOneCodeALine() throws {
+        let path = try stateFolder() + "/watch"
+        var list = WatchList(path: path)
+        try list.add([c("INR"), c("JPY")])
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == WatchList.header + "\nINR\nJPY\n")
+    }
+
+    @Test func aDamagedFileIsReportedAndIgnored() throws {
+        let path = try stateFolder() + "/watch"
+        try "USD\nSGD\nnot a code\n".write(toFile: path, atomically: true, encoding: .utf8)
+        var warnings: [String] = []
+        var list = WatchList.load(path: path, report: { warnings.append($0) })
+        #expect(codes(list) == [])
+        #expect(warnings == ["warning: ignoring the watch list \(path): line 3: found \"not a code\", expected an ISO 4217 currency code (one a line); it will be rewritten on the next change"])
+        // The next change writes a good list.
+        try list.add([c("EUR")])
+        #expect(codes(WatchList.load(path: path, report: { warnings.append($0) })) == ["EUR"])
+        #expect(warnings.count == 1)
+    }
+
+    @Test func aFolderOrBinaryInItsPlaceIsNotFatal() throws {
+        let state = try stateFolder()
+        try FileManager.default.createDirectory(atPath: state + "/watch", withIntermediateDirectories: true)
+        var warnings: [String] = []
+        #expect(codes(WatchList.load(path: state + "/watch", report: { warnings.append($0) })) == [])
+        let binary = state + "/binary"
+        try Data([0x55, 0x53, 0x44, 0xFF, 0xFE, 0x0A]).write(to: URL(fileURLWithPath: binary))
+        #expect(codes(WatchList.load(path: binary, report: { warnings.append($0) })) == [])
+        #expect(warnings.count == 2)
+        #expect(warnings[0].contains("not a regular file"))
+        #expect(warnings[1].contains("not UTF-8 text"))
+    }
+
+    @Test func commentsAndBlankLinesAreAllowed() throws {
+        let path = try stateFolder() + "/watch"
+        try "# mine\n\n  GBP  # pounds\nCHF\n".write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(codes(WatchList.load(path: path, report: { Issue.record("unexpected warning: \($0)") })) == ["GBP", "CHF"])
+    }
+}
