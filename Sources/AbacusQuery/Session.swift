@@ -29,6 +29,8 @@ public final class Session {
     public var parallelRows = Executor.parallelRows
     /// Where `rates refresh` and `rates status` go; nil where there is no such source.
     public weak var liveRates: LiveRateSource?
+    /// What the session's host keeps outside the engine: the watch list, rate files.
+    public weak var host: SessionHost?
     /// `set max rate age N days` / `--max-rate-age N`: market rates older than this many days on
     /// the date they convert for fail the statement; nil, no limit (rates over a week old still warn).
     public var maxRateAge: Int? {
@@ -113,4 +115,17 @@ extension Parser {
         default: throw QueryError(.unsupported("only queries (sum, count, avg, min, max, list) have a plan"), at: nil)
         }
     }
+}
+
+/// What a session asks of the program that hosts it (the shell): things kept outside the
+/// engine, in files, between sessions.
+public protocol SessionHost: AnyObject {
+    /// The watched currencies, in the order they were added.
+    var watched: [Currency] { get }
+    /// Watches more currencies (kept between sessions); returns those newly watched.
+    func watch(_ currencies: [Currency]) throws(QueryError) -> [Currency]
+    /// Stops watching; returns those that were watched.
+    func unwatch(_ currencies: [Currency]) throws(QueryError) -> [Currency]
+    /// Adds a rate file's market rates to the session (all or nothing), as `--rates FILE` does.
+    func importRates(_ path: String) throws(QueryError) -> String
 }

@@ -68,6 +68,8 @@ public final class Shell {
     var fileLedger: Ledger?
     /// Rate files added (`--rates`, `.rates`), in order.
     var rateFiles: [RateFileContents] = []
+    /// The watched currencies, kept in the state folder.
+    var watchList = WatchList(path: nil)
     var stdoutIsTerminal = false
     var stderrIsTerminal = false
     /// Colour is allowed at all: not for scripts (`-f`, piped stdin), NO_COLOR or --no-color.
@@ -148,6 +150,8 @@ public final class Shell {
         renderer.width = stdoutIsTerminal ? Shell.terminalWidth() : nil
         session.isCancelled = { interrupted != 0 }
         session.liveRates = live
+        watchList = WatchList.load(path: WatchList.defaultPath(environment: environment), report: { [weak self] in self?.tell($0) })
+        session.host = self
         runStartupFile(interactive: interactive)
         // The command line wins over ~/.abacusrc.
         if let format = options.format { renderer.format = format }
@@ -489,3 +493,33 @@ public final class Shell {
 }
 
 public let abacusVersion = "0.1.0"
+
+extension Shell: SessionHost {
+    public var watched: [Currency] { watchList.currencies }
+
+    public func watch(_ currencies: [Currency]) throws(QueryError) -> [Currency] {
+        do throws(AtomicFile.Failure) {
+            return try watchList.add(currencies)
+        } catch {
+            throw QueryError(.unsupported("the watch list was not saved: \(error.description)"), at: nil)
+        }
+    }
+
+    public func unwatch(_ currencies: [Currency]) throws(QueryError) -> [Currency] {
+        do throws(AtomicFile.Failure) {
+            return try watchList.remove(currencies)
+        } catch {
+            throw QueryError(.unsupported("the watch list was not saved: \(error.description)"), at: nil)
+        }
+    }
+
+    /// `rates import FILE`: as `.rates FILE`, all or nothing.
+    public func importRates(_ path: String) throws(QueryError) -> String {
+        let expanded = path.hasPrefix("~/") ? (environment["HOME"] ?? "~") + path.dropFirst() : path
+        do throws(LoadError) {
+            return try addRateFile(expanded).summary
+        } catch {
+            throw QueryError(.unsupported(error.description), at: nil)
+        }
+    }
+}

@@ -85,7 +85,7 @@ import Testing
         ("rates at 2025-06-01 where currency ~ S in EUR", "GBP", true), ("rates in EUR where currency ~ S at 2025-06-01", "JPY", false),
     ])
     func ratesFilterByEqualityOrContainment(_ statement: String, _ code: String, _ kept: Bool) throws {
-        guard case .rates(.day(_, let filter?, _)) = try Parser.parse(statement) else { Issue.record("no filter"); return }
+        guard case .rates(.day(_, let filter?, _, _)) = try Parser.parse(statement) else { Issue.record("no filter"); return }
         #expect(filter.keeps(Currency(code: code)!) == kept)
     }
 

@@ -18,6 +18,25 @@ public enum Statement: Sendable {
     case ratesStatus
     case books
     case categories
+    /// `convert 5 kg to lb`: a quantity in one unit of length, mass or temperature in another.
+    case convertUnits(UnitRequest)
+    /// `set max rate age N days` (nil: `unset max rate age`).
+    case setMaxRateAge(Int?)
+    /// `watch USD, SGD` / `unwatch SGD` / `watching`.
+    case watch([Currency])
+    case unwatch([Currency], Range<Int>)
+    case watching
+    /// `rates import FILE`: market rates from a file, as `--rates FILE` adds them.
+    case ratesImport(path: String, range: Range<Int>)
+}
+
+/// `convert 5 kg to lb`, with the place of each unit for carets.
+public struct UnitRequest: Sendable {
+    public var amount: ExactDecimal
+    public var from: String
+    public var fromRange: Range<Int>
+    public var to: String
+    public var toRange: Range<Int>
 }
 
 public enum Aggregate: String, Sendable, CaseIterable {
@@ -238,8 +257,9 @@ public struct CurrencyFilter: Sendable, Equatable, CustomStringConvertible {
 }
 
 public enum RatesListing: Sendable {
-    /// The rates of one day against a base currency, optionally filtered.
-    case day(base: Currency?, filter: CurrencyFilter?, at: DateExpression?)
+    /// The rates of one day against a base currency, optionally filtered (`rates watched`:
+    /// only the watched currencies).
+    case day(base: Currency?, filter: CurrencyFilter?, at: DateExpression?, watchedOnly: Bool = false)
     /// The history of one pair.
     case history(CurrencyPair, since: DateExpression?)
 }

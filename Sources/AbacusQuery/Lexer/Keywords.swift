@@ -52,6 +52,7 @@ public enum Keywords {
         k("min", .statement, .aggregate), k("max", .statement, .aggregate), k("list", .statement, .aggregate),
         k("explain", .statement), k("convert", .statement), k("rate", .statement, .other), k("rates", .statement, .other),
         k("set", .statement), k("unset", .statement), k("books", .statement), k("categories", .statement),
+        k("watch", .statement), k("unwatch", .statement), k("watching", .statement),
 
         k("expenses", .subject, aliases: ["expense"]), k("income", .subject),
         k("transfers", .subject, aliases: ["transfer"]), k("entries", .subject, aliases: ["entry"]),
@@ -73,6 +74,7 @@ public enum Keywords {
         k("and", .logic), k("or", .logic), k("not", .logic),
         k("asc", .direction, aliases: ["ascending"]), k("desc", .direction, aliases: ["descending"]),
         k("native", .other), k("to", .other, aliases: ["into"]), k("refresh", .other), k("status", .other),
+        k("import", .other), k("watched", .other), k("max", .other), k("age", .other),
     ]
 
     /// The canonical words of a role, in table order.

@@ -117,13 +117,13 @@ public struct Parser {
 
     // MARK: Statements
 
-    /// statement -> (query | explain | convert | rate | rates | set | unset | 'books' | 'categories') END
+    /// statement -> (query | explain | convert | rate | rates | set | unset | 'books' | 'categories' | 'watch' currency_list | 'unwatch' currency_list | 'watching') END
     mutating func statement() throws(QueryError) -> Statement {
         if current.kind == .end { throw QueryError(.emptyStatement, at: nil) }
         let s: Statement
         switch word(current) {
         case "explain": s = .explain(try explain())
-        case "convert": s = .convert(try convert())
+        case "convert": s = try convert()
         case "rate": s = .rate(try rate())
         case "rates":
             if index + 1 < tokens.count, word(tokens[index + 1]) == "refresh" {
@@ -135,6 +135,9 @@ public struct Parser {
             } else if index + 1 < tokens.count, word(tokens[index + 1]) == "status" {
                 advance(); advance()
                 s = .ratesStatus
+            } else if index + 1 < tokens.count, word(tokens[index + 1]) == "import" {
+                advance(); advance()
+                s = try ratesImport()
             } else {
                 s = .rates(try rates())
             }
@@ -142,6 +145,13 @@ public struct Parser {
         case "unset": s = try unset()
         case "books": advance(); s = .books
         case "categories": advance(); s = .categories
+        case "watch": advance(); s = .watch(try currencyList())
+        case "unwatch":
+            advance()
+            let start = current.range.lowerBound
+            let list = try currencyList()
+            s = .unwatch(list, start..<previousEnd)
+        case "watching": advance(); s = .watching
         case let w? where Keywords.aggregate(w) != nil: s = .query(try query())
         case let w? where Keywords.subject(w) != nil:
             // "expenses by book": a question without its verb.
@@ -588,19 +598,57 @@ public struct Parser {
 
     // MARK: Other statements
 
-    /// convert -> 'convert' NUMBER CURRENCY ('to' | 'into' | 'in') CURRENCY conversion_clauses
-    mutating func convert() throws(QueryError) -> Conversion {
+    /// convert -> 'convert' NUMBER (CURRENCY ('to' | 'into' | 'in') CURRENCY conversion_clauses | UNIT ('to' | 'into' | 'in') UNIT)
+    mutating func convert() throws(QueryError) -> Statement {
         advance()
         let t = current
-        guard t.kind == .number else { throw expected(["an amount (convert 100 SGD to INR)"]) }
+        guard t.kind == .number else { throw expected(["an amount (convert 100 SGD to INR, convert 5 kg to lb)"]) }
         let amount = try number(t, "an amount")
         advance()
+        // A unit of length, mass or temperature (`kg`, `mi`, `F`) is no currency code.
+        if current.kind == .word, Currency(caseInsensitiveCode: lexer.text(current)) == nil,
+           UnitConversion.unit(named: lexer.text(current)) != nil {
+            let from = current
+            advance()
+            guard accept("to") || accept("in") || accept("into") else { throw expected(["'to'"], keywords: ["to"]) }
+            guard current.kind == .word else { throw expected(["a unit (\(UnitConversion.units.map(\.symbol).joined(separator: ", ")))"]) }
+            let to = current
+            advance()
+            return .convertUnits(UnitRequest(amount: amount, from: lexer.text(from), fromRange: from.range, to: lexer.text(to), toRange: to.range))
+        }
         let from = try currency()
         guard accept("to") || accept("in") || accept("into") else { throw expected(["'to'"], keywords: ["to"]) }
         let to = try currency()
         var c = Conversion(amount: amount, from: from, to: to, valuation: nil, whatIf: [])
         try conversionClauses(&c.valuation, &c.whatIf)
-        return c
+        return .convert(c)
+    }
+
+    /// currency_list -> CURRENCY (',' CURRENCY)*
+    mutating func currencyList() throws(QueryError) -> [Currency] {
+        var list = [try currency()]
+        while isSymbol(",") {
+            advance()
+            list.append(try currency())
+        }
+        return list
+    }
+
+    /// rates_import -> 'rates' 'import' (STRING | PATH)
+    mutating func ratesImport() throws(QueryError) -> Statement {
+        let t = current
+        if t.kind == .string {
+            advance()
+            return .ratesImport(path: lexer.stringValue(t), range: t.range)
+        }
+        guard t.kind != .end else { throw expected(["a rate file (rates import rates.csv)"]) }
+        // A bare path is the rest of the statement as typed (`Examples/ecb-sample.csv`).
+        let bytes = Array(lexer.source.utf8)
+        let end = tokens[tokens.count - 1].range.lowerBound
+        var last = end
+        while last > t.range.lowerBound, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[last - 1]) { last -= 1 }
+        index = tokens.count - 1
+        return .ratesImport(path: String(decoding: bytes[t.range.lowerBound..<last], as: UTF8.self), range: t.range.lowerBound..<last)
     }
 
     /// conversion_clauses -> (valuation what_if? | what_if valuation?)?
@@ -628,7 +676,7 @@ public struct Parser {
         return r
     }
 
-    /// rates -> 'rates' ('refresh' CURRENCY? '--force'? | 'status' | pair ('since' date_expr)? | rates_clause*)
+    /// rates -> 'rates' ('refresh' CURRENCY? '--force'? | 'status' | rates_import | pair ('since' date_expr)? | 'watched'? rates_clause*)
     mutating func rates() throws(QueryError) -> RatesListing {
         advance()
         if current.kind == .word, index + 1 < tokens.count, tokens[index + 1].kind == .symbol, lexer.text(tokens[index + 1]) == "/" {
@@ -639,6 +687,7 @@ public struct Parser {
         }
         var base: Currency?, filter: CurrencyFilter?, at: DateExpression?
         var seen: Set<String> = []
+        let watchedOnly = accept("watched")
         while current.kind != .end {
             let clause = current.range
             guard let w = word(current), ["in", "where", "at"].contains(w) else {
@@ -648,7 +697,7 @@ public struct Parser {
             guard seen.insert(w).inserted else { throw repeated(w, at: clause) }
             try ratesClause(&base, &filter, &at)
         }
-        return .day(base: base, filter: filter, at: at)
+        return .day(base: base, filter: filter, at: at, watchedOnly: watchedOnly)
     }
 
     /// rates_clause -> 'in' CURRENCY | 'where' 'currency' ('=' | '!=' | '<>' | '~') value | 'at' date_expr
@@ -672,21 +721,37 @@ public struct Parser {
         }
     }
 
-    /// set -> 'set' ('rate' pair '=' NUMBER | 'currency' CURRENCY)
+    /// set -> 'set' ('rate' pair '=' NUMBER | 'currency' CURRENCY | 'max' 'rate' 'age' NUMBER ('days' | 'day'))
     mutating func set() throws(QueryError) -> Statement {
         advance()
+        if accept("max") {
+            try expectWord("rate")
+            try expectWord("age")
+            let t = current
+            guard t.kind == .number, let n = Int(lexer.text(t)), n >= 0, n <= 100_000 else {
+                throw expected(["a whole number of days from 0 to 100000"])
+            }
+            advance()
+            guard accept("days") || accept("day") else { throw expected(["days"], keywords: ["days"]) }
+            return .setMaxRateAge(n)
+        }
         if accept("rate") {
             let p = try pair()
             try expectSymbol("=")
             return .setRate(p, try positiveNumber("a rate"))
         }
         if accept("currency") { return .setCurrency(try currency()) }
-        throw expected(["rate or currency"], keywords: ["rate", "currency"])
+        throw expected(["rate, currency or max rate age"], keywords: ["rate", "currency", "max"])
     }
 
-    /// unset -> 'unset' 'rate' pair
+    /// unset -> 'unset' ('rate' pair | 'max' 'rate' 'age')
     mutating func unset() throws(QueryError) -> Statement {
         advance()
+        if accept("max") {
+            try expectWord("rate")
+            try expectWord("age")
+            return .setMaxRateAge(nil)
+        }
         try expectWord("rate")
         let start = current.range.lowerBound
         let p = try pair()

@@ -18,6 +18,8 @@ public enum ColumnKind: Sendable, Equatable {
     case date
     /// An exchange rate.
     case rate
+    /// A plain quantity (a length, a mass, a temperature).
+    case quantity
     /// Other text (a source, a name, an id).
     case text
 }
@@ -33,7 +35,7 @@ public struct Column: Sendable, Equatable {
     /// Columns whose cells are numbers (right-aligned in tables and markdown).
     public var isNumeric: Bool {
         switch kind {
-        case .money, .count, .rate: return true
+        case .money, .count, .rate, .quantity: return true
         default: return false
         }
     }

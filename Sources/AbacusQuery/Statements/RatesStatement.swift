@@ -10,7 +10,8 @@ struct RatesStatement: StatementRunner {
     func run(in session: Session) throws(QueryError) -> Output {
         switch listing {
         case .history(let pair, let since): return .table(try history(pair, since: since, in: session))
-        case .day(let base, let filter, let at): return .table(try day(base: base, filter: filter, at: at, in: session))
+        case .day(let base, let filter, let at, let watchedOnly):
+            return .table(try day(base: base, filter: filter, at: at, watchedOnly: watchedOnly, in: session))
         }
     }
 
@@ -29,19 +30,27 @@ struct RatesStatement: StatementRunner {
                          footnotes: legs.count > 1 ? [.sparkline(pair)] : [])
     }
 
-    func day(base: Currency?, filter: CurrencyFilter?, at: DateExpression?, in session: Session) throws(QueryError) -> ResultSet {
+    func day(base: Currency?, filter: CurrencyFilter?, at: DateExpression?, watchedOnly: Bool, in session: Session) throws(QueryError) -> ResultSet {
         let base = base ?? session.currency
         let resolver = session.resolver
         let day = at.map { $0.resolve(today: session.today).last } ?? session.today
+        let watched = session.host?.watched ?? []
+        if watchedOnly && watched.isEmpty {
+            throw QueryError(.unsupported("no currency is watched: `watch USD, SGD` adds some"), at: nil)
+        }
         var rows: [[Cell]] = []
         var late: [String] = []
+        // Watched currencies first, in the order they were added; then the others.
+        let quoted = resolver.quotedCurrencies(with: session.ledger.customRates, session: session.sessionRates)
+        let listed = watched.filter { quoted.contains($0) } + (watchedOnly ? [] : quoted.filter { !watched.contains($0) })
         // The rate `rate` would give for each currency: custom first, then market.
-        for c in resolver.quotedCurrencies(with: session.ledger.customRates, session: session.sessionRates) where c != base {
+        for c in listed where c != base {
             if let filter, !filter.keeps(c) { continue }
             let pair = CurrencyPair(base, c)
             guard let r = resolver.resolve(pair, on: day) else { continue }
             if case .market(let q) = r.origin, q.isAfterRequestedDay { late.append(c.code) }
-            rows.append([.currency(c), .text(c.name), .number(r.rate.decimal()), .text(resolver.describe(r.origin)), session.sourceDate(r)])
+            rows.append((watched.isEmpty ? [] : [watched.contains(c) ? .text("★") : .empty])
+                        + [.currency(c), .text(c.name), .number(r.rate.decimal()), .text(resolver.describe(r.origin)), session.sourceDate(r)])
         }
         if rows.isEmpty && filter == nil {
             throw QueryError(.unsupported("no custom or market rate prices \(base.code) against any other currency"), at: nil)
@@ -51,7 +60,9 @@ struct RatesStatement: StatementRunner {
             warnings.append("no rate on or before \(day) for \(late.joined(separator: ", ")) against \(base.code); the oldest of each is shown")
         }
         if rows.isEmpty, let filter { warnings.append("no currency with a rate against \(base.code) has \(filter)") }
-        return ResultSet(columns: [Column("currency", .key(.currency)), Column("name", .text), Column("rate (1 \(base.code))", .rate),
-                                   Column("source", .text), Column("date", .date)], rows: rows, warnings: warnings)
+        // A mark column only when something is watched: the listing is otherwise as it always was.
+        return ResultSet(columns: (watched.isEmpty ? [] : [Column("watched", .text)])
+                            + [Column("currency", .key(.currency)), Column("name", .text), Column("rate (1 \(base.code))", .rate),
+                               Column("source", .text), Column("date", .date)], rows: rows, warnings: warnings)
     }
 }

@@ -23,6 +23,12 @@ extension Statement {
         case .ratesStatus: return RatesStatusStatement()
         case .books: return BooksStatement()
         case .categories: return CategoriesStatement()
+        case .convertUnits(let request): return ConvertUnitsStatement(request: request)
+        case .setMaxRateAge(let days): return SetMaxRateAgeStatement(days: days)
+        case .watch(let list): return WatchStatement(currencies: list)
+        case .unwatch(let list, let range): return UnwatchStatement(currencies: list, range: range)
+        case .watching: return WatchingStatement()
+        case .ratesImport(let path, let range): return RatesImportStatement(path: path, range: range)
         }
     }
 }

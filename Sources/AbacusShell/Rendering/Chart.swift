@@ -28,7 +28,7 @@ struct Chart {
             switch row.last {
             case .money(let d, let c)?:
                 values.append(WideDecimal(d))
-                texts.append(renderer.money.compact(d, c))
+                texts.append(renderer.symbols?.compact(d, c) ?? renderer.money.compact(d, c))
                 scales.append(c.code)
             case .count(let n)?:
                 values.append(WideDecimal(BigInt(n), scale: 0))

@@ -20,6 +20,9 @@ public struct Renderer {
     public var color = false
     /// The terminal's width: tables wider than this shrink their text columns; charts fill it.
     public var width: Int?
+    /// The symbol of each currency in the result being drawn: no two currencies of one
+    /// result share a symbol (`US$` and `S$` side by side, `$` alone).
+    var symbols: DistinctMoneyFormat?
 
     public init(format: OutputFormat, money: MoneyFormat) {
         self.format = format
@@ -39,6 +42,21 @@ public struct Renderer {
     /// records end in CRLF, RFC 4180). Between pieces it asks `isCancelled`, so Ctrl-C stops a
     /// long listing at once; false when it stopped.
     public func write(_ r: ResultSet, to sink: (String) -> Void, isCancelled: () -> Bool = { false }) -> Bool {
+        var renderer = self
+        if format != .json && format != .csv { renderer.symbols = money.distinct(for: Renderer.currencies(of: r)) }
+        return renderer.draw(r, to: sink, isCancelled: isCancelled)
+    }
+
+    /// The currencies of a result's money.
+    static func currencies(of r: ResultSet) -> Set<Currency> {
+        var out = Set<Currency>()
+        for row in r.rows + r.totals {
+            for cell in row { if case .money(_, let c) = cell { out.insert(c) } }
+        }
+        return out
+    }
+
+    func draw(_ r: ResultSet, to sink: (String) -> Void, isCancelled: () -> Bool) -> Bool {
         switch format {
         case .table: return table(r, to: sink, isCancelled: isCancelled)
         case .chart:
@@ -74,7 +92,7 @@ public struct Renderer {
     func display(_ c: Cell) -> String {
         switch c {
         case .text(let s): return ShownText.shown(s)
-        case .money(let d, let cur): return Renderer.isolated(money.format(d, cur))
+        case .money(let d, let cur): return Renderer.isolated(symbols?.format(d, cur) ?? money.format(d, cur))
         case .number(let d): return Renderer.shortNumber(d)
         case .none: return Renderer.none
         default: return plain(c)
