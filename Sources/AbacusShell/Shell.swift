@@ -13,6 +13,7 @@
 
 import AbacusCore
 import AbacusQuery
+import AbacusSources
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -109,7 +110,7 @@ public final class Shell {
         }
         var ledger: Ledger
         do {
-            ledger = try LedgerLoader.load(paths: paths)
+            ledger = try LedgerSources.load(paths: paths)
             loadedPaths = options.ledgers
         } catch {
             tell("error: " + error.description)
@@ -365,7 +366,7 @@ public final class Shell {
             // the demo. All or nothing: on any error the session keeps what it had.
             do {
                 let paths = loadedPaths + [file]
-                var ledger = try LedgerLoader.load(paths: paths)
+                var ledger = try LedgerSources.load(paths: paths)
                 liveRates?.attach(to: &ledger)
                 session.replaceLedger(ledger)
                 loadedPaths = paths
