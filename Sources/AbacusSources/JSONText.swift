@@ -13,9 +13,9 @@ public struct JSONText: Sendable {
     public init() {}
 
     public mutating func beginObject() { separate(); bytes.append(UInt8(ascii: "{")); hasMember.append(false) }
-    public mutating func endObject() { hasMember.removeLast(); bytes.append(UInt8(ascii: "}")) }
+    public mutating func endObject() { breakLine(); hasMember.removeLast(); bytes.append(UInt8(ascii: "}")) }
     public mutating func beginArray() { separate(); bytes.append(UInt8(ascii: "[")); hasMember.append(false) }
-    public mutating func endArray() { hasMember.removeLast(); bytes.append(UInt8(ascii: "]")) }
+    public mutating func endArray() { breakLine(); hasMember.removeLast(); bytes.append(UInt8(ascii: "]")) }
 
     /// An object's key; its value is written next.
     public mutating func key(_ name: String) {
@@ -31,17 +31,23 @@ public struct JSONText: Sendable {
     /// A number, or any JSON value, written as the given text.
     public mutating func raw(_ text: String) { separate(); bytes.append(contentsOf: text.utf8) }
     public mutating func raw(_ text: [UInt8]) { separate(); bytes.append(contentsOf: text) }
-    /// A line break between members, for a file people read.
-    public mutating func newline() { bytes.append(UInt8(ascii: "\n")) }
+    /// A line break before the next member (after its comma), for a file people read.
+    public mutating func newline() { pendingLineBreak = true }
 
     /// Set by `key`: the value that follows belongs to the key and takes no comma.
     private var pendingValue = false
+    private var pendingLineBreak = false
+
+    private mutating func breakLine() {
+        if pendingLineBreak { bytes.append(UInt8(ascii: "\n")); pendingLineBreak = false }
+    }
 
     private mutating func separate() {
         if pendingValue { pendingValue = false; return }
         guard let last = hasMember.last else { return }
         if last { bytes.append(UInt8(ascii: ",")) }
         hasMember[hasMember.count - 1] = true
+        if pendingLineBreak { bytes.append(UInt8(ascii: "\n")); pendingLineBreak = false }
     }
 
     private mutating func appendString(_ text: String) {
