@@ -63,6 +63,6 @@ let package = Package(
         .testTarget(name: "AbacusShellTests", dependencies: ["AbacusShell"]),
         .testTarget(name: "AbacusSourcesTests", dependencies: ["AbacusCore", "AbacusSources", "CSQLite"]),
         .testTarget(name: "AbacusImportTests", dependencies: ["AbacusCore", "AbacusImport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["abacus"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["abacus", "CSQLite"]),
     ]
 )
