@@ -105,6 +105,9 @@ struct StatementRuleTests {
         let r = try rules("date = { column = 1, format = \"yyyy-MM-dd\" }\namount = { column = 2 }")
         #expect(try entries("2025-11-01,\"-1,204.75\"\n2025-11-02,\"(1,000.10)\"\n2025-11-03,99.90-\n", r).map { $0.amount.normalized.description }
                 == ["-1204.75", "-1000.1", "-99.9"])
+        // A comma that cannot be grouping is the other decimal separator: refused, not read as 15.
+        #expect(importFailure("2025-11-01,\"1,5\"\n", r) == "statement.csv:1: column 2 (amount): found \"1,5\", expected an amount such as 1,204.75 (decimal = \".\" in the rules)")
+        #expect(try entries("2025-11-01,\"12,34,567.5\"\n2025-11-02,1 000 000\n", r).map { $0.amount.normalized.description } == ["1234567.5", "1000000"])
     }
 
     @Test func aHeaderToSkipAndTheLinesErrorsName() throws {
