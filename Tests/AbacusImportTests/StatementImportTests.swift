@@ -164,6 +164,10 @@ struct StatementRuleTests {
 
     @Test func anUnknownCurrencyInTheRules() {
         #expect(throws: ImportError.self) { try rules("", currency: "currency = \"RS\"") }
+        let failure: String? = {
+            do { _ = try rules("", currency: "currency = \"usd\""); return nil } catch { return "\(error)" }
+        }()
+        #expect(failure == "rules.toml: currency: found \"usd\", expected an ISO 4217 currency code such as \"INR\" or \"USD\"; did you mean \"USD\"?")
     }
 }
 

@@ -109,6 +109,14 @@ struct ImportCSVBinaryTests {
         #expect(!FileManager.default.fileExists(atPath: fresh))
     }
 
+    @Test func theOutputMayNotReplaceALedgerItIsComparedWith() throws {
+        let kept = try Binary.temporaryFile("compared.json", #"{"version": 1, "entries": []}"#)
+        let r = try Binary.run(["import-csv", "Examples/statement.csv", "--rules", "Examples/statement.toml", "--against", kept, "--out", kept])
+        #expect(r.status == 2)
+        #expect(r.stderr.hasPrefix("error: \(kept): is also given with --against"))
+        #expect(try String(contentsOfFile: kept, encoding: .utf8) == #"{"version": 1, "entries": []}"#)
+    }
+
     @Test func theOutputAloneNamesABookNoFileDefines() throws {
         let out = try Binary.temporaryFile("alone.json", "")
         #expect(try Binary.run(["import-csv", "Examples/statement.csv", "--rules", "Examples/statement.toml", "--out", out]).status == 0)
