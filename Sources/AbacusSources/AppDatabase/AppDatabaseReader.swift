@@ -168,6 +168,8 @@ enum AppDatabaseReader {
             out.string("a BLOB of \(count) bytes")
         case (.text, _):
             out.string(text(of: value) ?? "")
+        case (.number, .integer(let i)):
+            out.raw(String(i))
         case (.number, _):
             // A number's text goes in as a JSON number when it has a number's form (the loader
             // then refuses one too long to hold exactly); anything else as a string.
@@ -191,9 +193,13 @@ enum AppDatabaseReader {
         }
     }
 
+    /// The text without blanks at either end (on its bytes: this runs for every value of a number column).
     private static func trimmed(_ text: String) -> String {
-        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
-        return String(text.drop(while: blank).reversed().drop(while: blank).reversed())
+        let bytes = text.utf8
+        let blank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+        guard let first = bytes.firstIndex(where: { !blank($0) }), let last = bytes.lastIndex(where: { !blank($0) }) else { return "" }
+        if first == bytes.startIndex && last == bytes.index(before: bytes.endIndex) { return text }
+        return String(text[first...last])
     }
 
     /// The app keeps no default currency: the targetCurrency most books name (the first

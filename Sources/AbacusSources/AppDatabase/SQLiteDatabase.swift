@@ -31,7 +31,8 @@ final class SQLiteDatabase {
 
     init(readOnlyPath path: String) throws(SQLiteError) {
         var db: OpaquePointer?
-        let status = sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, nil)
+        // One thread uses the connection: SQLite need not lock around each call.
+        let status = sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nil)
         guard status == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
             sqlite3_close(db)
