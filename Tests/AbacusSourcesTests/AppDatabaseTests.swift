@@ -115,6 +115,14 @@ struct AppDatabaseTests {
         #expect(columns.normalizedCurrency[index].code == "INR")
     }
 
+    @Test func anyTextComesThroughUnchanged() throws {
+        let party = "Dosa \"Corner\" \\ back\tslash\nline \u{01} ₹ 寿司"
+        let sqlText = "'" + party.replacingOccurrences(of: "'", with: "''") + "'"
+        let path = try TestDatabase.make("text.db", appSchema + appBooks + appEntry("e-1", amount: "-1", party: sqlText))
+        let ledger = try LedgerSources.load(paths: [path])
+        #expect(ledger.entries.parties[Int(ledger.entries.party[0])] == party)
+    }
+
     @Test func theDefaultCurrencyIsTheTargetCurrencyMostBooksName() throws {
         let path = try TestDatabase.make("default.db", appSchema + """
             INSERT INTO books VALUES ('a', 'A', NULL, 'SGD', NULL, NULL, 'USD', NULL, 'c', 'u', 'u1');
