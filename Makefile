@@ -9,6 +9,9 @@ deps:
 	@dpkg -s libedit-dev >/dev/null 2>&1 || { \
 		echo "Installing libedit-dev (line editing for the REPL)..."; \
 		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq libedit-dev; }
+	@dpkg -s libsqlite3-dev >/dev/null 2>&1 || { \
+		echo "Installing libsqlite3-dev (reading the expense tracker app's database)..."; \
+		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq libsqlite3-dev; }
 
 build: deps
 	swift build -c release --product abacus

@@ -11,6 +11,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/attaswift/BigInt", from: "6.0.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // Exact money, currencies, dates, the JSON ledger loader, the columnar store and rates.
@@ -26,13 +27,28 @@ let package = Package(
             pkgConfig: "libedit",
             providers: [.apt(["libedit-dev"])]
         ),
+        // The system's libsqlite3, for reading the expense tracker app's database.
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        // Where ledgers come from besides JSON files: the app's SQLite database, turned into
+        // the loader's own input so that one set of rules checks every source.
+        .target(name: "AbacusSources", dependencies: ["AbacusCore", "CSQLite"]),
+        // Bank statements (CSV) turned into ledger files of entries by rules in TOML.
+        .target(
+            name: "AbacusImport",
+            dependencies: ["AbacusCore", "AbacusSources", .product(name: "TOMLKit", package: "TOMLKit")]
+        ),
         // The REPL, scripts, dot commands and result rendering.
-        .target(name: "AbacusShell", dependencies: ["AbacusCore", "AbacusQuery", "CEditLine"]),
+        .target(name: "AbacusShell", dependencies: ["AbacusCore", "AbacusQuery", "AbacusSources", "CEditLine"]),
         // Command-line parsing and nothing else.
         .executableTarget(
             name: "abacus",
             dependencies: [
                 "AbacusShell",
+                "AbacusImport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -45,6 +61,8 @@ let package = Package(
         .testTarget(name: "AbacusCoreTests", dependencies: ["AbacusCore"]),
         .testTarget(name: "AbacusQueryTests", dependencies: ["AbacusCore", "AbacusQuery"]),
         .testTarget(name: "AbacusShellTests", dependencies: ["AbacusShell"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["abacus"]),
+        .testTarget(name: "AbacusSourcesTests", dependencies: ["AbacusCore", "AbacusSources", "CSQLite"]),
+        .testTarget(name: "AbacusImportTests", dependencies: ["AbacusCore", "AbacusImport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["abacus", "CSQLite"]),
     ]
 )

@@ -13,6 +13,7 @@
 
 import AbacusCore
 import AbacusQuery
+import AbacusSources
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -119,7 +120,7 @@ public final class Shell {
         }
         let files: Ledger
         do {
-            files = try LedgerLoader.load(paths: paths)
+            files = try LedgerSources.load(paths: paths)
             loadedPaths = options.ledgers
             for path in options.rateFiles { rateFiles.append(try RateFile.load(path: path)) }
         } catch {
@@ -398,7 +399,7 @@ public final class Shell {
             // the demo. All or nothing: on any error the session keeps what it had.
             do {
                 let paths = loadedPaths + [file]
-                let files = try LedgerLoader.load(paths: paths)
+                let files = try LedgerSources.load(paths: paths)
                 fileLedger = files
                 let ledger = composed(files)
                 session.replaceLedger(ledger)

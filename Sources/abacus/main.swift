@@ -37,12 +37,19 @@ struct Abacus: ParsableCommand {
         market rate more than 7 days older than the date converted for; --max-rate-age N refuses \
         rates more than N days old instead.
 
+        Ledgers may also be the expense tracker app's SQLite database (recognised by its header, \
+        whatever its name): its books and entries are checked by the same rules as a JSON ledger. \
+        It holds no rates or default currency: load rates from a JSON ledger beside it; the default \
+        currency is the targetCurrency most of its books name. \
+        `abacus import-csv STATEMENT.csv --rules RULES.toml` turns a bank statement into a ledger \
+        file of entries (see `abacus import-csv --help`).
+
         Exit status: 0 success, 1 a statement failed, 2 the ledger or the command line is unusable.
         """,
         version: abacusVersion
     )
 
-    @Argument(help: ArgumentHelp("Ledger files to load (JSON, version 1).", valueName: "LEDGER.json"))
+    @Argument(help: ArgumentHelp("Ledger files to load (JSON, version 1, or the app's SQLite database).", valueName: "LEDGER.json"))
     var ledgers: [String] = []
 
     @Option(name: [.customShort("e"), .customLong("execute")], help: ArgumentHelp("Run one statement (repeatable).", valueName: "STATEMENT"))
@@ -157,13 +164,23 @@ struct Abacus: ParsableCommand {
 
 // Exit status 2 for an unusable command line (SPEC §1), where swift-argument-parser
 // would use 64; help and --version still exit 0.
-do {
-    var command = try Abacus.parseAsRoot()
-    try command.run()
-} catch let code as ExitCode {
-    Abacus.exit(withError: code)
-} catch {
-    if Abacus.exitCode(for: error) == .success { Abacus.exit(withError: error) }
-    FileHandle.standardError.write(Data((Abacus.fullMessage(for: error) + "\n").utf8))
-    Abacus.exit(withError: ExitCode(2))
+func runCommand<Command: ParsableCommand>(_ type: Command.Type, _ arguments: [String]?) -> Never {
+    do {
+        var command = try type.parseAsRoot(arguments)
+        try command.run()
+        type.exit()
+    } catch let code as ExitCode {
+        type.exit(withError: code)
+    } catch {
+        if type.exitCode(for: error) == .success { type.exit(withError: error) }
+        FileHandle.standardError.write(Data((type.fullMessage(for: error) + "\n").utf8))
+        type.exit(withError: ExitCode(2))
+    }
 }
+
+// The root command takes ledger files as its arguments, so swift-argument-parser would
+// read `import-csv` as one: the subcommand is picked here, by its name in first place.
+if CommandLine.arguments.dropFirst().first == ImportCSV.word {
+    runCommand(ImportCSV.self, Array(CommandLine.arguments.dropFirst(2)))
+}
+runCommand(Abacus.self, nil)

@@ -59,12 +59,16 @@ public enum LedgerLoader {
     /// end (`IDColumn`); only when that check suspects one is everything read again, one
     /// entry at a time with every id checked as it is read, so that the error names the
     /// first duplicate and its place exactly as a single careful reading would.
-    static func load(buffers: [(name: String, bytes: UnsafeBufferPointer<UInt8>)]) throws(LoadError) -> Ledger {
+    /// `beforeFinish` sees every file read and may fill in what no file gave (`LedgerInput`).
+    static func load(buffers: [(name: String, bytes: UnsafeBufferPointer<UInt8>)],
+                     beforeFinish: (inout LedgerBuilder) -> Void = { _ in }) throws(LoadError) -> Ledger {
         var builder = LedgerBuilder()
         for (name, bytes) in buffers { try builder.read(bytes, name: name) }
+        beforeFinish(&builder)
         if let ledger = try builder.finish() { return ledger }
         var careful = LedgerBuilder(checkingIDs: true)
         for (name, bytes) in buffers { try careful.read(bytes, name: name) }
+        beforeFinish(&careful)
         // Checked as read, ids cannot make `finish` give up.
         guard let ledger = try careful.finish() else { throw LoadError(file: buffers.first?.name ?? "ledger", message: "entry ids could not be checked") }
         return ledger

@@ -1,0 +1,58 @@
+// Amounts as a bank writes them: 1,204.75, 1.204,75, -12.50, (12.50), 12.50-.
+//
+// The rules say which character is the decimal separator; the other one, and spaces
+// and apostrophes, are taken as digit grouping between digits, in groups of three
+// (123,456.00) or, before the last three, of two (Indian 1,23,456.00). A sign may lead or trail, and parentheses
+// mean a negative amount, as accountants write it. Anything else (a second decimal
+// separator, a letter, a currency symbol) makes the text not an amount: a guess would
+// put a wrong number in the ledger. The value is an exact decimal; binary floating
+// point never sees it.
+
+import AbacusCore
+
+enum AmountText {
+    enum Reading {
+        case empty
+        case amount(ExactDecimal)
+        case notAnAmount
+    }
+
+    static func read(_ text: String, decimalComma: Bool) -> Reading {
+        var s = Array(text.trimmingBlanks)
+        if s.isEmpty { return .empty }
+        var negative = false
+        if s.first == "(" && s.last == ")" { negative = true; s = Array(s.dropFirst().dropLast()) }
+        if let f = s.first, f == "-" || f == "+" { negative = negative != (f == "-"); s.removeFirst() }
+        else if let l = s.last, l == "-" || l == "+" { negative = negative != (l == "-"); s.removeLast() }
+        let point: Character = decimalComma ? "," : "."
+        let grouping: Set<Character> = decimalComma ? [".", " ", "'", "\u{A0}", "\u{202F}"] : [",", " ", "'", "\u{A0}", "\u{202F}"]
+        var whole = "", fraction = ""
+        var seenPoint = false
+        /// Digits in each group of the whole part, between grouping separators.
+        var groups = [0]
+        for (i, c) in s.enumerated() {
+            if c.isASCII, c.isNumber {
+                if seenPoint { fraction.append(c) } else { whole.append(c); groups[groups.count - 1] += 1 }
+            } else if c == point, !seenPoint {
+                seenPoint = true
+            } else if grouping.contains(c), !seenPoint, i > 0, i + 1 < s.count, s[i - 1].isNumber, s[i + 1].isNumber {
+                groups.append(0)
+            } else {
+                return .notAnAmount
+            }
+        }
+        // Groups of three (123,456.00) or Indian twos before the last three (2,45,000.00);
+        // anything else is the other decimal separator misread (1,5 is not fifteen).
+        if groups.count > 1 {
+            let last = groups[groups.count - 1], middle = groups.dropFirst().dropLast()
+            guard last == 3, groups[0] <= 3, middle.allSatisfy({ $0 == 2 || $0 == 3 }) else { return .notAnAmount }
+        }
+        guard !whole.isEmpty || !fraction.isEmpty, !(seenPoint && fraction.isEmpty && whole.isEmpty) else { return .notAnAmount }
+        // The exact-decimal parser reads JSON's number form: no leading zeros, a digit before the point.
+        let digits = whole.drop(while: { $0 == "0" })
+        var plain = (negative ? "-" : "") + (digits.isEmpty ? "0" : String(digits))
+        if !fraction.isEmpty { plain += "." + fraction }
+        guard let value = ExactDecimal(plain) else { return .notAnAmount }
+        return .amount(value)
+    }
+}
