@@ -319,10 +319,12 @@ public final class Shell {
                 let sink: (String) -> Void = outputToStderr ? writeErr : writeOut
                 guard renderer.write(result, to: sink, isCancelled: { interrupted != 0 }) else { throw stopped }
             case .message(let m):
-                say(renderer.render(message: m))
+                // CSV and markdown output holds only answers: a note goes to stderr.
+                if renderer.format.holdsOnlyTables { tell(m) } else { say(renderer.render(message: m)) }
             case .explain(let plan, let rates, let warnings):
                 if renderer.format != .json { warnings.forEach { report("warning: " + $0) } }
-                say(renderer.render(plan: plan, rates: rates, warnings: warnings))
+                let text = renderer.render(plan: plan, rates: rates, warnings: warnings)
+                if renderer.format.holdsOnlyTables { tell(text) } else { say(text) }
             }
         } catch {
             report(diagnose(error))

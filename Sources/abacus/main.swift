@@ -116,7 +116,8 @@ struct Abacus: ParsableCommand {
         options.actions = Abacus.orderedActions(statements: statements, scripts: scripts, arguments: CommandLine.arguments)
         options.format = format.flatMap(OutputFormat.init(rawValue:))
         let env = ProcessInfo.processInfo.environment
-        if let text = today ?? env["ABACUS_TODAY"] {
+        // ABACUS_TODAY set to nothing is as good as unset.
+        if let text = today ?? env["ABACUS_TODAY"].flatMap({ $0.isEmpty ? nil : $0 }) {
             guard let day = Day.parse(text) else {
                 throw ValidationError("ABACUS_TODAY must be a date YYYY-MM-DD, not '\(text)'")
             }
@@ -162,8 +163,8 @@ struct Abacus: ParsableCommand {
     }
 }
 
-// Exit status 2 for an unusable command line (SPEC §1), where swift-argument-parser
-// would use 64; help and --version still exit 0.
+// Exit status 2 for an unusable command line (README, Using it), where swift-argument-parser
+// would use 64; help and --version still exit 0. Its message says `error:` as every other does.
 func runCommand<Command: ParsableCommand>(_ type: Command.Type, _ arguments: [String]?) -> Never {
     do {
         var command = try type.parseAsRoot(arguments)
@@ -173,7 +174,9 @@ func runCommand<Command: ParsableCommand>(_ type: Command.Type, _ arguments: [St
         type.exit(withError: code)
     } catch {
         if type.exitCode(for: error) == .success { type.exit(withError: error) }
-        FileHandle.standardError.write(Data((type.fullMessage(for: error) + "\n").utf8))
+        var message = type.fullMessage(for: error)
+        if message.hasPrefix("Error: ") { message = "error: " + message.dropFirst(7) }
+        FileHandle.standardError.write(Data((message + "\n").utf8))
         type.exit(withError: ExitCode(2))
     }
 }

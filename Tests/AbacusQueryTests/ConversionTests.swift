@@ -103,6 +103,28 @@ func total(_ r: ResultSet) -> String? {
         #expect(r.warnings == ["no market rate for USD/INR on or before 2025-01-01; used the oldest, dated 2025-01-03, for 1 entry"])
     }
 
+    @Test func aCountThatComparesAmountsSaysWhichRatesItUsed() throws {
+        // The count converts only for `amount > 0`, at the same rates as the sum: same warning.
+        let s = try session()
+        let r = try s.run("count expenses in INR where amount > 0 since 2025-01-01")
+        #expect(r.warnings == ["no market rate for USD/INR on or before 2025-01-01; used the oldest, dated 2025-01-03, for 1 entry"])
+        guard case .explain(_, let rates, _) = try s.execute("explain count expenses in INR where amount > 0") else { Issue.record("no plan"); return }
+        #expect(rates.contains { $0.contains("at market rates") })
+        // Without an amount filter a count converts nothing and has no rates to name.
+        #expect(try s.run("count expenses in INR").warnings.isEmpty)
+    }
+
+    @Test func aBookLockIsListedOnlyInTheDirectionItConverts() throws {
+        // Trip locks 1 SGD = 55 INR: its SGD entries convert into INR at 55, never INR into SGD.
+        let s = try session()
+        _ = try s.execute("set rate SGD/INR = 60")
+        let forward = try s.run("rate SGD/INR")
+        #expect(forward.rows.contains { plainText($0[1]) == "55" })
+        let backward = try s.run("rate INR/SGD")
+        #expect(!backward.rows.contains { row in plainText(row[2])?.contains("locked") == true })
+        #expect(backward.rows.count == 1)
+    }
+
     @Test func incomeKeepsItsSign() throws {
         // e9: 500 USD on 2025-01-05 at 84 = 42000.00.
         let r = try session().run("sum income in INR")

@@ -120,4 +120,11 @@ import Testing
         #expect(p.condition == .and([.names(.category, ["Rent", "Taxes"]), .names(.party, [nil])]))
         #expect(p.description.contains("WHERE category in (\"Rent\", \"Taxes\") and party = (none)"))
     }
+
+    @Test func everyTextContainsTheEmptyText() throws {
+        let s = try demo()
+        let withParty = try s.run("count entries where party != (none)").rows
+        #expect(try s.run("count entries where party ~ ''").rows == withParty)
+        #expect(try s.run("count entries where category ~ \"\"").rows == (try s.run("count entries")).rows)
+    }
 }

@@ -27,6 +27,21 @@ import Testing
         #expect(try complete(".set rates-") == ["rates-url", "rates-key"])
     }
 
+    @Test func onlyWhatTheParserTakesComesNext() throws {
+        // A subject stands only right after the aggregate; a clause already used is not offered again.
+        #expect(try !complete("sum expenses by category ").contains("expenses"))
+        #expect(try !complete("sum expenses by category ").contains("by"))
+        #expect(try complete("sum expenses by category ").contains("where"))
+        // After a condition: more conditions, and every clause not yet used, `by` among them.
+        #expect(try complete("sum expenses where amount > 5 ").contains("by"))
+        #expect(try !complete("sum expenses where amount > 5 ").contains("where"))
+        // `in (` of a condition leaves the currency clause free.
+        #expect(try complete("sum expenses where category in (Rent) ").contains("in"))
+        // A missing value is offered unquoted (quoted, "(none)" would be a name).
+        #expect(try complete("count entries where party = ").contains("(none)"))
+        #expect(try !complete("count entries where category = ").contains("(none)"))
+    }
+
     @Test func groupKeysAfterBy() throws {
         #expect(try complete("sum expenses by bo") == ["book"])
         #expect(try complete("sum expenses by book, mo") == ["month"])

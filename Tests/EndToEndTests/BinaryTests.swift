@@ -491,3 +491,15 @@ func expectMatchesRecording(_ actual: String, _ relativePath: String, sourceLoca
         #expect(csv.stdout.contains("2025-01-01,B,C,(none),1.00\r\n2025-01-02,B,C,,2.00\r\n"))
     }
 }
+
+/// CSV and markdown output holds only answers: notes and plans go to stderr.
+@Suite struct ProseOnStderrTests {
+    @Test(arguments: ["csv", "markdown"])
+    func notesAndPlansGoToStderr(_ format: String) throws {
+        let r = try Binary.run(["Examples/demo.json", "--format", format, "-e", "set rate SGD/INR = 60", "-e", "set currency USD",
+                                "-e", "unset rate SGD/INR", "-e", "explain count entries", "-e", "count entries"])
+        #expect(r.status == 0)
+        #expect(r.stdout == (format == "csv" ? "count\r\n1200\r\n" : "| count |\n| ---: |\n| 1200 |\n"))
+        #expect(r.stderr.contains("custom rate for this session") && r.stderr.contains("access path:"))
+    }
+}

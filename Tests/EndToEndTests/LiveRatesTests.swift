@@ -74,8 +74,9 @@ final class RatesServer {
         let env = try LiveRatesTests.environment(server, path: "/latest?from={base}")
         let r = try run(env, ["rates refresh", "rate USD/INR at latest"], ["--format", "csv"])
         #expect(r.status == 0)
-        #expect(r.stdout.contains("fetched 3 USD rates of 2026-11-20 from 127.0.0.1"))
-        #expect(r.stdout.contains("skipped 1 code outside ISO 4217 (FOK)"))
+        // In CSV, what a refresh did is a note on stderr; stdout holds only the answers.
+        #expect(r.stderr.contains("fetched 3 USD rates of 2026-11-20 from 127.0.0.1"))
+        #expect(r.stderr.contains("skipped 1 code outside ISO 4217 (FOK)"))
         // The fetched snapshot is the newest USD/INR source now: 84.2512.
         #expect(r.stdout.contains("USD/INR,84.2512,market snapshot 2026-11-20 (127.0.0.1),2026-11-20"))
         // Dated two days ago, so `at latest` calls it stale, and says it was fetched just now.
@@ -127,7 +128,7 @@ final class RatesServer {
         #expect(r.stderr.contains(reason), "\(path): \(r.stderr)")
         // Whatever the provider sends, no control character reaches the terminal.
         #expect(!r.stderr.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, "\(path)")
-        #expect(r.stdout.contains("no new rates; carrying on with the ledger's and cached rates (newest dated 2025-12-31, 326 days old"), "\(path): \(r.stdout)")
+        #expect(r.stderr.contains("no new rates; carrying on with the ledger's and cached rates (newest dated 2025-12-31, 326 days old"), "\(path): \(r.stderr)")
         #expect(r.stdout.contains("1200"), "\(path): the next statement still ran")
         #expect(!FileManager.default.fileExists(atPath: LiveRatesTests.cacheFile(env)), "\(path): nothing was cached")
     }
@@ -170,7 +171,7 @@ final class RatesServer {
         let env = try LiveRatesTests.environment(server, path: "/latest?from={base}")
         let r = try run(env, ["count entries"], ["--refresh-rates", "--format", "csv"])
         #expect(r.status == 0)
-        #expect(r.stdout.contains("fetched 3 USD rates"))
+        #expect(r.stderr.contains("fetched 3 USD rates"))
         #expect(try server.count() == 1)
         // `.set ttl 0`: the next refresh asks again even though the cache is fresh.
         let again = try Binary.run(["Examples/demo.json", "--no-rc"], stdin: ".set ttl 0\nrates refresh\n", environment: env)

@@ -154,6 +154,14 @@ public struct Period: Sendable, Hashable, Comparable, CustomStringConvertible {
         }
     }
 
+    /// The year of `YYYY-W53` when that year has only 52 ISO weeks (nil for anything else).
+    public static func weekPastYearEnd(_ text: String) -> Int? {
+        let parts = text.split(separator: "-")
+        guard parts.count == 2, parts[0].count == 4, let year = Int(parts[0]), year >= 1,
+              parts[1].lowercased() == "w53", parse(text) == nil else { return nil }
+        return year
+    }
+
     /// Every period of `unit` from the one holding `range.first` to the one holding `range.last`.
     public static func covering(_ range: DayRange, unit: PeriodUnit) -> [Period] {
         guard !range.isEmpty else { return [] }

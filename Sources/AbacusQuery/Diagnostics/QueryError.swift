@@ -94,6 +94,9 @@ public struct QueryError: Error, Sendable, Equatable {
             return "unknown currency '\(ShownText.quoted(code))': expected an ISO 4217 code such as INR, USD or EUR"
         case .unknownName(let field, let value, _):
             return "no \(field) is named \"\(ShownText.quoted(value))\""
+        case .badDate(let text) where Period.weekPastYearEnd(text) != nil:
+            let year = Period.weekPastYearEnd(text) ?? 0
+            return "'\(ShownText.quoted(text))' is not a date: \(year) has 52 ISO weeks, so its last week is \(year)-W52"
         case .badDate(let text):
             return "'\(ShownText.quoted(text))' is not a date: expected YYYY, YYYY-MM, YYYY-MM-DD, YYYY-Qn, YYYY-Wnn, today, this month, …"
         case .repeatedRate(let pair, let earlier):

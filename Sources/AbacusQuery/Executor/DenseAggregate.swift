@@ -215,6 +215,7 @@ extension Executor {
         for p in partials.dropFirst() { total.merge(p) }
         if let failure = total.failure { throw failure }
         if let amounts, let t = total.filterTally { _ = try outcome(amounts, t) }
+        let filterTally = amounts != nil ? total.filterTally : nil
         if total.errorsOverflowed { return nil }
 
         // Back into the general path's shape: groups numbered in the order of their codes.
@@ -251,7 +252,7 @@ extension Executor {
             acc.addGroup()
             load(dense, as: g)
         }
-        return Scan(groups: groups, acc: acc, tally: tally)
+        return Scan(groups: groups, acc: acc, tally: tally, filterTally: filterTally)
     }
 
     /// A filter of masks over code columns and day ranges, all of which must hold: the usual

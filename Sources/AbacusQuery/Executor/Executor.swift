@@ -47,7 +47,10 @@ public struct Executor: Sendable {
         let converter = plan.aggregate != .count ? self.converter(plan) : nil
         var scan: Scan
         if useDenseKernel, let dense = try denseAggregate(plan, keys: keys, converter: converter) { scan = dense } else { scan = try aggregate(plan, keys: keys, converter: converter) }
-        let warnings = try outcome(converter, scan.tally)
+        var warnings = try outcome(converter, scan.tally)
+        // A count converts only for its `where amount …`: those rates' warnings and sources.
+        let filterConverter = converter == nil && scan.filterTally != nil ? self.converter(plan) : nil
+        if let filterConverter, let t = scan.filterTally { warnings += try outcome(filterConverter, t) }
 
         // One value per group, exact until rounded here. Group 0 is the whole statement.
         func currency(_ g: Int) -> Currency? {
@@ -65,10 +68,11 @@ public struct Executor: Sendable {
             guard let c = currency(g), let v = try scan.value(g, plan.aggregate, converter: converter, exact: exact[g], scale: c.minorUnits) else { return .empty }
             return .money(v, c)
         }
-        let provenance = converter.map { scan.tally.provenance($0) }
+        let provenance = converter.map { scan.tally.provenance($0) } ?? filterConverter.flatMap { c in scan.filterTally.map { $0.provenance(c) } }
+        let rateConverter = converter ?? filterConverter
         var result = ResultSet(columns: keys.map { Column($0.rawValue, .key($0)) } + [plan.aggregate == .count ? Column("count", .count) : Column("amount", .money)],
                                rows: [], currency: plan.aggregate == .count ? nil : plan.target, warnings: warnings, provenance: provenance,
-                               rateNotes: converter.flatMap { c in provenance.map { Executor.rateNotes(c, $0) } } ?? [])
+                               rateNotes: rateConverter.flatMap { c in provenance.map { Executor.rateNotes(c, $0) } } ?? [])
         if keys.isEmpty {
             // An ungrouped statement over no rows still answers: 0 for sum and count, nothing for the others.
             let value: Cell = scan.acc.counts[0] == 0 && plan.aggregate == .sum ? .money(ExactDecimal(significand: 0, scale: plan.target?.minorUnits ?? 2), plan.target ?? ledger.defaultCurrency) : try cell(0)
@@ -149,13 +153,16 @@ public struct Executor: Sendable {
         var groups: Grouper
         var acc: Accumulators
         var tally: ConversionTally
+        /// The rates the `where amount …` filter converted at, when the aggregate converts nothing itself (`count`).
+        var filterTally: ConversionTally?
         /// Each group's sum, worked out once.
         let sums: [BoundedValue]
 
-        init(groups: Grouper, acc: Accumulators, tally: ConversionTally) {
+        init(groups: Grouper, acc: Accumulators, tally: ConversionTally, filterTally: ConversionTally? = nil) {
             self.groups = groups
             self.acc = acc
             self.tally = tally
+            self.filterTally = filterTally
             sums = (0..<acc.groupCount).map(acc.sum)
         }
 
@@ -256,8 +263,9 @@ public struct Executor: Sendable {
         let days = store.day
         let amountScale = store.amountScale
 
+        var filterTally: ConversionTally?
         if plan.aggregate == .count {
-            try forEachRow(plan, converter: converter, state: &state) { row, state throws(QueryError) in state.count(row) }
+            filterTally = try forEachRow(plan, converter: converter, state: &state) { row, state throws(QueryError) in state.count(row) }
         } else if let converter {
             try forEachRow(plan, converter: converter, state: &state) { row, state throws(QueryError) in
                 let value = flip ? -amounts[row] : amounts[row]
@@ -275,7 +283,7 @@ public struct Executor: Sendable {
                 state.feed(row, value, Int256(value), scale: amountScale, slot: slot, id: RateColumn.same)
             }
         }
-        return Scan(groups: state.groups, acc: state.acc, tally: state.tally)
+        return Scan(groups: state.groups, acc: state.acc, tally: state.tally, filterTally: filterTally)
     }
 
     /// The exact sums of some groups (and group 0, the whole statement), from a second pass
@@ -319,8 +327,10 @@ public struct Executor: Sendable {
     /// Calls `body` for each row of the plan that passes the subject and the filter, in row (date) order.
     /// `amount` conditions compare the amount as the result shows it: converted into the target
     /// currency (or native `in native`), so `where amount > 1000` in INR means above ₹1,000.
+    /// Returns the tally of the rates the amount filter converted at (nil without one).
+    @discardableResult
     func forEachRow<State>(_ plan: Plan, rows: DenseRows? = nil, converter: RowConverter?, state: inout State,
-                           _ body: (Int, inout State) throws(QueryError) -> Void) throws(QueryError) {
+                           _ body: (Int, inout State) throws(QueryError) -> Void) throws(QueryError) -> ConversionTally? {
         let amounts = plan.filter?.testsAmount == true ? (converter ?? self.converter(plan)) : nil
         var filterTally = amounts.map(ConversionTally.init)
         let flip = plan.subject == .expenses
@@ -345,6 +355,7 @@ public struct Executor: Sendable {
             }
         }
         if let amounts, let filterTally { _ = try outcome(amounts, filterTally) }
+        return filterTally
     }
 
     /// The rows a plan visits: a day range, or the rows of its posting lists.

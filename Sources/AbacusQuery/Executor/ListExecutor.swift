@@ -31,6 +31,8 @@ extension Executor {
         let factors = converter?.factorSignificand ?? [], factorScales = converter?.factorScale ?? []
         struct State: @unchecked Sendable {
             var picked: [RowPick] = []
+            /// Rows that passed, kept or not (the total row says when it is over fewer).
+            var matched = 0
             var tally: ConversionTally
             /// `in native`: the currencies of the rows, for refusing to rank across them.
             var currencies: Set<Currency> = []
@@ -40,6 +42,7 @@ extension Executor {
             var state = State(tally: converter.map(ConversionTally.init) ?? .none)
             try self.forEachRow(plan, rows: rows, converter: converter, state: &state) { row, state throws(QueryError) in
                 let value = flip ? -amounts[row] : amounts[row]
+                state.matched += 1
                 var item = RowPick(row: row, amount: value, id: RateColumn.same, value: Int256(value), scale: amountScale)
                 if ranks { state.currencies.insert(currencies[row]) }
                 if converting {
@@ -72,6 +75,7 @@ extension Executor {
         var state = pieces[0]
         for other in pieces.dropFirst() {
             state.tally.merge(other.tally)
+            state.matched += other.matched
             state.currencies.formUnion(other.currencies)
             state.picked += other.picked
         }
@@ -103,6 +107,7 @@ extension Executor {
         }
         // A long listing spends its time here, after the scan: Ctrl-C is looked for on the way.
         if isCancelled() { throw QueryError(.cancelled, at: nil) }
+        let cut = plan.top.map { $0 < state.matched } ?? false
         if let top = plan.top, top < picked.count { picked = Array(picked.prefix(top)) }
         let native = plan.target == nil
         let columns = [Column("date", .date), Column("book", .key(.book)), Column("category", .key(.category)), Column("party", .key(.party))]
@@ -121,7 +126,7 @@ extension Executor {
         let provenance = converter.map { tally.provenance($0) }
         var totals: [[Cell]] = []
         if let target = plan.target, let converter, !picked.isEmpty {
-            totals = [[.total(.total)] + Array(repeating: .empty, count: columns.count - 2) + [.money(try total(picked, converter, target), target)]]
+            totals = [[.total(cut ? .totalOfTop(picked.count) : .total)] + Array(repeating: .empty, count: columns.count - 2) + [.money(try total(picked, converter, target), target)]]
         }
         return ResultSet(columns: columns, rows: rows, totals: totals, currency: plan.target, warnings: warnings,
                          provenance: provenance, rateNotes: converter.flatMap { c in provenance.map { Executor.rateNotes(c, $0) } } ?? [])

@@ -177,7 +177,12 @@ public struct Parser {
     /// query -> aggregate subject? clause*
     mutating func query() throws(QueryError) -> Query {
         var q = Query(aggregate: try aggregate(), text: lexer.source)
-        if let s = subject() { q.subject = s }
+        if let s = subject() {
+            q.subject = s
+        } else if let w = word(current), !Keywords.all.contains(w), let near = nearest(w, in: Keywords.words(.subject)) {
+            // `sum expences`: a near miss of a subject, right where one stands.
+            throw expected(["a subject (expenses, income, transfers, entries) or a clause"], suggestion: near)
+        }
         while current.kind != .end { try clause(&q) }
         return q
     }
@@ -577,7 +582,7 @@ public struct Parser {
         if let w = word(current), let direction = Keywords.canonical(w, as: .direction) {
             descending = direction == "desc"
             advance()
-        } else if current.kind == .word, let near = nearest(lexer.text(current).lowercased(), in: Keywords.words(.direction)),
+        } else if current.kind == .word, let near = nearest(lexer.text(current).lowercased(), in: Keywords.words(.direction).reversed()),
                   index + 1 < tokens.count {
             // `order by amount dsc`: a near miss of a direction, not a stray word.
             throw expected(["asc or desc"], keywords: Keywords.words(.direction), suggestion: near)

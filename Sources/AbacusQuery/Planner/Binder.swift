@@ -173,7 +173,7 @@ public struct Binder {
             switch cmp.op {
             case .contains:
                 let needle = try name(cmp.values[0]).lowercased()
-                return .currencies(Currency.all.filter { $0.code.lowercased().contains(needle) || $0.name.lowercased().contains(needle) })
+                return .currencies(Currency.all.filter { needle.isEmpty || $0.code.lowercased().contains(needle) || $0.name.lowercased().contains(needle) })
             case .less, .lessOrEqual, .greater, .greaterOrEqual:
                 let v = try name(cmp.values[0]).uppercased()
                 return .currencies(Currency.all.filter { Binder.holds(cmp.op, $0.code, v) })

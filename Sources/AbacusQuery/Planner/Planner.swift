@@ -51,12 +51,12 @@ public struct Plan: Sendable {
     public var accessPath: String {
         var lines: [String] = []
         if let index {
-            lines.append("  SEARCH entries USING INDEX \(index.column.rawValue) (\(index.text)): \(index.rowCount) of \(rows.count) rows"
+            lines.append("  SEARCH entries USING INDEX \(index.column.rawValue) (\(index.text)): \(index.rowCount) of \(Plan.rows(rows.count))"
                          + (days.map { " in " + $0.description } ?? ""))
         } else if let days {
-            lines.append("  SEARCH entries USING INDEX date (\(days.description)): rows \(rows.lowerBound)..<\(rows.upperBound), \(rows.count) rows")
+            lines.append("  SEARCH entries USING INDEX date (\(days.description)): rows \(rows.lowerBound)..<\(rows.upperBound), \(Plan.rows(rows.count))")
         } else {
-            lines.append("  SCAN entries: \(rows.count) rows")
+            lines.append("  SCAN entries: \(Plan.rows(rows.count))")
         }
         switch subject {
         case .expenses: lines.append("  FILTER amount < 0 and not a transfer (expenses)")
@@ -67,6 +67,9 @@ public struct Plan: Sendable {
         for f in filterText { lines.append("  FILTER " + f) }
         return lines.joined(separator: "\n")
     }
+
+    /// `1 row`, `1200 rows`.
+    static func rows(_ n: Int) -> String { n == 1 ? "1 row" : "\(n) rows" }
 
     /// What `explain` prints before the rates: the logical plan, then the access path.
     public var description: String {

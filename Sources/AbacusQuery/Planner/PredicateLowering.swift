@@ -56,8 +56,9 @@ struct PredicateLowering {
             let wanted = Set(names)
             return predicate(field, mask(field) { wanted.contains($0) })
         case .contains(let field, let text):
+            // Every text contains the empty text; an entry without a value has none.
             let needle = text.lowercased()
-            return predicate(field, mask(field) { $0?.lowercased().contains(needle) == true })
+            return predicate(field, mask(field) { name in name.map { needle.isEmpty || $0.lowercased().contains(needle) } ?? false })
         case .ordered(let field, let op, let text):
             let v = text.lowercased()
             return predicate(field, mask(field) { name in name.map { Binder.holds(op, $0.lowercased(), v) } ?? false })

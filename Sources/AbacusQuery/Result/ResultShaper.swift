@@ -78,6 +78,8 @@ struct ResultShaper {
                 guard let ids = byCurrency[c], let v = try currencyTotal(ids, c, shownAll) else { continue }
                 var row = labelCells
                 row[ci] = .currency(c)
+                // The currency first: the label moves to the next key, so the row still says what it is.
+                if ci == 0 { row[1] = .total(label) }
                 result.totals.append(row + [v])
             }
         }

@@ -7,7 +7,24 @@ struct QueryStatement: StatementRunner {
     let query: Query
 
     func run(in session: Session) throws(QueryError) -> Output {
-        .table(try session.executor.run(try Planner.plan(query, in: session.context)))
+        var result = try session.executor.run(try Planner.plan(query, in: session.context))
+        result.warnings += QueryStatement.notes(query)
+        return .table(result)
+    }
+
+    /// `in native` converts nothing: a valuation or what-if rate beside it changes nothing, and says so.
+    static func notes(_ q: Query) -> [String] {
+        guard q.currency == .native else { return [] }
+        var clauses: [String] = []
+        switch q.valuation {
+        case .market?: clauses.append("`at market`")
+        case .latest?: clauses.append("`at latest`")
+        case .asOf(let d)?: clauses.append("`at \(d.description)`")
+        case nil: break
+        }
+        if !q.whatIf.isEmpty { clauses.append("`with rate …`") }
+        guard !clauses.isEmpty else { return [] }
+        return ["in native converts nothing, so " + clauses.joined(separator: " and ") + " changes nothing here"]
     }
 }
 

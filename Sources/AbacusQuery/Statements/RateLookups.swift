@@ -33,14 +33,13 @@ extension Session {
     }
 
     /// Books whose locked rate converts `pair` for their own entries under the default
-    /// valuation: what `rate` and `convert` mention beside the rate they give.
+    /// valuation: what `rate` and `convert` mention beside the rate they give. A lock converts
+    /// only the book's currency into its target, never back.
     func lockedRates(_ pair: CurrencyPair) -> [ResolvedRate] {
         ledger.books.indices.compactMap { i in
             let b = ledger.books[i]
-            guard let l = b.lockedExchangeRate else { return nil }
-            if b.currency == pair.from && b.targetCurrency == pair.to { return ResolvedRate(pair: pair, rate: Rate(l), origin: .locked(book: i)) }
-            if b.currency == pair.to && b.targetCurrency == pair.from { return ResolvedRate(pair: pair, rate: Rate(l).inverse, origin: .locked(book: i)) }
-            return nil
+            guard let l = b.lockedExchangeRate, b.currency == pair.from, b.targetCurrency == pair.to else { return nil }
+            return ResolvedRate(pair: pair, rate: Rate(l), origin: .locked(book: i))
         }
     }
 

@@ -180,7 +180,7 @@ struct Completer {
         let afterCondition = words.contains("where") && (
             (words.count >= 3 && Completer.comparisons.contains(words[words.count - 2]) && !Completer.comparisons.contains(last))
             || (last == ")" && fieldBefore(words.dropLast()) != nil))
-        if afterCondition { return .words(["and", "or"] + Completer.clauses.filter { $0 != "where" && $0 != "by" }) }
+        if afterCondition { return .words(["and", "or"] + Completer.remainingClauses(words)) }
         switch last {
         case "by" where previous == "order":
             if aggregate == "list" {
@@ -227,8 +227,23 @@ struct Completer {
             if words.count >= 3 && words[words.count - 3] == "convert" { return .words(["to"]) }
             if previous == "by" && words.dropLast(2).last == "order" { return .words(["desc", "asc", "top"]) }
             if words.count == 1, Aggregate(rawValue: last) != nil { return .words(Completer.subjects + Completer.clauses) }
-            return .words(Completer.clauses + Completer.subjects)
+            // After a subject, a group key or a value: the clauses not yet used (a subject only
+            // stands right after the aggregate).
+            return .words(Completer.remainingClauses(words))
         }
+    }
+
+    /// Clauses that may still come: each of `in`, `by`, `where`, `at`, `with`, `order`, `top`
+    /// once (an `in (` of a condition is no currency clause); periods any number of times.
+    static func remainingClauses(_ words: [String]) -> [String] {
+        let once: Set = ["in", "by", "where", "at", "with", "order", "top"]
+        var used = Set<String>()
+        for (i, w) in words.enumerated() where once.contains(w) {
+            if w == "in", i + 1 < words.count, words[i + 1] == "(" { continue }
+            if w == "by", i > 0, words[i - 1] == "order" { continue }
+            used.insert(w)
+        }
+        return clauses.filter { !used.contains($0) }
     }
 
     /// The group keys after `by` (those a result can be ordered by).

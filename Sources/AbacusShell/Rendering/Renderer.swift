@@ -11,6 +11,10 @@ import BigInt
 
 public enum OutputFormat: String, CaseIterable, Sendable {
     case table, csv, json, markdown, chart
+
+    /// Formats whose output is only results: a note (`set rate …`) or a plan goes to stderr,
+    /// so a CSV file or a markdown table holds nothing else. JSON keeps notes as objects.
+    var holdsOnlyTables: Bool { self == .csv || self == .markdown }
 }
 
 public struct Renderer {
