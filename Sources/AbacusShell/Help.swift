@@ -1,7 +1,7 @@
 // `.help` and its topics. Every example here runs on the demo ledger (a test runs them).
 
 enum Help {
-    static let topics = ["query", "where", "dates", "rates", "statements", "format", "commands"]
+    static let topics = ["query", "where", "dates", "rates", "units", "statements", "format", "commands"]
 
     static func text(topic: String) -> String? {
         switch topic.lowercased() {
@@ -9,7 +9,8 @@ enum Help {
         case "query", "queries", "sum", "count": return query
         case "where", "conditions", "filter": return conditions
         case "dates", "date", "periods", "period": return dates
-        case "rates", "rate", "convert", "currency", "currencies": return rates
+        case "rates", "rate", "convert", "currency", "currencies", "watch": return rates
+        case "units", "unit": return units
         case "statements", "statement": return statements
         case "format", "formats", "output": return format
         case "commands", "command", "dot": return commands
@@ -26,7 +27,7 @@ enum Help {
       count entries by book
       convert 100 SGD to INR
 
-    Topics: .help query | where | dates | rates | statements | format | commands
+    Topics: .help query | where | dates | rates | units | statements | format | commands
     """
 
     static let query = """
@@ -88,7 +89,16 @@ enum Help {
       3. custom: set rate in this session, else the ledger's customRates
       4. market: the newest snapshot or pair on or before the entry's date
     Valuation: at market (skip booked) | at latest | at 2025-12-31.
-    A missing rate is an error that names the pair.
+    A missing rate is an error that names the pair. A market rate more than 7 days
+    older than the date it converts for is stale: the statement warns (pairs,
+    entries, oldest age); `set max rate age N days` (or --max-rate-age N) makes it
+    an error, each leg of a chain held to it; `unset max rate age` lifts it.
+
+    Rate files: --rates FILE, `.rates FILE` or `rates import FILE` add market rates
+    from the ECB's history CSV, a date,base,currency,rate CSV or a JSON array of
+    snapshots and pairs (all or nothing; the file's name is the rates' source).
+    Watch list: `watch USD, SGD`, `unwatch SGD`, `watching`; `rates` lists watched
+    currencies first, marked ★, and `rates watched` only them (kept between sessions).
 
     Examples:
       convert 100 SGD to INR
@@ -98,6 +108,18 @@ enum Help {
       sum expenses in INR by book at market
       sum expenses in INR by book with rate SGD/INR = 60
       explain sum expenses in INR by book
+    """
+
+    static let units = """
+    convert N UNIT to UNIT: length (mm cm m km in ft yd mi), mass (mg g kg oz lb st),
+    temperature (C F K), with the exact definitions 1 in = 0.0254 m, 1 lb =
+    0.45359237 kg, K = C + 273.15. The answer is exact when it ends within 10
+    decimals, else 10 significant digits. Units of different kinds do not convert.
+
+    Examples:
+      convert 5 kg to lb
+      convert 72 F to C
+      convert 3 mi to km
     """
 
     static let statements = """
@@ -110,6 +132,10 @@ enum Help {
       rates refresh [BASE] [--force] fetch live rates (cached; see ABACUS_RATES_URL)
       rates status                   each source of market rates and its age
       set rate SGD/INR = 55 | unset rate SGD/INR | set currency INR
+      set max rate age 30 days | unset max rate age
+      rates import FILE              market rates from a file (.help rates)
+      watch USD, SGD | unwatch SGD | watching | rates watched
+      convert 5 kg to lb             units of length, mass, temperature (.help units)
       books | categories
     """
 
@@ -135,7 +161,9 @@ enum Help {
 
     static let commands = """
       .help [TOPIC]     this help
-      .load FILE        add a ledger file to those loaded (it replaces the demo)
+      .load FILE        add a ledger file to those loaded (it replaces the demo; a file
+                        already loaded is read again, picking up an edit)
+      .reload           read every loaded ledger file again
       .run SCRIPT       run a script of statements
       .format [NAME]    table | csv | json | markdown | chart (alone: the current one)
       .timer [on|off]   print each statement's time (alone: the current setting)

@@ -169,11 +169,14 @@ public final class Shell {
             switch action {
             case .statement(let text): s = runScript(text, name: nil)
             case .script(let path):
-                guard let data = FileManager.default.contents(atPath: path) else {
-                    tell("error: cannot read script \(path)")
+                let text: String
+                switch Shell.readScript(path) {
+                case .success(let t): text = t
+                case .failure(let reason):
+                    tell("error: cannot read script \(path): \(reason.message)")
                     return .unusable
                 }
-                s = runScript(String(decoding: data, as: UTF8.self), name: path)
+                s = runScript(text, name: path)
             }
             if s != .success {
                 status = s
@@ -192,6 +195,59 @@ public final class Shell {
         for f in rateFiles { ledger.addRates(f) }
         liveRates?.attach(to: &ledger)
         return ledger
+    }
+
+    /// Loads `paths` in place of the ledger files the session holds, all or nothing; rate files,
+    /// fetched rates and the session's own settings stay.
+    func reload(_ paths: [String], what: String) -> Bool {
+        do {
+            let files = try LedgerSources.load(paths: paths)
+            fileLedger = files
+            let ledger = composed(files)
+            session.replaceLedger(ledger)
+            loadedPaths = paths
+            refreshCompletion()
+            tell("\(what): now \(Shell.counted(ledger.entries.count, "entry", "entries")) in "
+                 + "\(Shell.counted(ledger.books.count, "book", "books")) from \(Shell.counted(paths.count, "file", "files"))")
+            return true
+        } catch {
+            report("error: " + error.description)
+            return false
+        }
+    }
+
+    /// Whether two paths name one file (the same device and inode), or are the same text.
+    static func sameFile(_ a: String, _ b: String) -> Bool {
+        var x = stat(), y = stat()
+        guard stat(a, &x) == 0, stat(b, &y) == 0 else { return a == b }
+        return x.st_dev == y.st_dev && x.st_ino == y.st_ino
+    }
+
+    /// Why a script cannot be read, in words.
+    struct ScriptProblem: Error {
+        var message: String
+    }
+
+    /// A script's text: a regular file, a pipe, `<(…)`, `/dev/stdin` or a FIFO, read to its end.
+    static func readScript(_ path: String) -> Result<String, ScriptProblem> {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return .failure(ScriptProblem(message: String(cString: strerror(errno)))) }
+        if info.st_mode & S_IFMT == S_IFDIR { return .failure(ScriptProblem(message: "it is a folder")) }
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return .failure(ScriptProblem(message: String(cString: strerror(errno)))) }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return .failure(ScriptProblem(message: String(cString: strerror(errno))))
+            }
+            if n == 0 { break }
+            bytes += buffer[0..<n]
+        }
+        return .success(String(decoding: bytes, as: UTF8.self))
     }
 
     /// `.rates FILE`: the file's rates join the session, all or nothing (a bad file changes nothing).
@@ -337,7 +393,7 @@ public final class Shell {
         return true
     }
 
-    static let dotCommands = [".help", ".load", ".rates", ".run", ".format", ".timer", ".set", ".quit"]
+    static let dotCommands = [".help", ".load", ".reload", ".rates", ".run", ".format", ".timer", ".set", ".quit"]
 
     func dotCommand(_ text: String, location: String?) -> Bool {
         let prefix = location.map { $0 + ": " } ?? ""
@@ -398,20 +454,14 @@ public final class Shell {
             guard args.count == 1 else { return usage(".load LEDGER.json (quote a path with spaces)") }
             let file = command.path(0, home: home)
             // The file joins those already loaded (ids must stay unique across them), or replaces
-            // the demo. All or nothing: on any error the session keeps what it had.
-            do {
-                let paths = loadedPaths + [file]
-                let files = try LedgerSources.load(paths: paths)
-                fileLedger = files
-                let ledger = composed(files)
-                session.replaceLedger(ledger)
-                loadedPaths = paths
-                refreshCompletion()
-                tell("loaded \(file): now \(Shell.counted(ledger.entries.count, "entry", "entries")) in "
-                     + "\(Shell.counted(ledger.books.count, "book", "books")) from \(Shell.counted(paths.count, "file", "files"))")
-            } catch {
-                return failure(error.description)
-            }
+            // the demo; a file already loaded is read again in its place (an edit is picked up).
+            // All or nothing: on any error the session keeps what it had.
+            let again = loadedPaths.contains { Shell.sameFile($0, file) }
+            return reload(again ? loadedPaths : loadedPaths + [file], what: again ? "reloaded \(file)" : "loaded \(file)")
+        case ".reload":
+            guard args.isEmpty else { return usage(".reload (reads every loaded ledger file again)") }
+            guard !loadedPaths.isEmpty else { return failure("no ledger file is loaded (the demo is): .load FILE first") }
+            return reload(loadedPaths, what: "reloaded " + Shell.counted(loadedPaths.count, "file", "files"))
         case ".rates":
             guard args.count == 1 else { return usage(".rates FILE (an ECB history CSV, a date,base,currency,rate CSV or a JSON array of rates)") }
             do {
@@ -425,10 +475,14 @@ public final class Shell {
             guard args.count == 1 else { return usage(".run SCRIPT (quote a path with spaces)") }
             let file = command.path(0, home: home)
             guard runDepth < 16 else { return failure(".run nests deeper than 16 scripts") }
-            guard let data = FileManager.default.contents(atPath: file) else { return failure("cannot read script \(file)") }
+            let text: String
+            switch Shell.readScript(file) {
+            case .success(let t): text = t
+            case .failure(let reason): return failure("cannot read script \(file): \(reason.message)")
+            }
             runDepth += 1
             defer { runDepth -= 1 }
-            return runScript(String(decoding: data, as: UTF8.self), name: file) == .success
+            return runScript(text, name: file) == .success
         default:
             var message = prefix + "error: unknown command \(command.typedName)"
             if let near = nearest(command.name, in: Shell.dotCommands) { message += "\nhint: did you mean \(near)?" }

@@ -503,3 +503,37 @@ func expectMatchesRecording(_ actual: String, _ relativePath: String, sourceLoca
         #expect(r.stderr.contains("custom rate for this session") && r.stderr.contains("access path:"))
     }
 }
+
+/// `-f` reads what a shell hands it: a pipe as /dev/stdin, a FIFO; and says why it cannot read
+/// a script. `.load` of a file already loaded reads it again; `.reload` reads them all again.
+@Suite struct ScriptSourceTests {
+    @Test func aScriptFromAPipeOrAFIFO() throws {
+        let r = try Binary.run(["Examples/demo.json", "--format", "csv", "-f", "/dev/stdin"], stdin: "count entries\n")
+        #expect(r.status == 0 && r.stdout == "count\r\n1200\r\n", "\(r.stderr)")
+        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("abacus-fifo-\(UUID().uuidString)").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        defer { try? FileManager.default.removeItem(atPath: fifo) }
+        let writer = Thread { try? "count entries where currency = JPY\n".write(toFile: fifo, atomically: false, encoding: .utf8) }
+        writer.start()
+        let f = try Binary.run(["Examples/demo.json", "--format", "csv", "-f", fifo])
+        #expect(f.status == 0 && f.stdout == "count\r\n111\r\n", "\(f.stderr)")
+    }
+
+    @Test func whyAScriptCannotBeRead() throws {
+        let missing = try Binary.run(["Examples/demo.json", "-f", "/nonexistent/script.abq"])
+        #expect(missing.status == 2 && missing.stderr.contains("cannot read script /nonexistent/script.abq: No such file or directory"))
+        let folder = try Binary.run(["Examples/demo.json", "-f", FileManager.default.temporaryDirectory.path])
+        #expect(folder.status == 2 && folder.stderr.contains("it is a folder"))
+    }
+
+    @Test func loadingAFileAgainReplacesIt() throws {
+        let ledger = #"{"version":1,"defaultCurrency":"INR","books":[{"id":"b","name":"B","currency":"INR"}],"entries":[{"id":"1","bookId":"b","amount":-1,"date":"2025-01-01","category":"C"}]}"#
+        let path = try Binary.temporaryFile("reload.json", ledger)
+        // The file changes between the loads: the second reads the edit instead of refusing duplicate ids.
+        let script = ".load \(path)\ncount entries\n.load \(path)\ncount entries\n.reload\ncount entries\n"
+        let r = try Binary.run(["Examples/demo.json", "--format", "csv"], stdin: script)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout == "count\r\n1201\r\ncount\r\n1201\r\ncount\r\n1201\r\n")
+        #expect(r.stderr.contains("reloaded \(path): now 1,201 entries") && r.stderr.contains("reloaded 2 files"))
+    }
+}

@@ -463,12 +463,17 @@ public struct Parser {
                     advance()
                     let plural = Keywords.words(.periodUnits)
                     guard let unit = word(current).flatMap(Keywords.periodUnit) else { throw expected(["days, weeks, months, quarters or years"], keywords: plural) }
+                    // At most about 270 years back, whatever the unit.
+                    let most = [PeriodUnit.day: 100_000, .week: 14_000, .month: 3_000, .quarter: 1_000, .year: 270][unit] ?? 100_000
+                    guard n <= most else {
+                        throw QueryError(.expected(["a number of \(unit.rawValue)s from 1 to \(most)"], found: describe(next), suggestion: nil), at: next.range)
+                    }
                     advance()
                     return .trailing(n, unit)
                 }
                 let units = PeriodUnit.allCases.filter { $0 != .day }.map(\.rawValue)
                 guard let unit = word(next).flatMap(PeriodUnit.init(rawValue:)), unit != .day else {
-                    throw expected([units.joined(separator: ", ") + (w == "last" ? " or a number of days" : "")], keywords: units)
+                    throw expected([units.joined(separator: ", ") + (w == "last" ? " or a number of them (last 30 days, last 3 months)" : "")], keywords: units)
                 }
                 advance()
                 return .relative(unit, offset: w == "this" ? 0 : -1)
@@ -611,6 +616,13 @@ public struct Parser {
         let amount = try number(t, "an amount")
         advance()
         // A unit of length, mass or temperature (`kg`, `mi`, `F`) is no currency code.
+        // Three letters are taken for a currency code (and refused as one, with its nearest code).
+        if current.kind == .word, Currency(caseInsensitiveCode: lexer.text(current)) == nil,
+           UnitConversion.unit(named: lexer.text(current)) == nil, lexer.text(current).count != 3 {
+            let text = lexer.text(current)
+            let near = nearest(text, in: Parser.currencyCandidates) ?? nearest(text, in: UnitConversion.names)
+            throw QueryError(.expected(["a currency code (INR, USD, …) or a unit (kg, lb, mi, km, C, F, …)"], found: describe(current), suggestion: near), at: current.range)
+        }
         if current.kind == .word, Currency(caseInsensitiveCode: lexer.text(current)) == nil,
            UnitConversion.unit(named: lexer.text(current)) != nil {
             let from = current

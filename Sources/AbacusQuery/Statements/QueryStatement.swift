@@ -38,6 +38,9 @@ struct ExplainStatement: StatementRunner {
             return .explain(plan: plan.description, rates: result.rateNotes, warnings: result.warnings)
         } catch {
             // The plan of a statement that cannot run is what one most wants to see.
+            if case .ratesTooOld = error.kind {
+                return .explain(plan: plan.description, rates: [], warnings: [error.message])
+            }
             guard case .missingRates(let missing, let target) = error.kind else { throw error }
             let lines = missing.map { "\($0.entries) \($0.entries == 1 ? "entry needs" : "entries need") \($0.pair), which no rate supplies" }
             return .explain(plan: plan.description, rates: lines,
