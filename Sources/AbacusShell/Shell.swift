@@ -41,6 +41,8 @@ public struct ShellOptions: Sendable {
     public var refreshRates = false
     /// `--rates-cache FILE`, instead of `$XDG_CACHE_HOME/abacus/rates.json`.
     public var ratesCache: String?
+    /// Use and save store images in `$XDG_CACHE_HOME/abacus/` (off with `--no-cache`).
+    public var storeCache = true
 
     public init() {}
 }
@@ -109,7 +111,7 @@ public final class Shell {
         }
         var ledger: Ledger
         do {
-            ledger = try LedgerLoader.load(paths: paths)
+            ledger = try loadLedger(paths)
             loadedPaths = options.ledgers
         } catch {
             tell("error: " + error.description)
@@ -166,6 +168,28 @@ public final class Shell {
             if quitRequested { break }
         }
         return status
+    }
+
+    /// The ledger files, through the store image cache unless `--no-cache`. A load that takes
+    /// over a second shows its progress when stderr is a terminal.
+    func loadLedger(_ paths: [String]) throws(LoadError) -> Ledger {
+        var progress: LoadProgress?
+        if isatty(2) == 1 {
+            var total = 0
+            for p in paths {
+                var info = stat()
+                if stat(p, &info) == 0 { total += Int(info.st_size) }
+            }
+            let label = paths.count == 1 ? "loading \(paths[0])" : "loading \(paths.count) ledger files"
+            progress = LoadProgress(totalBytes: total, label: label) { text in
+                _ = text.withCString { Glibc.write(2, $0, strlen($0)) }
+            }
+        }
+        defer { progress?.finish() }
+        if options.storeCache, let folder = StoreCache.defaultFolder(environment) {
+            return try StoreCache(folder: folder, version: abacusVersion).load(paths: paths, progress: progress) { tell($0) }
+        }
+        return try LedgerLoader.load(paths: paths, progress: progress)
     }
 
     /// `~/.abacusrc`: statements and dot commands run before anything else (skipped with --no-rc).
@@ -365,7 +389,7 @@ public final class Shell {
             // the demo. All or nothing: on any error the session keeps what it had.
             do {
                 let paths = loadedPaths + [file]
-                var ledger = try LedgerLoader.load(paths: paths)
+                var ledger = try loadLedger(paths)
                 liveRates?.attach(to: &ledger)
                 session.replaceLedger(ledger)
                 loadedPaths = paths

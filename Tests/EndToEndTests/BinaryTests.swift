@@ -37,6 +37,11 @@ enum Binary {
         env["HOME"] = FileManager.default.temporaryDirectory.path
         env["NO_COLOR"] = "1"
         env.removeValue(forKey: "ABACUS_TODAY")
+        // Store images go to a folder of this run's own (removed after it), never the real
+        // ~/.cache, and every run starts cold unless the test names a cache folder.
+        let scratch = environment["XDG_CACHE_HOME"] == nil ? scratchCache() : nil
+        defer { if let scratch { try? FileManager.default.removeItem(atPath: scratch) } }
+        if let scratch { env["XDG_CACHE_HOME"] = scratch }
         for (k, v) in environment { env[k] = v }
         process.environment = env
         let out = Pipe(), err = Pipe(), input = Pipe()
@@ -50,6 +55,11 @@ enum Binary {
         let e = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return Run(status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+    }
+
+    /// A new, empty folder name under the temporary folder (created by whoever writes to it).
+    static func scratchCache() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("abacus-cache-\(UUID().uuidString)").path
     }
 
     static func temporaryFile(_ name: String, _ contents: String) throws -> String {

@@ -234,40 +234,16 @@ public enum RateCache {
         let folder = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         if !folder.isEmpty { try makeFolders(folder) }
         if let problem = replaceProblem(path) { throw .wouldDestroy(path, problem) }
-        // mkstemp: a name nobody can predict, created with O_EXCL (never through a planted link).
-        var template = Array((path + ".tmp-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { b in b.baseAddress.map { mkstemp($0) } ?? -1 }
-        let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        guard fd >= 0 else { throw .cannotWrite(temporary, reason: errnoText()) }
-        func abandon(_ error: WriteError) -> WriteError {
-            close(fd)
-            unlink(temporary)
-            return error
-        }
         let bytes = Array(text.utf8)
-        var written = 0
-        while written < bytes.count {
-            let n = bytes.withUnsafeBufferPointer { b in b.baseAddress.map { write(fd, $0 + written, b.count - written) } ?? -1 }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { throw abandon(.cannotWrite(temporary, reason: n == 0 ? "nothing was written" : errnoText())) }
-            written += n
-        }
-        guard fsync(fd) == 0 else { throw abandon(.cannotWrite(temporary, reason: errnoText())) }
-        guard close(fd) == 0 else {
-            let reason = errnoText()
-            unlink(temporary)
-            throw .cannotWrite(temporary, reason: reason)
-        }
-        guard rename(temporary, path) == 0 else {
-            let reason = errnoText()
-            unlink(temporary)
-            throw .cannotReplace(path, reason: reason)
-        }
-        // The rename itself is durable only once the folder is synced.
-        let dir = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY)
-        if dir >= 0 {
-            _ = fsync(dir)
-            close(dir)
+        try AtomicFile.replace(path) { fd in
+            var written = 0
+            while written < bytes.count {
+                let n = bytes.withUnsafeBufferPointer { b in b.baseAddress.map { write(fd, $0 + written, b.count - written) } ?? -1 }
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { return false }
+                written += n
+            }
+            return true
         }
     }
 
@@ -344,6 +320,50 @@ public enum RateCache {
     }
 
     static func errnoText() -> String { String(cString: strerror(errno)) }
+}
+
+/// Replacing a file so that no reader ever sees half of it: the new contents go to a fresh
+/// temporary file beside it (mkstemp: a name nobody can predict, created with O_EXCL, never
+/// through a planted link), fsync, rename over the old one, fsync of the folder. A crash or a
+/// full disk leaves the old file, never half a new one. Used by the rates cache and the
+/// store images.
+public enum AtomicFile {
+    /// Writes the file at `path` with `write`, which gets the temporary file's descriptor and
+    /// returns false when it could not write everything. The folder must exist.
+    public static func replace(_ path: String, _ write: (Int32) -> Bool) throws(RateCache.WriteError) {
+        let folder = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        var template = Array((path + ".tmp-XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { b in b.baseAddress.map { mkstemp($0) } ?? -1 }
+        let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard fd >= 0 else { throw .cannotWrite(temporary, reason: RateCache.errnoText()) }
+        func abandon(_ error: RateCache.WriteError) -> RateCache.WriteError {
+            close(fd)
+            unlink(temporary)
+            return error
+        }
+        errno = 0
+        guard write(fd) else {
+            let reason = errno == 0 ? "nothing was written" : RateCache.errnoText()
+            throw abandon(.cannotWrite(temporary, reason: reason))
+        }
+        guard fsync(fd) == 0 else { throw abandon(.cannotWrite(temporary, reason: RateCache.errnoText())) }
+        guard close(fd) == 0 else {
+            let reason = RateCache.errnoText()
+            unlink(temporary)
+            throw .cannotWrite(temporary, reason: reason)
+        }
+        guard rename(temporary, path) == 0 else {
+            let reason = RateCache.errnoText()
+            unlink(temporary)
+            throw .cannotReplace(path, reason: reason)
+        }
+        // The rename itself is durable only once the folder is synced.
+        let dir = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY)
+        if dir >= 0 {
+            _ = fsync(dir)
+            close(dir)
+        }
+    }
 }
 
 /// POSIX `read`, which `RateCache.read(path:)` hides by name inside the enum.
