@@ -156,7 +156,7 @@ public struct StoreCache: Sendable {
 extension LedgerLoader {
     /// `ContentHash.of` a regular file's bytes, mapped a piece at a time and handed back once
     /// hashed (nothing stays resident); nil when it is not a regular file or cannot be read.
-    static func contentHash(of path: String) -> UInt64? {
+    public static func contentHash(of path: String) -> UInt64? {
         guard let file = try? MappedFile(path: path), file.identity != nil else { return nil }
         defer { file.unmap() }
         return ContentHash.of(UnsafeRawBufferPointer(file.bytes), release: file.isMapping, populate: file.isMapping)

@@ -259,7 +259,8 @@ enum StoreImage {
             case .day, .bookedIndex: copies.copy(i, bytes, hash: hash, as: Int32.self)
             case .amount, .normalizedAmount, .conversionRate: copies.copy(i, bytes, hash: hash, as: Int128.self)
             case .currency, .normalizedCurrency: copies.copy(i, bytes, hash: hash, as: Currency.self)
-            case .isTransfer, .idArena, .categories, .parties, .payments, .tags, .remarkTexts: copies.copy(i, bytes, hash: hash, as: UInt8.self)
+            case .categories, .parties, .payments, .tags, .remarkTexts: copies.strings(i, bytes, hash: hash)
+            case .isTransfer, .idArena: copies.copy(i, bytes, hash: hash, as: UInt8.self)
             case .normalizedScale, .conversionRateScale: copies.copy(i, bytes, hash: hash, as: Int8.self)
             case .idStarts: copies.copy(i, bytes, hash: hash, as: Int64.self)
             default: copies.copy(i, bytes, hash: hash, as: UInt32.self)
@@ -291,24 +292,22 @@ enum StoreImage {
         s.booked.conversionRateScales = small.conversionRateScales
         let idStarts: [Int64] = try copies.array(S.idStarts.rawValue)
         let idArena: [UInt8] = try copies.array(S.idArena.rawValue)
-        try check(idStarts.first == 0 && idStarts.last == Int64(idArena.count) && isAscending(idStarts), "entry ids")
+        guard idStarts.first == 0 && idStarts.last == Int64(idArena.count) && isAscending(idStarts) else {
+            throw ImageProblem("its entry ids are inconsistent: damaged")
+        }
         s.ids = IDColumn(arena: idArena, starts: idStarts.map { Int($0) })
         s.byCategory = try copies.postings(S.categoryStarts.rawValue, S.categoryRows.rawValue)
         s.byBook = try copies.postings(S.bookStarts.rawValue, S.bookRows.rawValue)
         s.byCurrency = try copies.postings(S.currencyStarts.rawValue, S.currencyRows.rawValue)
-        s.categories = try copies.strings(S.categories.rawValue)
-        s.parties = try copies.strings(S.parties.rawValue)
-        s.payments = try copies.strings(S.payments.rawValue)
-        s.tags = try copies.strings(S.tags.rawValue)
-        s.remarkTexts = try copies.strings(S.remarkTexts.rawValue)
+        s.categories = try copies.array(S.categories.rawValue)
+        s.parties = try copies.array(S.parties.rawValue)
+        s.payments = try copies.array(S.payments.rawValue)
+        s.tags = try copies.array(S.tags.rawValue)
+        s.remarkTexts = try copies.array(S.remarkTexts.rawValue)
         s.currencies = small.currencies
         try validate(s, books: small.ledger.books.count)
         small.ledger.entries = s
         return small.ledger
-    }
-
-    static func check(_ ok: Bool, _ what: String) throws(ImageProblem) {
-        if !ok { throw ImageProblem("\(what) are inconsistent: damaged") }
     }
 
     static func isAscending<T: Comparable>(_ a: [T]) -> Bool {
@@ -327,43 +326,54 @@ enum StoreImage {
         }
     }
 
-    /// What the query engine relies on, checked before the store is used.
+    /// What the query engine relies on, checked before the store is used (the checks side by side).
     static func validate(_ s: EntryStore, books: Int) throws(ImageProblem) {
         let n = s.count
-        for c in [s.day.count, s.amount.count, s.currency.count, s.book.count, s.category.count, s.party.count,
-                  s.payment.count, s.remarks.count, s.isTransfer.count, s.entryID.count, s.bookedIndex.count] {
-            try check(c == n, "column lengths")
-        }
-        try check((0...ExactDecimal.maxScale).contains(s.amountScale), "amount scales")
-        try check(s.tagStart.count == n + 1 && s.tagStart.first == 0 && Int(s.tagStart.last ?? 1) == s.tagCodes.count
-                  && isAscending(s.tagStart), "tag lists")
-        try check(allBelow(s.tagCodes, s.tags.count), "tag codes")
-        try check(isAscending(s.day) && s.day.allSatisfy { StoreImage.days.contains($0) }, "days")
-        try check(allBelow(s.book, books), "book codes")
-        try check(allBelow(s.category, s.categories.count), "category codes")
-        try check(!s.parties.isEmpty && allBelow(s.party, s.parties.count), "party codes")
-        try check(!s.payments.isEmpty && allBelow(s.payment, s.payments.count), "payment codes")
-        try check(!s.remarkTexts.isEmpty && allBelow(s.remarks, s.remarkTexts.count), "remark codes")
-        try check(allBelow(s.entryID, s.ids.count), "entry id codes")
-        try check(s.currency.allSatisfy { $0.isISO }, "currencies")
-        try check(s.amount.allSatisfy { $0.magnitude <= ExactDecimal.maxSignificand.magnitude }, "amounts")
         let b = s.booked
         let m = b.normalizedCurrency.count
-        try check(b.normalizedAmount.count == m && b.normalizedScale.count == m && b.conversionRate.count == m
-                  && b.conversionRateScale.count == m, "booked columns")
-        try check(s.bookedIndex.allSatisfy { $0 >= -1 && Int($0) < m }, "booked indexes")
-        try check(b.normalizedCurrency.allSatisfy { $0.isISO }, "booked currencies")
-        try check(b.normalizedScale.allSatisfy { $0 >= -1 && Int($0) <= ExactDecimal.maxScale }
-                  && b.conversionRateScale.allSatisfy { $0 >= -1 && Int($0) <= ExactDecimal.maxScale }, "booked scales")
-        try check(b.normalizedAmount.allSatisfy { $0.magnitude <= ExactDecimal.maxSignificand.magnitude }
-                  && b.conversionRate.allSatisfy { $0.magnitude <= ExactDecimal.maxSignificand.magnitude }, "booked amounts")
-        try check(b.normalizedScales.allSatisfy { (0...ExactDecimal.maxScale).contains($0) }
-                  && b.conversionRateScales.allSatisfy { (0...ExactDecimal.maxScale).contains($0) }, "booked scales")
-        for (index, codes) in [(s.byCategory, s.categories.count), (s.byBook, books), (s.byCurrency, 26 * 26 * 26 + 1)] {
-            try check(index.starts.count == codes + 1 && index.starts.first == 0 && Int(index.starts.last ?? 1) == n
-                      && index.rows.count == n && isAscending(index.starts) && allBelow(index.rows, n), "posting lists")
+        let scales = -1...Int8(ExactDecimal.maxScale)
+        let fits: @Sendable (Int128) -> Bool = { $0.magnitude <= ExactDecimal.maxSignificand.magnitude }
+        @Sendable func postings(_ index: PostingIndex, _ codes: Int) -> Bool {
+            index.starts.count == codes + 1 && index.starts.first == 0 && Int(index.starts.last ?? 1) == n
+                && index.rows.count == n && isAscending(index.starts) && allBelow(index.rows, n)
         }
-        try check(s.currencies.allSatisfy { $0.isISO } && isAscending(s.currencies.map(\.packed)), "currencies")
+        let checks: [(String, @Sendable () -> Bool)] = [
+            ("column lengths", {
+                [s.day.count, s.amount.count, s.currency.count, s.book.count, s.category.count, s.party.count, s.payment.count,
+                 s.remarks.count, s.isTransfer.count, s.entryID.count, s.bookedIndex.count].allSatisfy { $0 == n }
+                    && (0...ExactDecimal.maxScale).contains(s.amountScale)
+            }),
+            ("tag lists", {
+                s.tagStart.count == n + 1 && s.tagStart.first == 0 && Int(s.tagStart.last ?? 1) == s.tagCodes.count
+                    && isAscending(s.tagStart) && allBelow(s.tagCodes, s.tags.count)
+            }),
+            ("days", { isAscending(s.day) && (s.day.first.map { StoreImage.days.contains($0) } ?? true) && (s.day.last.map { StoreImage.days.contains($0) } ?? true) }),
+            ("book and category codes", { allBelow(s.book, books) && allBelow(s.category, s.categories.count) }),
+            ("party, payment and remark codes", {
+                !s.parties.isEmpty && allBelow(s.party, s.parties.count) && !s.payments.isEmpty && allBelow(s.payment, s.payments.count)
+                    && !s.remarkTexts.isEmpty && allBelow(s.remarks, s.remarkTexts.count)
+            }),
+            ("entry id codes", { allBelow(s.entryID, s.ids.count) }),
+            ("currencies", { s.currency.allSatisfy { $0.isISO } && s.currencies.allSatisfy { $0.isISO } && isAscending(s.currencies.map(\.packed)) }),
+            ("amounts", { s.amount.allSatisfy(fits) }),
+            ("booked columns", {
+                b.normalizedAmount.count == m && b.normalizedScale.count == m && b.conversionRate.count == m && b.conversionRateScale.count == m
+                    && s.bookedIndex.allSatisfy { $0 >= -1 && Int($0) < m } && b.normalizedCurrency.allSatisfy { $0.isISO }
+                    && b.normalizedScale.allSatisfy { scales.contains($0) } && b.conversionRateScale.allSatisfy { scales.contains($0) }
+                    && b.normalizedAmount.allSatisfy(fits) && b.conversionRate.allSatisfy(fits)
+                    && (b.normalizedScales + b.conversionRateScales).allSatisfy { (0...ExactDecimal.maxScale).contains($0) }
+            }),
+            ("category and book posting lists", { postings(s.byCategory, s.categories.count) && postings(s.byBook, books) }),
+            ("currency posting lists", { postings(s.byCurrency, 26 * 26 * 26 + 1) }),
+        ]
+        let passed = UnsafeMutableBufferPointer<Bool>.allocate(capacity: checks.count)
+        defer { passed.deallocate() }
+        passed.initialize(repeating: false)
+        let out = SendablePointer(passed.baseAddress!)
+        DispatchQueue.concurrentPerform(iterations: checks.count) { out.pointer[$0] = checks[$0].1() }
+        if let failed = checks.indices.first(where: { !passed[$0] }) {
+            throw ImageProblem("its \(checks[failed].0) are inconsistent: damaged")
+        }
     }
 
     /// The days a ledger date can name (years 1 to 9999).
@@ -452,22 +462,20 @@ final class SectionCopies: @unchecked Sendable {
         return p
     }
 
-    func strings(_ i: Int) throws(ImageProblem) -> [String] {
-        let b: [UInt8] = try array(i)
-        let result = b.withUnsafeBytes { raw -> Result<[String], ImageProblem> in
-            var r = ByteReader(raw)
-            do throws(ImageProblem) {
-                let n = try r.count(max: raw.count)
-                var out: [String] = []
-                out.reserveCapacity(n)
-                for _ in 0..<n { out.append(try r.string()) }
-                guard r.atEnd else { throw ImageProblem("section \(i) has bytes after its end") }
-                return .success(out)
-            } catch {
-                return .failure(error)
-            }
+    /// Decodes a dictionary section (count, then each string's length and bytes) once its hash is checked.
+    func strings(_ i: Int, _ b: UnsafeRawBufferPointer, hash: UInt64) {
+        guard SectionHash.of(b) == hash else { problems[i] = ImageProblem("its dictionary \(i) does not match its checksum: damaged"); return }
+        var r = ByteReader(b)
+        do throws(ImageProblem) {
+            let n = try r.count(max: b.count)
+            var out: [String] = []
+            out.reserveCapacity(n)
+            for _ in 0..<n { out.append(try r.string()) }
+            guard r.atEnd else { throw ImageProblem("its dictionary \(i) has bytes after its end") }
+            slots[i] = out
+        } catch {
+            problems[i] = error
         }
-        return try result.get()
     }
 }
 

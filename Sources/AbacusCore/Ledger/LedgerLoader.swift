@@ -468,6 +468,8 @@ struct LedgerBuilder {
         store.tags = tags.allStrings()
         store.remarkTexts = [""] + remarkTexts.allStrings()
         store.ids = ids
+        // Uniqueness is settled: the hashes (8 bytes an entry) are not kept with the store.
+        store.ids.dropHashes()
         // The posting lists, at once.
         let (storeCategory, storeBook, storeCurrency) = (store.category, store.book, store.currency)
         let (categoryCount, bookCount) = (store.categories.count, books.count)
