@@ -191,3 +191,37 @@ enum ImageFixture {
         #expect(!FileManager.default.fileExists(atPath: oldest))
     }
 }
+
+@Suite struct LoadProgressTests {
+    final class Lines: @unchecked Sendable {
+        private let lock = NSLock()
+        private var items: [String] = []
+        func add(_ s: String) { lock.lock(); items.append(s); lock.unlock() }
+        var all: [String] { lock.lock(); defer { lock.unlock() }; return items }
+    }
+
+    /// The percentage of bytes read, redrawn on one line, and the line cleared at the end.
+    @Test func progressShowsThePercentageReadAndClearsItsLine() throws {
+        let lines = Lines()
+        let progress = LoadProgress(totalBytes: 1000, label: "loading big.json", delay: 0) { lines.add($0) }
+        progress.main(300)
+        progress.helper(120)
+        var waited = 0
+        while !lines.all.contains("\rloading big.json: 42%") && waited < 500 {
+            usleep(10_000)
+            waited += 1
+        }
+        progress.finish()
+        #expect(lines.all.contains("\rloading big.json: 42%"), "\(lines.all)")
+        #expect(lines.all.last == "\r\u{1B}[K")
+    }
+
+    /// A load that ends within its second draws nothing at all.
+    @Test func aQuickLoadShowsNothing() {
+        let lines = Lines()
+        let progress = LoadProgress(totalBytes: 1000, label: "loading small.json") { lines.add($0) }
+        progress.main(1000)
+        progress.finish()
+        #expect(lines.all.isEmpty)
+    }
+}

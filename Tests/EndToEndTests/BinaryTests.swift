@@ -253,7 +253,7 @@ func expectMatchesRecording(_ actual: String, _ relativePath: String, sourceLoca
     @Test func helpDescribesTheOptions() throws {
         let r = try Binary.run(["--help"])
         #expect(r.status == 0)
-        for option in ["-e, --execute", "-f, --file", "--format", "--today", "--locale", "--no-color", "--keep-going"] {
+        for option in ["-e, --execute", "-f, --file", "--format", "--today", "--locale", "--no-color", "--keep-going", "--no-cache"] {
             #expect(r.stdout.contains(option), "--help lacks \(option)")
         }
     }
@@ -475,5 +475,11 @@ func expectMatchesRecording(_ actual: String, _ relativePath: String, sourceLoca
     @Test func helpNamesTheDefaultHistoryFile() throws {
         let r = try Binary.run(["--help"], environment: ["COLUMNS": "200"])
         #expect(r.stdout.contains("~/.local/state/abacus/history"))
+    }
+
+    @Test func helpSaysWhereStoreImagesGoAndHowToSkipThem() throws {
+        let r = try Binary.run(["--help"], environment: ["COLUMNS": "200"])
+        #expect(r.stdout.contains("$XDG_CACHE_HOME/abacus/ (default ~/.cache/abacus/)"))
+        #expect(r.stdout.contains("The 8 most recently used images are kept (4 GiB at most); --no-cache skips them."))
     }
 }

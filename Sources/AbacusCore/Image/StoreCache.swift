@@ -85,7 +85,6 @@ public struct StoreCache: Sendable {
             return nil
         }
         defer { munmap(p, size) }
-        _ = madvise(p, size, MADV_WILLNEED)
         let guardRail = ShrinkGuard(message: "error: \(path) or a ledger file got shorter while it was being read; run again, or with --no-cache\n")
         defer { guardRail.remove() }
         let bytes = UnsafeRawBufferPointer(start: p, count: size)
@@ -100,7 +99,7 @@ public struct StoreCache: Sendable {
                     return nil
                 }
             }
-            let ledger = try StoreImage.ledger(bytes, dir, files: paths)
+            let ledger = try StoreImage.ledger(bytes, dir, files: paths, fd: fd)
             // Most recently used first when the folder is trimmed.
             _ = futimens(fd, nil)
             return ledger

@@ -53,6 +53,8 @@ public struct ImageProblem: Error, Sendable, CustomStringConvertible {
 
 enum StoreImage {
     static let magic: [UInt8] = Array("ABACUSIM".utf8)
+    /// Entry id offsets are written as they lie in memory (`Int`): images exist on 64-bit hosts only.
+    static let supported = MemoryLayout<Int>.size == 8
     /// Raised whenever the layout below changes.
     static let formatVersion: UInt32 = 1
     static let byteOrderMark: UInt32 = 0x0102_0304
@@ -74,7 +76,7 @@ enum StoreImage {
             s.day, s.amount, s.currency, s.book, s.category, s.party, s.payment, s.remarks, s.isTransfer, s.entryID,
             s.tagStart, s.tagCodes, s.bookedIndex,
             b.normalizedAmount, b.normalizedScale, b.normalizedCurrency, b.conversionRate, b.conversionRateScale,
-            ids.arena, ids.starts.map { Int64($0) },
+            ids.arena, ids.starts,
             s.byCategory.starts, s.byCategory.rows, s.byBook.starts, s.byBook.rows, s.byCurrency.starts, s.byCurrency.rows,
         ] + dictionaries.map { $0 as any RawBytesHolder }
         var all: [UnsafeRawBufferPointer] = []
@@ -110,6 +112,7 @@ enum StoreImage {
 
     /// Writes the image of `ledger` to `fd` (a new, empty file).
     static func write(_ ledger: Ledger, stamps: [LedgerFileStamp], version: String, to fd: Int32) -> Bool {
+        guard supported else { return false }
         let s = ledger.entries
         let dictionaries = [s.categories, s.parties, s.payments, s.tags, s.remarkTexts].map(dictionaryBytes)
         return withSections(s, dictionaries: dictionaries) { sections in
@@ -192,6 +195,7 @@ enum StoreImage {
 
     /// Checks the header and the directory's hash, and reads the directory.
     static func directory(_ image: UnsafeRawBufferPointer) throws(ImageProblem) -> Directory {
+        guard supported else { throw ImageProblem("store images need a 64-bit host") }
         guard image.count >= headerBytes, let base = image.baseAddress else { throw ImageProblem("shorter than its header") }
         guard Array(UnsafeRawBufferPointer(start: base, count: 8)) == magic else { throw ImageProblem("not an Abacus store image") }
         let version = base.loadUnaligned(fromByteOffset: 8, as: UInt32.self)
@@ -238,7 +242,8 @@ enum StoreImage {
 
     /// The ledger in `image`, whose directory was read as `dir` and whose key the caller has
     /// checked. Every section's hash is checked as it is copied, and the store is validated.
-    static func ledger(_ image: UnsafeRawBufferPointer, _ dir: Directory, files: [String]) throws(ImageProblem) -> Ledger {
+    /// With `fd`, the image file `image` maps, sections are read from the file (see `SectionCopies`).
+    static func ledger(_ image: UnsafeRawBufferPointer, _ dir: Directory, files: [String], fd: Int32? = nil) throws(ImageProblem) -> Ledger {
         guard let base = image.baseAddress else { throw ImageProblem("empty") }
         var r = dir.reader
         var small = try decodeSmall(&r)
@@ -246,7 +251,7 @@ enum StoreImage {
         small.ledger.files = files
         // Copy and check every section side by side.
         let n = S.allCases.count
-        let copies = SectionCopies(count: n)
+        let copies = SectionCopies(count: n, fd: fd, base: base)
         let start = SendableRaw(base)
         let sections = dir.sections
         // Largest first, so that two cores finish together.
@@ -262,7 +267,7 @@ enum StoreImage {
             case .categories, .parties, .payments, .tags, .remarkTexts: copies.strings(i, bytes, hash: hash)
             case .isTransfer, .idArena: copies.copy(i, bytes, hash: hash, as: UInt8.self)
             case .normalizedScale, .conversionRateScale: copies.copy(i, bytes, hash: hash, as: Int8.self)
-            case .idStarts: copies.copy(i, bytes, hash: hash, as: Int64.self)
+            case .idStarts: copies.copy(i, bytes, hash: hash, as: Int.self)
             default: copies.copy(i, bytes, hash: hash, as: UInt32.self)
             }
         }
@@ -290,12 +295,13 @@ enum StoreImage {
         s.booked.conversionRateScale = try copies.array(S.conversionRateScale.rawValue)
         s.booked.normalizedScales = small.normalizedScales
         s.booked.conversionRateScales = small.conversionRateScales
-        let idStarts: [Int64] = try copies.array(S.idStarts.rawValue)
+        // Written as Int64, read as Int: the same eight bytes on the 64-bit hosts Abacus runs on.
+        let idStarts: [Int] = try copies.array(S.idStarts.rawValue)
         let idArena: [UInt8] = try copies.array(S.idArena.rawValue)
-        guard idStarts.first == 0 && idStarts.last == Int64(idArena.count) && isAscending(idStarts) else {
+        guard idStarts.first == 0 && idStarts.last == idArena.count && isAscending(idStarts) else {
             throw ImageProblem("its entry ids are inconsistent: damaged")
         }
-        s.ids = IDColumn(arena: idArena, starts: idStarts.map { Int($0) })
+        s.ids = IDColumn(arena: idArena, starts: idStarts)
         s.byCategory = try copies.postings(S.categoryStarts.rawValue, S.categoryRows.rawValue)
         s.byBook = try copies.postings(S.bookStarts.rawValue, S.bookRows.rawValue)
         s.byCurrency = try copies.postings(S.currencyStarts.rawValue, S.currencyRows.rawValue)
@@ -386,8 +392,14 @@ final class SectionCopies: @unchecked Sendable {
     /// One element per section, each written by one job only.
     private let slots: UnsafeMutableBufferPointer<Any?>
     private let problems: UnsafeMutableBufferPointer<ImageProblem?>
+    /// The image file, when sections are read from it (`pread`) rather than copied from a
+    /// mapping of it at `base`: the kernel copies from its cache, no page of the file is mapped.
+    private let fd: Int32?
+    private let base: UnsafeRawPointer?
 
-    init(count: Int) {
+    init(count: Int, fd: Int32? = nil, base: UnsafeRawPointer? = nil) {
+        self.fd = fd
+        self.base = base
         slots = .allocate(capacity: count)
         slots.initialize(repeating: nil)
         problems = .allocate(capacity: count)
@@ -406,32 +418,19 @@ final class SectionCopies: @unchecked Sendable {
         let stride = MemoryLayout<T>.stride
         guard b.count % stride == 0 else { problems[i] = ImageProblem("section \(i) is not a whole number of elements"); return }
         let n = b.count / stride
-        var got: UInt64 = 0
-        if let from = b.baseAddress, b.count >= 1 << 20 {
-            // Map the section's pages in one call rather than a fault at a time.
-            let page = UInt(ReadRelease.page)
-            let lo = UInt(bitPattern: from) / page * page
-            if let start = UnsafeMutableRawPointer(bitPattern: lo) {
-                _ = madvise(start, Int(UInt(bitPattern: from) + UInt(b.count) - lo), 22 /* MADV_POPULATE_READ */)
-            }
-        }
+        var got: UInt64?
         let a = [T](unsafeUninitializedCapacity: n) { out, initialized in
-            if let to = out.baseAddress, b.count >= 1 << 20 {
-                // A large column's pages made in one call, not by a fault every 4 KB.
-                let page = UInt(ReadRelease.page)
-                let lo = (UInt(bitPattern: to) + page - 1) / page * page, hi = (UInt(bitPattern: to) + UInt(b.count)) / page * page
-                if hi > lo, let start = UnsafeMutableRawPointer(bitPattern: lo) { _ = madvise(start, Int(hi - lo), 23 /* MADV_POPULATE_WRITE */) }
+            let to = UnsafeMutableRawPointer(out.baseAddress)
+            // A large column's pages made in one call, not by a fault every 4 KB.
+            if b.count >= 1 << 20 { Pages.advise(to, b.count, 23 /* MADV_POPULATE_WRITE */, wholePagesOnly: true) }
+            if let fd, let base, let from = b.baseAddress {
+                got = SectionHash.read(fd, at: from - base, count: b.count, to: to)
+            } else {
+                got = SectionHash.copy(b, to: to)
             }
-            got = SectionHash.copy(b, to: UnsafeMutableRawPointer(out.baseAddress))
             initialized = n
         }
-        // The mapped pages, once copied, are handed back: the image does not stay resident beside the store.
-        if let from = b.baseAddress {
-            let page = UInt(ReadRelease.page)
-            let lo = (UInt(bitPattern: from) + page - 1) / page * page, hi = (UInt(bitPattern: from) + UInt(b.count)) / page * page
-            if hi > lo, let start = UnsafeMutableRawPointer(bitPattern: lo) { _ = madvise(start, Int(hi - lo), MADV_DONTNEED) }
-        }
-        guard got == hash else { problems[i] = ImageProblem("its section \(StoreImage.S(rawValue: i).map { "\($0)" } ?? "\(i)") does not match its checksum: damaged"); return }
+        guard let got, got == hash else { problems[i] = ImageProblem("its section \(StoreImage.S(rawValue: i).map { "\($0)" } ?? "\(i)") does not match its checksum: damaged"); return }
         slots[i] = a
     }
 
@@ -495,6 +494,28 @@ enum SectionHash {
         return hashes.withUnsafeBytes { ContentHash.xxh64($0, seed: UInt64(b.count)) }
     }
 
+    /// Reads `count` bytes at `offset` of the file into `to` block by block, hashing each block
+    /// where it landed; returns what `of` gives for those bytes, or nil when the file is short.
+    static func read(_ fd: Int32, at offset: Int, count: Int, to: UnsafeMutableRawPointer?) -> UInt64? {
+        var hashes: [UInt64] = []
+        hashes.reserveCapacity(count / blockBytes + 1)
+        var at = 0
+        while at < count {
+            let n = min(blockBytes, count - at)
+            guard let to else { return nil }
+            var got = 0
+            while got < n {
+                let r = pread(fd, to + at + got, n - got, off_t(offset + at + got))
+                if r < 0 && errno == EINTR { continue }
+                if r <= 0 { return nil }
+                got += r
+            }
+            hashes.append(ContentHash.xxh64(UnsafeRawBufferPointer(start: to + at, count: n), seed: UInt64(hashes.count)))
+            at += n
+        }
+        return hashes.withUnsafeBytes { ContentHash.xxh64($0, seed: UInt64(count)) }
+    }
+
     /// Copies `b` to `to` block by block, hashing each block where it landed; returns `of(b)`.
     static func copy(_ b: UnsafeRawBufferPointer, to: UnsafeMutableRawPointer?) -> UInt64 {
         var hashes: [UInt64] = []
@@ -508,6 +529,19 @@ enum SectionHash {
             at += n
         }
         return hashes.withUnsafeBytes { ContentHash.xxh64($0, seed: UInt64(b.count)) }
+    }
+}
+
+/// Advice to the kernel over the pages of a range.
+enum Pages {
+    /// `madvise` over the pages wholly inside the range, or (`wholePagesOnly` false) every page it touches.
+    static func advise(_ start: UnsafeRawPointer?, _ count: Int, _ advice: Int32, wholePagesOnly: Bool) {
+        guard let start, count > 0 else { return }
+        let page = UInt(ReadRelease.page)
+        let from = UInt(bitPattern: start), end = from + UInt(count)
+        let lo = wholePagesOnly ? (from + page - 1) / page * page : from / page * page
+        let hi = wholePagesOnly ? end / page * page : (end + page - 1) / page * page
+        if hi > lo, let p = UnsafeMutableRawPointer(bitPattern: lo) { _ = madvise(p, Int(hi - lo), advice) }
     }
 }
 
