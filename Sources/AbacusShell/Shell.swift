@@ -187,7 +187,9 @@ public final class Shell {
         }
         defer { progress?.finish() }
         if options.storeCache, let folder = StoreCache.defaultFolder(environment) {
-            return try StoreCache(folder: folder, version: abacusVersion).load(paths: paths, progress: progress) { tell($0) }
+            return try StoreCache(folder: folder, version: abacusVersion).load(paths: paths, progress: progress) { note in
+                if let progress { progress.interject { tell(note) } } else { tell(note) }
+            }
         }
         return try LedgerLoader.load(paths: paths, progress: progress)
     }

@@ -33,7 +33,7 @@ struct Abacus: ParsableCommand {
 
         Store images: after reading a ledger's JSON, Abacus saves a binary image of the loaded \
         store in $XDG_CACHE_HOME/abacus/ (default ~/.cache/abacus/), and the next start with the \
-        same files maps it instead of parsing. It is used only when every file's contents still \
+        same files reads it instead of parsing. It is used only when every file's contents still \
         hash the same and it was written by this version; otherwise the JSON is read, with a \
         note on stderr. The 8 most recently used images are kept (4 GiB at most); --no-cache \
         skips them.

@@ -204,6 +204,7 @@ enum ImageFixture {
     @Test func progressShowsThePercentageReadAndClearsItsLine() throws {
         let lines = Lines()
         let progress = LoadProgress(totalBytes: 1000, label: "loading big.json", delay: 0) { lines.add($0) }
+        progress.start()
         progress.main(300)
         progress.helper(120)
         var waited = 0
@@ -216,10 +217,29 @@ enum ImageFixture {
         #expect(lines.all.last == "\r\u{1B}[K")
     }
 
+    /// A note written during a load (a store image not used) goes on a line of its own.
+    @Test func aNoteClearsTheProgressLineFirst() {
+        let lines = Lines()
+        let progress = LoadProgress(totalBytes: 1000, label: "loading big.json", delay: 0) { lines.add($0) }
+        progress.start()
+        progress.main(500)
+        var waited = 0
+        while !lines.all.contains("\rloading big.json: 50%") && waited < 500 {
+            usleep(10_000)
+            waited += 1
+        }
+        progress.interject { lines.add("note\n") }
+        progress.finish()
+        let all = lines.all
+        guard let note = all.firstIndex(of: "note\n") else { Issue.record("no note in \(all)"); return }
+        #expect(note > 0 && all[note - 1] == "\r\u{1B}[K", "\(all)")
+    }
+
     /// A load that ends within its second draws nothing at all.
     @Test func aQuickLoadShowsNothing() {
         let lines = Lines()
         let progress = LoadProgress(totalBytes: 1000, label: "loading small.json") { lines.add($0) }
+        progress.start()
         progress.main(1000)
         progress.finish()
         #expect(lines.all.isEmpty)

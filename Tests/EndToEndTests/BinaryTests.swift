@@ -480,6 +480,7 @@ func expectMatchesRecording(_ actual: String, _ relativePath: String, sourceLoca
     @Test func helpSaysWhereStoreImagesGoAndHowToSkipThem() throws {
         let r = try Binary.run(["--help"], environment: ["COLUMNS": "200"])
         #expect(r.stdout.contains("$XDG_CACHE_HOME/abacus/ (default ~/.cache/abacus/)"))
-        #expect(r.stdout.contains("The 8 most recently used images are kept (4 GiB at most); --no-cache skips them."))
+        #expect(r.stdout.contains("8 most recently used"))
+        #expect(r.stdout.contains("--no-cache skips them."))
     }
 }

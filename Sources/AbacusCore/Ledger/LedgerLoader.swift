@@ -43,6 +43,7 @@ public enum LedgerLoader {
     /// are nil when a file is not a regular file or changed (size, times, inode) while it was
     /// read: then no store image may claim to match it.
     static func load(paths: [String], stamping: Bool, progress: LoadProgress?) throws(LoadError) -> (ledger: Ledger, stamps: [LedgerFileStamp]?) {
+        progress?.start()
         var mapped: [MappedFile] = []
         defer { mapped.forEach { $0.unmap() } }
         for path in paths { mapped.append(try MappedFile(path: path)) }

@@ -30,16 +30,39 @@ public final class LoadProgress: @unchecked Sendable {
     private let label: String
     private let write: @Sendable (String) -> Void
 
-    /// `write` receives text without a line end (it redraws one line).
+    /// `write` receives text without a line end (it redraws one line). Nothing is drawn
+    /// until `start`, and then only once `delay` seconds have passed.
     public init(totalBytes: Int, label: String, delay: Double = 1, write: @escaping @Sendable (String) -> Void) {
         total = max(1, totalBytes)
         self.label = label
+        self.delay = delay
         self.write = write
-        let t = DispatchSource.makeTimerSource(queue: queue)
-        t.schedule(deadline: .now() + delay, repeating: 0.2)
-        t.setEventHandler { [weak self] in self?.tick() }
-        timer = t
-        t.resume()
+    }
+
+    private let delay: Double
+
+    /// Starts the clock (the loader calls it when it starts reading JSON; a second call does nothing).
+    public func start() {
+        queue.sync {
+            guard timer == nil, !finished else { return }
+            let t = DispatchSource.makeTimerSource(queue: queue)
+            t.schedule(deadline: .now() + delay, repeating: 0.2)
+            t.setEventHandler { [weak self] in self?.tick() }
+            timer = t
+            t.resume()
+        }
+    }
+
+    private var finished = false
+
+    /// Runs `say` (which writes a line to stderr) with the progress line cleared first;
+    /// the next tick draws it again below.
+    public func interject(_ say: () -> Void) {
+        queue.sync {
+            if shown { write("\r\u{1B}[K") }
+            shown = false
+            say()
+        }
     }
 
     /// Bytes read by the main reader, counting the files before the one it reads.
@@ -57,6 +80,7 @@ public final class LoadProgress: @unchecked Sendable {
     /// Stops the timer and clears the line when it was drawn.
     public func finish() {
         queue.sync {
+            finished = true
             timer?.cancel()
             timer = nil
             if shown { write("\r\u{1B}[K") }
