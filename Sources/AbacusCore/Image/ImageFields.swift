@@ -103,6 +103,17 @@ struct ByteReader {
     mutating func optionalDecimal() throws(ImageProblem) -> ExactDecimal? {
         try flag() ? try decimal() : nil
     }
+
+    /// A rate: positive, as the loader requires (the engine divides by rates).
+    mutating func rate() throws(ImageProblem) -> ExactDecimal {
+        let d = try decimal()
+        guard d.isPositive else { throw ImageProblem("a rate is not positive: damaged") }
+        return d
+    }
+
+    mutating func optionalRate() throws(ImageProblem) -> ExactDecimal? {
+        try flag() ? try rate() : nil
+    }
 }
 
 extension StoreImage {
@@ -160,7 +171,7 @@ extension StoreImage {
         let defaultCurrency = try r.currency()
         var books: [Book] = []
         for _ in 0..<(try r.count(max: Int.max)) {
-            books.append(Book(id: try r.string(), name: try r.string(), currency: try r.currency(), lockedExchangeRate: try r.optionalDecimal(),
+            books.append(Book(id: try r.string(), name: try r.string(), currency: try r.currency(), lockedExchangeRate: try r.optionalRate(),
                               targetCurrency: try r.currency(allowNone: true), rateLockedAt: try r.day(), description: try r.optionalString(),
                               archived: try r.flag()))
         }
@@ -169,7 +180,8 @@ extension StoreImage {
             let base = try r.currency()
             guard let day = try r.day() else { throw ImageProblem("a snapshot without a date: damaged") }
             var rates: [Currency: ExactDecimal] = [:]
-            for _ in 0..<(try r.count(max: 26 * 26 * 26)) { rates[try r.currency()] = try r.decimal() }
+            for _ in 0..<(try r.count(max: 26 * 26 * 26)) { rates[try r.currency()] = try r.rate() }
+            guard rates[base] == nil else { throw ImageProblem("a snapshot quotes its own base: damaged") }
             snapshots.append(RateSnapshot(base: base, day: day, rates: rates, source: try r.optionalString(), fetchedAt: try r.optionalString(),
                                           order: try r.i64()))
         }
@@ -177,14 +189,18 @@ extension StoreImage {
         for _ in 0..<2 {
             var pairs: [RatePair] = []
             for _ in 0..<(try r.count(max: Int.max)) {
-                pairs.append(RatePair(from: try r.currency(), to: try r.currency(), rate: try r.decimal(), day: try r.day(),
-                                      source: try r.optionalString(), order: try r.i64()))
+                let pair = RatePair(from: try r.currency(), to: try r.currency(), rate: try r.rate(), day: try r.day(),
+                                    source: try r.optionalString(), order: try r.i64())
+                guard pair.from != pair.to else { throw ImageProblem("a rate from a currency to itself: damaged") }
+                pairs.append(pair)
             }
             lists.append(pairs)
         }
         var budgets: [Budget] = []
         for _ in 0..<(try r.count(max: Int.max)) {
-            budgets.append(Budget(category: try r.string(), month: try r.day(), limitAmount: try r.decimal(), currency: try r.currency()))
+            let budget = Budget(category: try r.string(), month: try r.day(), limitAmount: try r.decimal(), currency: try r.currency())
+            guard !budget.limitAmount.isNegative else { throw ImageProblem("a budget limit is negative: damaged") }
+            budgets.append(budget)
         }
         let ledger = Ledger(files: [], defaultCurrency: defaultCurrency, books: books, entries: EntryStore(),
                             snapshots: snapshots, pairs: lists[0], customRates: lists[1], budgets: budgets)
