@@ -53,6 +53,7 @@ enum ImageRun {
     @Test(arguments: goldenFiles)
     func aWarmStartAnswersEveryGoldenStatementAsAColdOne(_ file: String) throws {
         let cache = ImageRun.cache()
+        defer { try? FileManager.default.removeItem(atPath: cache) }
         let statements = try StoreImageEndToEndTests.statements(file)
         #expect(!statements.isEmpty)
         let args = ["Examples/demo.json", "--keep-going"] + statements.flatMap { ["-e", $0] }
@@ -71,7 +72,9 @@ enum ImageRun {
     /// contents hash tells, and the answer is the new one.
     @Test func anEditOfOneDigitKeepingSizeAndTimeIsSeen() throws {
         let cache = ImageRun.cache()
+        defer { try? FileManager.default.removeItem(atPath: cache) }
         let ledger = try ImageRun.ledgerCopy()
+        defer { try? FileManager.default.removeItem(atPath: (ledger as NSString).deletingLastPathComponent) }
         let before = try ImageRun.run(cache, [ledger] + ImageRun.question)
         #expect(before.status == 0)
         #expect(ImageRun.images(cache).count == 1)
@@ -120,7 +123,9 @@ enum ImageRun {
     @Test(arguments: Damage.allCases)
     func aDamagedImageFallsBackToTheJSONWithANote(_ damage: Damage) throws {
         let cache = ImageRun.cache()
+        defer { try? FileManager.default.removeItem(atPath: cache) }
         let ledger = try ImageRun.ledgerCopy()
+        defer { try? FileManager.default.removeItem(atPath: (ledger as NSString).deletingLastPathComponent) }
         let cold = try ImageRun.run(cache, [ledger] + ImageRun.question)
         let images = ImageRun.images(cache)
         #expect(images.count == 1)
@@ -143,6 +148,7 @@ enum ImageRun {
         let blocker = try Binary.temporaryFile("image-blocker-\(UUID().uuidString)", "not a folder")
         let r = try ImageRun.run(blocker, ["Examples/demo.json"] + ImageRun.question)
         let truth = try ImageRun.run(ImageRun.cache(), ["--no-cache", "Examples/demo.json"] + ImageRun.question)
+        try? FileManager.default.removeItem(atPath: blocker)
         #expect(r.status == 0)
         #expect(r.stdout == truth.stdout)
         #expect(r.stderr.hasPrefix("note: cannot save a store image in \(blocker)/abacus"), "\(r.stderr)")
@@ -151,7 +157,9 @@ enum ImageRun {
 
     @Test func noCacheNeitherWritesNorReadsAnImage() throws {
         let cache = ImageRun.cache()
+        defer { try? FileManager.default.removeItem(atPath: cache) }
         let ledger = try ImageRun.ledgerCopy()
+        defer { try? FileManager.default.removeItem(atPath: (ledger as NSString).deletingLastPathComponent) }
         let r = try ImageRun.run(cache, ["--no-cache", ledger] + ImageRun.question)
         #expect(r.status == 0 && r.stderr == "")
         #expect(!FileManager.default.fileExists(atPath: cache), "--no-cache created \(cache)")
