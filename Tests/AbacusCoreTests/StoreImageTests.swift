@@ -19,7 +19,9 @@ enum ImageFixture {
     /// The image of the demo ledger, as bytes.
     static func demoImage() throws -> (ledger: Ledger, bytes: [UInt8]) {
         let ledger = try LedgerLoader.load(paths: [demo])
-        let path = try folder() + "/demo.img"
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/demo.img"
         let fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0o600)
         #expect(fd >= 0)
         let stamp = LedgerFileStamp(path: demo, size: 1, hash: 2)
@@ -56,7 +58,9 @@ enum ImageFixture {
         var bytes = [UInt8](repeating: 0, count: size)
         var x: UInt64 = 0x9E37_79B9_7F4A_7C15
         for i in bytes.indices { x = x &* 6_364_136_223_846_793_005 &+ 1; bytes[i] = UInt8(truncatingIfNeeded: x >> 56) }
-        let path = try ImageFixture.folder() + "/bytes"
+        let dir = try ImageFixture.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/bytes"
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         let fd = open(path, O_RDONLY)
         defer { close(fd) }
