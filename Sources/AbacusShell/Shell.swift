@@ -180,7 +180,7 @@ public final class Shell {
                 var info = stat()
                 if stat(p, &info) == 0 { total += Int(info.st_size) }
             }
-            let label = paths.count == 1 ? "loading \(paths[0])" : "loading \(paths.count) ledger files"
+            let label = paths.count == 1 ? "loading \(ShownText.shown(paths[0], limit: 60))" : "loading \(paths.count) ledger files"
             progress = LoadProgress(totalBytes: total, label: label) { text in
                 _ = text.withCString { Glibc.write(2, $0, strlen($0)) }
             }

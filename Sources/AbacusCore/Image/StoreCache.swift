@@ -95,7 +95,7 @@ public struct StoreCache: Sendable {
             for (stamp, name) in zip(dir.stamps, paths) {
                 guard let now = MappedFile.identity(of: stamp.path), UInt64(now.size) == stamp.size,
                       let hash = LedgerLoader.contentHash(of: stamp.path), hash == stamp.hash else {
-                    note("note: \(name) changed since its store image was saved; reading the JSON")
+                    note("note: \(ShownText.shown(name, limit: 1000)) changed since its store image was saved; reading the JSON")
                     return nil
                 }
             }
