@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .executable(name: "abacus", targets: ["abacus"]),
         .executable(name: "abacus-generate", targets: ["abacus-generate"]),
+        .executable(name: "abacus-hash", targets: ["abacus-hash"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -58,6 +59,8 @@ let package = Package(
             dependencies: ["AbacusCore", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Benchmarks/Generator"
         ),
+        // The content hash of ledger files and its speed (benchmarks only).
+        .executableTarget(name: "abacus-hash", dependencies: ["AbacusCore"], path: "Benchmarks/Hash"),
         .testTarget(name: "AbacusCoreTests", dependencies: ["AbacusCore"]),
         .testTarget(name: "AbacusQueryTests", dependencies: ["AbacusCore", "AbacusQuery"]),
         .testTarget(name: "AbacusShellTests", dependencies: ["AbacusShell"]),

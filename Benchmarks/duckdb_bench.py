@@ -4,6 +4,8 @@ environment (Benchmarks/.venv, `pip install duckdb`).
     duckdb_bench.py e2e json LEDGER.json        load + first answer, one process
     duckdb_bench.py e2e csv CSVDIR
     duckdb_bench.py queries csv CSVDIR RUNS     load once, then every query RUNS times
+    duckdb_bench.py makedb csv CSVDIR DBFILE    load into a database file, then close it
+    duckdb_bench.py open DBFILE                 open that file (read only), first answer
 
 Prints one JSON object on stdout: load_s, first_s (e2e), or load_s and per query
 the list of seconds and the first result (queries). In-memory database, DuckDB's
@@ -36,7 +38,33 @@ def run(con, key):
     return time.perf_counter() - t, rows
 
 
+def makedb(csvdir, dbfile):
+    if os.path.exists(dbfile):
+        os.remove(dbfile)
+    con = duckdb.connect(dbfile)
+    con.execute("SET enable_progress_bar = false")
+    load(con, "csv", csvdir)
+    con.execute("CHECKPOINT")
+    con.close()
+
+
+def open_and_answer(dbfile):
+    t0 = time.perf_counter()
+    con = duckdb.connect(dbfile, read_only=True)
+    con.execute("SET enable_progress_bar = false")
+    opened = time.perf_counter()
+    rows = con.execute(peers.query_sql("duckdb", peers.FIRST_ANSWER[0])).fetchall()
+    done = time.perf_counter()
+    out = {"open_s": opened - t0, "first_s": done - opened, "import_s": t_imported - t_start,
+           "result": [[None if v is None else str(v) for v in r] for r in rows]}
+    json.dump(out, sys.stdout)
+
+
 def main():
+    if sys.argv[1] == "makedb":
+        return makedb(sys.argv[3], sys.argv[4])
+    if sys.argv[1] == "open":
+        return open_and_answer(sys.argv[2])
     mode, source, path = sys.argv[1:4]
     con = duckdb.connect()
     con.execute("SET enable_progress_bar = false")

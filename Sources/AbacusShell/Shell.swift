@@ -46,6 +46,8 @@ public struct ShellOptions: Sendable {
     public var rateFiles: [String] = []
     /// `--max-rate-age N`: market rates older than N days fail a statement; nil, no limit.
     public var maxRateAge: Int?
+    /// Use and save store images in `$XDG_CACHE_HOME/abacus/` (off with `--no-cache`).
+    public var storeCache = true
 
     public init() {}
 }
@@ -120,7 +122,7 @@ public final class Shell {
         }
         let files: Ledger
         do {
-            files = try LedgerSources.load(paths: paths)
+            files = try loadLedger(paths)
             loadedPaths = options.ledgers
             for path in options.rateFiles { rateFiles.append(try RateFile.load(path: path)) }
         } catch {
@@ -201,7 +203,7 @@ public final class Shell {
     /// fetched rates and the session's own settings stay.
     func reload(_ paths: [String], what: String) -> Bool {
         do {
-            let files = try LedgerSources.load(paths: paths)
+            let files = try loadLedger(paths)
             fileLedger = files
             let ledger = composed(files)
             session.replaceLedger(ledger)
@@ -256,6 +258,32 @@ public final class Shell {
         rateFiles.append(contents)
         if let fileLedger { session.replaceLedger(composed(fileLedger)) }
         return contents
+    }
+
+    /// The ledger files, through the store image cache unless `--no-cache`. A load that takes
+    /// over a second shows its progress when stderr is a terminal.
+    /// A set of files that holds the app's SQLite database is read as it is, every time.
+    func loadLedger(_ paths: [String]) throws(LoadError) -> Ledger {
+        if paths.contains(where: { LedgerSources.isSQLiteDatabase(path: $0) }) { return try LedgerSources.load(paths: paths) }
+        var progress: LoadProgress?
+        if isatty(2) == 1 {
+            var total = 0
+            for p in paths {
+                var info = stat()
+                if stat(p, &info) == 0 { total += Int(info.st_size) }
+            }
+            let label = paths.count == 1 ? "loading \(ShownText.shown(paths[0], limit: 60))" : "loading \(paths.count) ledger files"
+            progress = LoadProgress(totalBytes: total, label: label) { text in
+                _ = text.withCString { Glibc.write(2, $0, strlen($0)) }
+            }
+        }
+        defer { progress?.finish() }
+        if options.storeCache, let folder = StoreCache.defaultFolder(environment) {
+            return try StoreCache(folder: folder, version: abacusVersion).load(paths: paths, progress: progress) { note in
+                if let progress { progress.interject { tell(note) } } else { tell(note) }
+            }
+        }
+        return try LedgerLoader.load(paths: paths, progress: progress)
     }
 
     /// `~/.abacusrc`: statements and dot commands run before anything else (skipped with --no-rc).

@@ -44,6 +44,13 @@ struct Abacus: ParsableCommand {
         `abacus import-csv STATEMENT.csv --rules RULES.toml` turns a bank statement into a ledger \
         file of entries (see `abacus import-csv --help`).
 
+        Store images: after reading a ledger's JSON, Abacus saves a binary image of the loaded \
+        store in $XDG_CACHE_HOME/abacus/ (default ~/.cache/abacus/), and the next start with the \
+        same files reads it instead of parsing. It is used only when every file's contents still \
+        hash the same and it was written by this version; otherwise the JSON is read, with a \
+        note on stderr. The 8 most recently used images are kept (4 GiB at most); --no-cache \
+        skips them.
+
         Exit status: 0 success, 1 a statement failed, 2 the ledger or the command line is unusable.
         """,
         version: abacusVersion
@@ -95,6 +102,9 @@ struct Abacus: ParsableCommand {
     @Option(help: ArgumentHelp("Refuse market rates more than N days older than the date they convert for (rates over 7 days old always warn).", valueName: "N"))
     var maxRateAge: Int?
 
+    @Flag(help: "Neither use nor save a store image in $XDG_CACHE_HOME/abacus/ (always read the JSON).")
+    var noCache = false
+
     func validate() throws {
         if let format, OutputFormat(rawValue: format) == nil {
             throw ValidationError("--format must be table, csv, json, markdown or chart, not '\(format)'")
@@ -134,6 +144,7 @@ struct Abacus: ParsableCommand {
         options.ratesCache = ratesCache
         options.rateFiles = rateFiles
         options.maxRateAge = maxRateAge
+        options.storeCache = !noCache
         let status = Shell(options: options).run()
         throw ExitCode(status.rawValue)
     }

@@ -554,7 +554,7 @@ func row(of id: String, in ledger: Ledger) -> Int? {
 enum LedgerLoaderProbe {
     static func load(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         do throws(LoadError) {
-            _ = try LedgerLoader.load(buffers: [("split.json", bytes)])
+            _ = try LedgerLoader.load(buffers: [("split.json", bytes, false)])
             return "loaded"
         } catch {
             return error.description

@@ -37,6 +37,11 @@ enum Binary {
         env["HOME"] = FileManager.default.temporaryDirectory.path
         env["NO_COLOR"] = "1"
         env.removeValue(forKey: "ABACUS_TODAY")
+        // Store images go to a folder of this run's own (removed after it), never the real
+        // ~/.cache, and every run starts cold unless the test names a cache folder.
+        let scratch = environment["XDG_CACHE_HOME"] == nil ? scratchCache() : nil
+        defer { if let scratch { try? FileManager.default.removeItem(atPath: scratch) } }
+        if let scratch { env["XDG_CACHE_HOME"] = scratch }
         for (k, v) in environment { env[k] = v }
         process.environment = env
         let out = Pipe(), err = Pipe(), input = Pipe()
@@ -50,6 +55,11 @@ enum Binary {
         let e = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return Run(status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+    }
+
+    /// A new, empty folder name under the temporary folder (created by whoever writes to it).
+    static func scratchCache() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("abacus-cache-\(UUID().uuidString)").path
     }
 
     static func temporaryFile(_ name: String, _ contents: String) throws -> String {
@@ -243,7 +253,7 @@ func expectMatchesRecording(_ actual: String, _ relativePath: String, sourceLoca
     @Test func helpDescribesTheOptions() throws {
         let r = try Binary.run(["--help"])
         #expect(r.status == 0)
-        for option in ["-e, --execute", "-f, --file", "--format", "--today", "--locale", "--no-color", "--keep-going"] {
+        for option in ["-e, --execute", "-f, --file", "--format", "--today", "--locale", "--no-color", "--keep-going", "--no-cache"] {
             #expect(r.stdout.contains(option), "--help lacks \(option)")
         }
     }
@@ -465,6 +475,13 @@ func expectMatchesRecording(_ actual: String, _ relativePath: String, sourceLoca
     @Test func helpNamesTheDefaultHistoryFile() throws {
         let r = try Binary.run(["--help"], environment: ["COLUMNS": "200"])
         #expect(r.stdout.contains("~/.local/state/abacus/history"))
+    }
+
+    @Test func helpSaysWhereStoreImagesGoAndHowToSkipThem() throws {
+        let r = try Binary.run(["--help"], environment: ["COLUMNS": "200"])
+        #expect(r.stdout.contains("$XDG_CACHE_HOME/abacus/ (default ~/.cache/abacus/)"))
+        #expect(r.stdout.contains("8 most recently used"))
+        #expect(r.stdout.contains("--no-cache skips them."))
     }
 }
 

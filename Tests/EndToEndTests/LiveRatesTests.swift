@@ -65,8 +65,9 @@ final class RatesServer {
         return path
     }
 
+    /// `--no-cache`: these tests watch the rates cache's folder, which store images would share.
     func run(_ env: [String: String], _ statements: [String], _ flags: [String] = []) throws -> Run {
-        try Binary.run(["Examples/demo.json", "--no-rc", "--today", "2026-11-22"] + flags + statements.flatMap { ["-e", $0] }, environment: env)
+        try Binary.run(["Examples/demo.json", "--no-rc", "--no-cache", "--today", "2026-11-22"] + flags + statements.flatMap { ["-e", $0] }, environment: env)
     }
 
     @Test func fetchCachesAndAddsTheRatesToTheSession() throws {
@@ -374,7 +375,7 @@ final class RatesServer {
         // A snapshot of another day joins the cache, which must grow past the limit while being written.
         var other = env
         other["ABACUS_RATES_URL"] = server.url("/other?from={base}")
-        let r = try LiveRatesTests.runWithFileSizeLimit(old.count + 40, ["Examples/demo.json", "--no-rc", "--today", "2026-11-22", "-e", "rates refresh --force", "-e", "rate USD/INR at latest"], environment: other)
+        let r = try LiveRatesTests.runWithFileSizeLimit(old.count + 40, ["Examples/demo.json", "--no-rc", "--no-cache", "--today", "2026-11-22", "-e", "rates refresh --force", "-e", "rate USD/INR at latest"], environment: other)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("fetched 3 USD rates of 2026-11-21 from 127.0.0.1; not cached"), "\(r.stdout)")
         #expect(r.stderr.contains("warning: the fetched rates were not cached: cannot write \(path).tmp-"), "\(r.stderr)")
@@ -404,6 +405,7 @@ final class RatesServer {
         process.currentDirectoryURL = Binary.root
         var env = ProcessInfo.processInfo.environment
         env["HOME"] = FileManager.default.temporaryDirectory.path
+        env["XDG_CACHE_HOME"] = Binary.scratchCache()
         env["NO_COLOR"] = "1"
         for (k, v) in environment { env[k] = v }
         process.environment = env

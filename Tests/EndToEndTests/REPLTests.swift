@@ -41,6 +41,7 @@ final class PTYSession {
         }
         env["HOME"] = stateDirectory
         env["XDG_STATE_HOME"] = stateDirectory
+        env["XDG_CACHE_HOME"] = stateDirectory
         env["LANG"] = "C.UTF-8"
         env["TERM"] = "xterm"
         env["NO_COLOR"] = "1"

@@ -2,8 +2,8 @@
 // a fresh temporary file in the same folder (mkstemp: an unpredictable name,
 // created exclusively, never through a planted link), which is synced, renamed
 // over the file, and the folder synced, so that the rename itself survives a
-// crash. A crash or a full disk leaves the old file as it was. The rates cache and
-// the watch list are written this way.
+// crash. A crash or a full disk leaves the old file as it was. The rates cache,
+// the watch list and the store images are written this way.
 
 #if canImport(Glibc)
 import Glibc
@@ -42,6 +42,22 @@ public enum AtomicFile {
 
     /// Writes `text` to `path` atomically. The folder must exist (`makeFolders`).
     public static func write(_ text: String, to path: String) throws(Failure) {
+        let bytes = Array(text.utf8)
+        try replace(path) { fd in
+            var written = 0
+            while written < bytes.count {
+                let n = bytes.withUnsafeBufferPointer { b in b.baseAddress.map { writeBytes(fd, $0 + written, b.count - written) } ?? -1 }
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { return false }
+                written += n
+            }
+            return true
+        }
+    }
+
+    /// Replaces the file at `path` with what `write` writes to the temporary file's descriptor
+    /// (false: it could not write everything). The folder must exist.
+    public static func replace(_ path: String, _ write: (Int32) -> Bool) throws(Failure) {
         let folder = folder(of: path)
         var template = Array((path + ".tmp-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { b in b.baseAddress.map { mkstemp($0) } ?? -1 }
@@ -52,14 +68,8 @@ public enum AtomicFile {
             unlink(temporary)
             return error
         }
-        let bytes = Array(text.utf8)
-        var written = 0
-        while written < bytes.count {
-            let n = bytes.withUnsafeBufferPointer { b in b.baseAddress.map { writeBytes(fd, $0 + written, b.count - written) } ?? -1 }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { throw abandon(.cannotWrite(temporary, reason: n == 0 ? "nothing was written" : errnoText())) }
-            written += n
-        }
+        errno = 0
+        guard write(fd) else { throw abandon(.cannotWrite(temporary, reason: errno == 0 ? "nothing was written" : errnoText())) }
         guard fsync(fd) == 0 else { throw abandon(.cannotWrite(temporary, reason: errnoText())) }
         guard close(fd) == 0 else {
             let reason = errnoText()
@@ -71,6 +81,7 @@ public enum AtomicFile {
             unlink(temporary)
             throw .cannotReplace(path, reason: reason)
         }
+        // The rename itself is durable only once the folder is synced.
         let dir = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY)
         if dir >= 0 {
             _ = fsync(dir)

@@ -23,6 +23,8 @@ final class EntrySplit: @unchecked Sendable {
     private let reader: JSONReader
     private let name: String
     private let cancelled = Atomic<Bool>(false)
+    private let progress: LoadProgress?
+    private let releasable: Bool
     private var thread: pthread_t?
     /// Written by the helper before it ends; read only after joining it.
     private var outcome: (builder: LedgerBuilder, end: Int)?
@@ -30,18 +32,21 @@ final class EntrySplit: @unchecked Sendable {
     /// Below this many bytes left, a second thread costs more than it saves.
     static let minimumBytes = 4 << 20
 
-    private init(start: Int, reader: JSONReader, name: String) {
+    private init(start: Int, reader: JSONReader, name: String, progress: LoadProgress?, releasable: Bool) {
         self.start = start
+        self.progress = progress
+        self.releasable = releasable
         self.reader = reader
         self.name = name
     }
 
     /// Starts a helper for the rest of the array `reader` is in (just past `[` or an
     /// element), or returns nil when what is left is small or no boundary is found.
-    static func begin(_ reader: JSONReader, name: String, minimumBytes: Int = EntrySplit.minimumBytes) -> EntrySplit? {
+    static func begin(_ reader: JSONReader, name: String, minimumBytes: Int = EntrySplit.minimumBytes,
+                      progress: LoadProgress? = nil, releasable: Bool = false) -> EntrySplit? {
         let left = reader.count - reader.pos
         guard left >= minimumBytes, let cut = boundary(reader, from: reader.pos + left / 2) else { return nil }
-        let split = EntrySplit(start: cut, reader: reader, name: name)
+        let split = EntrySplit(start: cut, reader: reader, name: name, progress: progress, releasable: releasable)
         guard split.spawn() else { return nil }
         return split
     }
@@ -103,9 +108,14 @@ final class EntrySplit: @unchecked Sendable {
         parser.section = "entries"
         parser.index = 0
         var first = true
+        var release = ReadRelease(mapping: releasable ? reader.base : nil, from: start)
         do {
             while try parser.reader.nextElement(&first) {
-                if parser.index & 0xFFF == 0, cancelled.load(ordering: .relaxed) { return nil }
+                if parser.index & 0xFFF == 0 {
+                    if cancelled.load(ordering: .relaxed) { return nil }
+                    progress?.helper(parser.reader.pos - start)
+                    release.upTo(parser.reader.pos)
+                }
                 parser.field = ""
                 try parser.parseEntry(into: &builder)
                 parser.index += 1
@@ -128,6 +138,7 @@ final class EntrySplit: @unchecked Sendable {
         cancelled.store(true, ordering: .relaxed)
         join()
         outcome = nil
+        progress?.helper(0)
     }
 
     private func join() {

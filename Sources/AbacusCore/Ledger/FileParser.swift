@@ -108,14 +108,21 @@ struct FileParser {
     private mutating func parseEntries(into b: inout LedgerBuilder) throws {
         if try reader.consumeNull() { return }
         try reader.beginArray("an array")
-        var split = b.parallel ? EntrySplit.begin(reader, name: b.files[fileIndex], minimumBytes: b.splitBytes) : nil
+        var split = b.parallel ? EntrySplit.begin(reader, name: b.files[fileIndex], minimumBytes: b.splitBytes,
+                                                  progress: b.progress, releasable: b.releasable) : nil
         defer { split?.abandon() }
+        var release = ReadRelease(mapping: b.releasable ? reader.base : nil, from: 0)
         var first = true
         index = 0
         while try reader.nextElement(&first) {
+            if index & 0xFFF == 0 {
+                b.progress?.main(b.bytesBefore + reader.pos)
+                release.upTo(reader.pos)
+            }
             if let s = split, reader.pos >= s.start {
                 if reader.pos == s.start, let half = s.result() {
                     b.merge(half.builder, fileIndex: fileIndex, firstIndex: index)
+                    b.progress?.helper(0)
                     reader.pos = half.end
                     reader.depth -= 1
                     break

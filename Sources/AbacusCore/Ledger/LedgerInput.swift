@@ -59,7 +59,7 @@ extension LedgerLoader {
         defer { mapped.forEach { $0.unmap() } }
         var copies: [UnsafeMutableBufferPointer<UInt8>] = []
         defer { copies.forEach { $0.deallocate() } }
-        var buffers: [(name: String, bytes: UnsafeBufferPointer<UInt8>)] = []
+        var buffers: [(name: String, bytes: UnsafeBufferPointer<UInt8>, mapped: Bool)] = []
         var paths: [String] = []
         for input in inputs {
             switch input {
@@ -67,12 +67,12 @@ extension LedgerLoader {
                 let file = try MappedFile(path: path)
                 mapped.append(file)
                 paths.append(path)
-                buffers.append((path, file.bytes))
+                buffers.append((path, file.bytes, file.isMapping))
             case .document(let name, let bytes):
                 let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
                 _ = copy.initialize(from: bytes)
                 copies.append(copy)
-                buffers.append((name, UnsafeBufferPointer(copy)))
+                buffers.append((name, UnsafeBufferPointer(copy), false))
             }
         }
         let guardRail = ShrinkGuard(paths: paths)

@@ -33,14 +33,41 @@ public struct LoadError: Error, Sendable, CustomStringConvertible {
 }
 
 public enum LedgerLoader {
-    /// Loads and validates the files, all or nothing.
-    public static func load(paths: [String]) throws(LoadError) -> Ledger {
+    /// Loads and validates the files, all or nothing. `progress` counts the bytes read.
+    public static func load(paths: [String], progress: LoadProgress? = nil) throws(LoadError) -> Ledger {
+        try load(paths: paths, stamping: false, progress: progress).ledger
+    }
+
+    /// Loads the files and, when `stamping`, says what they held: each file's canonical path,
+    /// size and content hash, taken from the same mapped bytes the parser reads. The stamps
+    /// are nil when a file is not a regular file or changed (size, times, inode) while it was
+    /// read: then no store image may claim to match it.
+    static func load(paths: [String], stamping: Bool, progress: LoadProgress?) throws(LoadError) -> (ledger: Ledger, stamps: [LedgerFileStamp]?) {
+        progress?.start()
         var mapped: [MappedFile] = []
         defer { mapped.forEach { $0.unmap() } }
         for path in paths { mapped.append(try MappedFile(path: path)) }
         let guardRail = ShrinkGuard(paths: paths)
         defer { guardRail.remove() }
-        return try load(buffers: zip(paths, mapped).map { ($0, $1.bytes) })
+        var stamps: [LedgerFileStamp]?
+        if stamping, mapped.allSatisfy({ $0.identity != nil }) {
+            stamps = []
+            for (path, file) in zip(paths, mapped) {
+                // Read through a small buffer: hashing does not make the file resident.
+                guard let canonical = canonicalPath(path), let hash = contentHash(of: canonical) else { stamps = nil; break }
+                stamps?.append(LedgerFileStamp(path: canonical, size: UInt64(file.bytes.count), hash: hash))
+            }
+        }
+        let ledger = try load(buffers: zip(paths, mapped).map { ($0, $1.bytes, $1.isMapping) }, progress: progress)
+        if stamps != nil, !mapped.allSatisfy({ $0.identity != nil && $0.identity == MappedFile.identity(of: $0.path) }) { stamps = nil }
+        return (ledger, stamps)
+    }
+
+    /// The absolute path with every link resolved, or nil.
+    public static func canonicalPath(_ path: String) -> String? {
+        guard let p = realpath(path, nil) else { return nil }
+        defer { free(p) }
+        return String(cString: p)
     }
 
     /// Loads documents held in memory (`name` is used in messages).
@@ -52,7 +79,7 @@ public enum LedgerLoader {
             _ = copy.initialize(from: text.utf8)
             copies.append(copy)
         }
-        return try load(buffers: zip(documents, copies).map { ($0.name, UnsafeBufferPointer($1)) })
+        return try load(buffers: zip(documents, copies).map { ($0.name, UnsafeBufferPointer($1), false) })
     }
 
     /// Loads documents given as bytes. Entry ids are checked for duplicates once, at the
@@ -60,14 +87,15 @@ public enum LedgerLoader {
     /// entry at a time with every id checked as it is read, so that the error names the
     /// first duplicate and its place exactly as a single careful reading would.
     /// `beforeFinish` sees every file read and may fill in what no file gave (`LedgerInput`).
-    static func load(buffers: [(name: String, bytes: UnsafeBufferPointer<UInt8>)],
+    static func load(buffers: [(name: String, bytes: UnsafeBufferPointer<UInt8>, mapped: Bool)], progress: LoadProgress? = nil,
                      beforeFinish: (inout LedgerBuilder) -> Void = { _ in }) throws(LoadError) -> Ledger {
         var builder = LedgerBuilder()
-        for (name, bytes) in buffers { try builder.read(bytes, name: name) }
+        builder.progress = progress
+        for (name, bytes, mapped) in buffers { try builder.read(bytes, name: name, mapped: mapped) }
         beforeFinish(&builder)
         if let ledger = try builder.finish() { return ledger }
         var careful = LedgerBuilder(checkingIDs: true)
-        for (name, bytes) in buffers { try careful.read(bytes, name: name) }
+        for (name, bytes, mapped) in buffers { try careful.read(bytes, name: name, mapped: mapped) }
         beforeFinish(&careful)
         // Checked as read, ids cannot make `finish` give up.
         guard let ledger = try careful.finish() else { throw LoadError(file: buffers.first?.name ?? "ledger", message: "entry ids could not be checked") }
@@ -79,11 +107,36 @@ public enum LedgerLoader {
 /// can be read (a pipe, `<(…)`, a FIFO) read whole into memory.
 struct MappedFile {
     let bytes: UnsafeBufferPointer<UInt8>
+    let path: String
     private let mappedLength: Int
     private let owned: Bool
+    /// Device, inode, size and times of a regular file when it was opened; nil for a stream.
+    let identity: FileIdentity?
+
+    /// True when `bytes` are a file mapping (whose pages may be handed back).
+    var isMapping: Bool { mappedLength > 0 }
+
+    struct FileIdentity: Equatable {
+        var device: UInt64, inode: UInt64, size: Int64
+        var modified: Int, modifiedNanos: Int, changed: Int, changedNanos: Int
+
+        init(_ s: stat) {
+            device = UInt64(s.st_dev); inode = UInt64(s.st_ino); size = Int64(s.st_size)
+            modified = Int(s.st_mtim.tv_sec); modifiedNanos = Int(s.st_mtim.tv_nsec)
+            changed = Int(s.st_ctim.tv_sec); changedNanos = Int(s.st_ctim.tv_nsec)
+        }
+    }
+
+    /// What the file at `path` is now (a regular file only).
+    static func identity(of path: String) -> FileIdentity? {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        return FileIdentity(info)
+    }
 
     /// `what` names the file in messages: "the ledger", "the rate file".
     init(path: String, what: String = "the ledger", expected: String = "a ledger JSON file") throws(LoadError) {
+        self.path = path
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else {
             let reason = errno == ENOENT ? "no such file" : String(cString: strerror(errno))
@@ -99,9 +152,10 @@ struct MappedFile {
             throw LoadError(file: path, message: "is a directory, expected \(expected)")
         }
         guard kind == S_IFREG else {
-            (bytes, owned, mappedLength) = (try MappedFile.readAll(fd, path: path, what: what), true, 0)
+            (bytes, owned, mappedLength, identity) = (try MappedFile.readAll(fd, path: path, what: what), true, 0, nil)
             return
         }
+        identity = FileIdentity(info)
         let size = Int(info.st_size)
         owned = false
         if size == 0 {
@@ -161,7 +215,10 @@ struct ShrinkGuard {
     nonisolated(unsafe) private static var message: UnsafeMutableBufferPointer<UInt8>?
 
     init(paths: [String]) {
-        let text = "error: \(paths.joined(separator: ", ")): a ledger file got shorter while it was being read; nothing was loaded\n"
+        self.init(message: "error: \(paths.joined(separator: ", ")): a ledger file got shorter while it was being read; nothing was loaded\n")
+    }
+
+    init(message text: String) {
         let bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: text.utf8.count)
         _ = bytes.initialize(from: text.utf8)
         ShrinkGuard.message?.deallocate()
@@ -249,12 +306,24 @@ struct LedgerBuilder {
     var budgets: [Budget] = []
     var marketOrder = 0
 
+    /// Where the parser's threads count the bytes they have read (shown on a terminal).
+    var progress: LoadProgress?
+    /// Bytes of the files read before the one being read.
+    var bytesBefore = 0
+    /// The file being read is a file mapping: pages behind the reader may be handed back.
+    var releasable = false
+
     init(checkingIDs: Bool = false, parallel: Bool = onlineProcessors > 1) {
         idSet = checkingIDs ? ByteInterner(capacity: 1024) : nil
         self.parallel = parallel && !checkingIDs
     }
 
-    mutating func read(_ bytes: UnsafeBufferPointer<UInt8>, name: String) throws(LoadError) {
+    mutating func read(_ bytes: UnsafeBufferPointer<UInt8>, name: String, mapped: Bool = false) throws(LoadError) {
+        releasable = mapped && bytes.baseAddress != nil
+        defer {
+            bytesBefore += bytes.count
+            progress?.main(bytesBefore)
+        }
         files.append(name)
         fileBytes.append(bytes)
         fileFirstRow.append(day.count)
@@ -413,6 +482,8 @@ struct LedgerBuilder {
         store.tags = tags.allStrings()
         store.remarkTexts = [""] + remarkTexts.allStrings()
         store.ids = ids
+        // Uniqueness is settled: the hashes (8 bytes an entry) are not kept with the store.
+        store.ids.dropHashes()
         // The posting lists, at once.
         let (storeCategory, storeBook, storeCurrency) = (store.category, store.book, store.currency)
         let (categoryCount, bookCount) = (store.categories.count, books.count)

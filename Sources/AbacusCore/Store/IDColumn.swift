@@ -19,7 +19,19 @@ public struct IDColumn: Sendable {
 
     public init() {}
 
-    public var count: Int { hashes.count }
+    public var count: Int { starts.count - 1 }
+
+    /// The column as a store image holds it: the hashes are needed only while loading.
+    init(arena: [UInt8], starts: [Int]) {
+        self.arena = arena
+        self.starts = starts
+    }
+
+    /// The arena and the starts, for a store image.
+    var parts: (arena: [UInt8], starts: [Int]) { (arena, starts) }
+
+    /// Frees the hashes once uniqueness is checked (8 bytes an entry).
+    mutating func dropHashes() { hashes = [] }
 
     mutating func reserveCapacity(_ n: Int) {
         arena.reserveCapacity(n * 10)

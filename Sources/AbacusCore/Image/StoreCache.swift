@@ -1,0 +1,164 @@
+// The folder of store images (`$XDG_CACHE_HOME/abacus/`, else `~/.cache/abacus/`):
+// which image belongs to which ledger files, when one may be used, saving a new one
+// and keeping the folder small.
+//
+// An image is named after the canonical paths of the files it was made from, and
+// is used only when everything it records still holds: the same Abacus version and
+// image format, the same files, each of the same size and the same content hash
+// (every byte hashed: an edit that keeps the size and the modification time is
+// seen), and every section of the image matching its checksum. Anything else — a
+// file edited, an image cut short, damaged or left by another version — sends the
+// load to the JSON with a one-line note, and the image is saved anew. Saving is
+// atomic (`AtomicFile`), so a session never sees half an image; a folder that
+// cannot be written is a note, not an error. After a save, the least recently
+// used images are removed beyond `maxImages` images or `maxBytes` bytes in all.
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+public struct StoreCache: Sendable {
+    public let folder: String
+    /// The Abacus version an image must have been written by.
+    public let version: String
+    public var maxImages = 8
+    public var maxBytes = 4 << 30
+
+    public init(folder: String, version: String) {
+        self.folder = folder
+        self.version = version
+    }
+
+    /// `$XDG_CACHE_HOME/abacus`, else `$HOME/.cache/abacus`; nil when neither is set.
+    public static func defaultFolder(_ environment: [String: String]) -> String? {
+        if let c = environment["XDG_CACHE_HOME"], c.hasPrefix("/") { return c + "/abacus" }
+        if let h = environment["HOME"], !h.isEmpty { return h + "/.cache/abacus" }
+        return nil
+    }
+
+    /// The image file for these canonical paths.
+    public func imagePath(for canonical: [String]) -> String {
+        let key = Array(canonical.joined(separator: "\u{0}").utf8)
+        let h = key.withUnsafeBytes { ContentHash.xxh64($0, seed: 0x4142_4143_5553) }
+        let hex = String(h, radix: 16)
+        return folder + "/store-" + String(repeating: "0", count: 16 - hex.count) + hex + ".img"
+    }
+
+    /// Loads the ledger files, from their image when it provably matches them, else from the
+    /// JSON (saving an image for next time). `note` receives one-line notes for stderr.
+    public func load(paths: [String], progress: LoadProgress? = nil, note: (String) -> Void) throws(LoadError) -> Ledger {
+        var canonical: [String] = []
+        for p in paths {
+            // Only regular files can be checked against an image; a pipe is read as it comes.
+            guard let c = LedgerLoader.canonicalPath(p), MappedFile.identity(of: c) != nil else {
+                return try LedgerLoader.load(paths: paths, progress: progress)
+            }
+            canonical.append(c)
+        }
+        let image = imagePath(for: canonical)
+        if let ledger = fromImage(image, canonical: canonical, paths: paths, note: note) { return ledger }
+        let (ledger, stamps) = try LedgerLoader.load(paths: paths, stamping: true, progress: progress)
+        if let stamps { save(ledger, stamps: stamps, to: image, note: note) }
+        return ledger
+    }
+
+    // MARK: Using an image
+
+    /// The ledger from the image at `path`, or nil (with a note unless there is no image).
+    func fromImage(_ path: String, canonical: [String], paths: [String], note: (String) -> Void) -> Ledger? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard fd >= 0 else {
+            if errno != ENOENT && errno != ENOTDIR { note("note: cannot read the store image \(path) (\(RateCache.errnoText())); reading the JSON") }
+            return nil
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size > 0 else {
+            note("note: ignoring the store image \(path): not a regular file with contents; reading the JSON")
+            return nil
+        }
+        let size = Int(info.st_size)
+        guard let p = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), p != MAP_FAILED else {
+            note("note: cannot map the store image \(path) (\(RateCache.errnoText())); reading the JSON")
+            return nil
+        }
+        defer { munmap(p, size) }
+        let guardRail = ShrinkGuard(message: "error: \(path) or a ledger file got shorter while it was being read; run again, or with --no-cache\n")
+        defer { guardRail.remove() }
+        let bytes = UnsafeRawBufferPointer(start: p, count: size)
+        do throws(ImageProblem) {
+            let dir = try StoreImage.directory(bytes)
+            guard dir.version == version else { throw ImageProblem("written by Abacus \(ShownText.shown(dir.version, limit: 40)), this is \(version)") }
+            guard dir.stamps.map(\.path) == canonical else { throw ImageProblem("made from other ledger files") }
+            for (stamp, name) in zip(dir.stamps, paths) {
+                guard let now = MappedFile.identity(of: stamp.path), UInt64(now.size) == stamp.size,
+                      let hash = LedgerLoader.contentHash(of: stamp.path), hash == stamp.hash else {
+                    note("note: \(ShownText.shown(name, limit: 1000)) changed since its store image was saved; reading the JSON")
+                    return nil
+                }
+            }
+            let ledger = try StoreImage.ledger(bytes, dir, files: paths, fd: fd)
+            // Most recently used first when the folder is trimmed.
+            _ = futimens(fd, nil)
+            return ledger
+        } catch {
+            note("note: ignoring the store image \(path): \(error.description); reading the JSON")
+            return nil
+        }
+    }
+
+    // MARK: Saving an image
+
+    func save(_ ledger: Ledger, stamps: [LedgerFileStamp], to path: String, note: (String) -> Void) {
+        do throws(AtomicFile.Failure) {
+            try AtomicFile.makeFolders(folder)
+            try AtomicFile.replace(path) { fd in StoreImage.write(ledger, stamps: stamps, version: version, to: fd) }
+        } catch {
+            note("note: cannot save a store image in \(folder) (\(error.description)); the next start reads the JSON again")
+            return
+        }
+        trim(keeping: path)
+    }
+
+    /// Removes the least recently used images beyond `maxImages` or `maxBytes`, and
+    /// temporary files a crashed save left more than an hour ago. `keeping` always stays.
+    func trim(keeping: String) {
+        guard let dir = opendir(folder) else { return }
+        var images: [(path: String, used: Int, bytes: Int)] = []
+        let now = time(nil)
+        while let e = readdir(dir) {
+            let name = withUnsafeBytes(of: e.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard name.hasPrefix("store-") else { continue }
+            let path = folder + "/" + name
+            var info = stat()
+            guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
+            if name.hasSuffix(".img") {
+                images.append((path, Int(info.st_mtim.tv_sec), Int(info.st_size)))
+            } else if name.contains(".img.tmp-"), Int(now) - Int(info.st_mtim.tv_sec) > 3600 {
+                unlink(path)
+            }
+        }
+        closedir(dir)
+        images.sort { ($0.path == keeping ? 1 : 0, $0.used) > ($1.path == keeping ? 1 : 0, $1.used) }
+        var total = 0
+        for (i, image) in images.enumerated() {
+            total += image.bytes
+            if image.path != keeping && (i >= maxImages || total > maxBytes) { unlink(image.path) }
+        }
+    }
+}
+
+extension LedgerLoader {
+    /// `ContentHash.of` a regular file's bytes, mapped a piece at a time and handed back once
+    /// hashed (nothing stays resident); nil when it is not a regular file or cannot be read.
+    public static func contentHash(of path: String) -> UInt64? {
+        guard let file = try? MappedFile(path: path), file.identity != nil else { return nil }
+        defer { file.unmap() }
+        return ContentHash.of(UnsafeRawBufferPointer(file.bytes), release: file.isMapping, populate: file.isMapping)
+    }
+}
+

@@ -1,0 +1,251 @@
+// The store image: the hash it is checked with, a round trip of every column,
+// damage anywhere in the file detected (never trusted, never a crash), and the
+// cache's choice between an image and the JSON.
+
+@testable import AbacusCore
+import Foundation
+import Testing
+
+enum ImageFixture {
+    static let demo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Examples/demo.json").path
+
+    static func folder() throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("abacus-image-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    /// The image of the demo ledger, as bytes.
+    static func demoImage() throws -> (ledger: Ledger, bytes: [UInt8]) {
+        let ledger = try LedgerLoader.load(paths: [demo])
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/demo.img"
+        let fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0o600)
+        #expect(fd >= 0)
+        let stamp = LedgerFileStamp(path: demo, size: 1, hash: 2)
+        #expect(StoreImage.write(ledger, stamps: [stamp], version: "test", to: fd))
+        close(fd)
+        return (ledger, Array(try Data(contentsOf: URL(fileURLWithPath: path))))
+    }
+
+    /// The ledger read back from image bytes, or the problem found.
+    static func read(_ bytes: [UInt8]) -> Result<Ledger, ImageProblem> {
+        bytes.withUnsafeBytes { raw in
+            do throws(ImageProblem) {
+                let dir = try StoreImage.directory(raw)
+                return .success(try StoreImage.ledger(raw, dir, files: ["demo.json"]))
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+}
+
+@Suite struct ContentHashTests {
+    @Test func xxh64MatchesItsReferenceValues() {
+        func h(_ s: String) -> UInt64 { Array(s.utf8).withUnsafeBytes { ContentHash.xxh64($0) } }
+        #expect(h("") == 0xEF46_DB37_51D8_E999)
+        #expect(h("a") == 0xD24E_C4F1_A98C_6E5B)
+        #expect(h("abc") == 0x44BC_2CF5_AD77_0999)
+    }
+
+    /// Hashing a file through a small buffer gives what hashing its bytes at once gives,
+    /// at every boundary: empty, a tail, whole stripes, several pieces.
+    @Test(arguments: [0, 1, 31, 32, 33, 1 << 20, (1 << 20) + 5, ContentHash.pieceBytes, ContentHash.pieceBytes + 7, 2 * ContentHash.pieceBytes + 100])
+    func hashingAFileEqualsHashingItsBytes(size: Int) throws {
+        var bytes = [UInt8](repeating: 0, count: size)
+        var x: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for i in bytes.indices { x = x &* 6_364_136_223_846_793_005 &+ 1; bytes[i] = UInt8(truncatingIfNeeded: x >> 56) }
+        let dir = try ImageFixture.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/bytes"
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let fd = open(path, O_RDONLY)
+        defer { close(fd) }
+        let direct = bytes.withUnsafeBytes { ContentHash.of($0) }
+        #expect(ContentHash.ofFile(fd, size: size) == direct)
+        #expect(LedgerLoader.contentHash(of: path) == direct)
+        if size > 0 {
+            bytes[size / 2] ^= 1
+            #expect(bytes.withUnsafeBytes { ContentHash.of($0) } != direct)
+        }
+    }
+}
+
+@Suite struct StoreImageTests {
+    @Test func everyColumnComesBackAsItWas() throws {
+        let (ledger, bytes) = try ImageFixture.demoImage()
+        let back = try ImageFixture.read(bytes).get()
+        let a = ledger.entries, b = back.entries
+        #expect(a.count == b.count && a.count > 0)
+        #expect(a.day == b.day && a.amount == b.amount && a.amountScale == b.amountScale && a.currency == b.currency)
+        #expect(a.book == b.book && a.category == b.category && a.party == b.party && a.payment == b.payment)
+        #expect(a.remarks == b.remarks && a.isTransfer == b.isTransfer && a.entryID == b.entryID)
+        #expect(a.tagStart == b.tagStart && a.tagCodes == b.tagCodes && a.bookedIndex == b.bookedIndex)
+        #expect(a.booked.normalizedAmount == b.booked.normalizedAmount && a.booked.normalizedScale == b.booked.normalizedScale)
+        #expect(a.booked.normalizedCurrency == b.booked.normalizedCurrency && a.booked.conversionRate == b.booked.conversionRate)
+        #expect(a.booked.conversionRateScale == b.booked.conversionRateScale)
+        #expect(a.booked.normalizedScales == b.booked.normalizedScales && a.booked.conversionRateScales == b.booked.conversionRateScales)
+        #expect(a.categories == b.categories && a.parties == b.parties && a.payments == b.payments)
+        #expect(a.tags == b.tags && a.remarkTexts == b.remarkTexts && a.currencies == b.currencies)
+        #expect((0..<a.count).allSatisfy { a.id(at: $0) == b.id(at: $0) })
+        for (x, y) in [(a.byCategory, b.byCategory), (a.byBook, b.byBook), (a.byCurrency, b.byCurrency)] {
+            #expect(x.starts == y.starts && x.rows == y.rows)
+        }
+        #expect(ledger.defaultCurrency == back.defaultCurrency)
+        #expect(ledger.books.map { "\($0)" } == back.books.map { "\($0)" })
+        #expect(ledger.snapshots.map { "\($0.base)\($0.day)\($0.rates.sorted { $0.key < $1.key }.map { "\($0)" })\($0.order)" }
+                == back.snapshots.map { "\($0.base)\($0.day)\($0.rates.sorted { $0.key < $1.key }.map { "\($0)" })\($0.order)" })
+        #expect(ledger.pairs.map { "\($0)" } == back.pairs.map { "\($0)" })
+        #expect(ledger.customRates.map { "\($0)" } == back.customRates.map { "\($0)" })
+        #expect(ledger.budgets.map { "\($0)" } == back.budgets.map { "\($0)" })
+        #expect(back.files == ["demo.json"])
+    }
+
+    /// One flipped bit anywhere — header, directory, a section, the padding between them — is
+    /// found; nothing is ever read from a damaged image.
+    @Test func aFlippedBitAnywhereIsFound() throws {
+        let (_, bytes) = try ImageFixture.demoImage()
+        var positions = Array(stride(from: 0, to: bytes.count, by: 61))
+        positions += [bytes.count - 1, 8, 16, 24, 32, 63, 64]
+        for i in positions {
+            var damaged = bytes
+            damaged[i] ^= 0x10
+            guard case .failure = ImageFixture.read(damaged) else {
+                Issue.record("a flipped bit at byte \(i) of \(bytes.count) was not found")
+                return
+            }
+        }
+    }
+
+    @Test func anImageCutShortAtAnyLengthIsRefused() throws {
+        let (_, bytes) = try ImageFixture.demoImage()
+        for length in Array(stride(from: 0, to: bytes.count, by: 997)) + [bytes.count - 1] {
+            guard case .failure = ImageFixture.read(Array(bytes.prefix(length))) else {
+                Issue.record("an image cut to \(length) bytes was used")
+                return
+            }
+        }
+    }
+
+    /// Random bytes behind a valid magic and format, and directories whose offsets point anywhere:
+    /// refused, never a crash or a read out of bounds.
+    @Test func hostileImagesAreRefusedWithoutCrashing() throws {
+        let (_, bytes) = try ImageFixture.demoImage()
+        var x: UInt64 = 42
+        func next() -> UInt64 { x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407; return x >> 11 }
+        for _ in 0..<200 {
+            var hostile = bytes
+            for _ in 0..<(1 + Int(next() % 8)) { hostile[Int(next() % UInt64(hostile.count))] = UInt8(truncatingIfNeeded: next()) }
+            if case .success = ImageFixture.read(hostile) { Issue.record("a damaged image was used") }
+        }
+        var random = [UInt8](repeating: 0, count: 4096)
+        for i in random.indices { random[i] = UInt8(truncatingIfNeeded: next()) }
+        random.replaceSubrange(0..<12, with: Array("ABACUSIM".utf8) + [1, 0, 0, 0])
+        if case .success = ImageFixture.read(random) { Issue.record("random bytes were used as an image") }
+    }
+}
+
+@Suite struct StoreCacheTests {
+    static func ledgerCopy() throws -> String {
+        let path = try ImageFixture.folder() + "/ledger.json"
+        try FileManager.default.copyItem(atPath: ImageFixture.demo, toPath: path)
+        return path
+    }
+
+    @Test func theSecondLoadComesFromTheImageAndAnotherVersionsImageIsNotUsed() throws {
+        let ledgerPath = try StoreCacheTests.ledgerCopy()
+        let cache = StoreCache(folder: try ImageFixture.folder() + "/abacus", version: "0.0.1-test")
+        var notes: [String] = []
+        let cold = try cache.load(paths: [ledgerPath]) { notes.append($0) }
+        let image = cache.imagePath(for: [LedgerLoader.canonicalPath(ledgerPath) ?? ""])
+        #expect(FileManager.default.fileExists(atPath: image))
+        let warm = try cache.load(paths: [ledgerPath]) { notes.append($0) }
+        #expect(notes == [])
+        #expect(warm.entries.amount == cold.entries.amount && warm.entries.day == cold.entries.day)
+        // The same files, read by another version of Abacus: the JSON, with a note, and a new image.
+        let other = StoreCache(folder: cache.folder, version: "0.0.2-test")
+        let again = try other.load(paths: [ledgerPath]) { notes.append($0) }
+        #expect(notes.count == 1 && notes[0].contains("written by Abacus 0.0.1-test, this is 0.0.2-test"), "\(notes)")
+        #expect(again.entries.amount == cold.entries.amount)
+        notes = []
+        _ = try other.load(paths: [ledgerPath]) { notes.append($0) }
+        #expect(notes == [])
+    }
+
+    /// Beyond the limit, the least recently used images go; the one just saved stays.
+    @Test func theFolderKeepsOnlyTheMostRecentlyUsedImages() throws {
+        var cache = StoreCache(folder: try ImageFixture.folder() + "/abacus", version: "test")
+        cache.maxImages = 2
+        var paths: [String] = []
+        for _ in 0..<3 {
+            let p = try StoreCacheTests.ledgerCopy()
+            paths.append(p)
+            _ = try cache.load(paths: [p]) { _ in }
+            // Distinct modification times, a second apart.
+            sleep(1)
+        }
+        let images = try FileManager.default.contentsOfDirectory(atPath: cache.folder).filter { $0.hasSuffix(".img") }
+        #expect(images.count == 2)
+        let newest = cache.imagePath(for: [LedgerLoader.canonicalPath(paths[2]) ?? ""])
+        let oldest = cache.imagePath(for: [LedgerLoader.canonicalPath(paths[0]) ?? ""])
+        #expect(FileManager.default.fileExists(atPath: newest))
+        #expect(!FileManager.default.fileExists(atPath: oldest))
+    }
+}
+
+@Suite struct LoadProgressTests {
+    final class Lines: @unchecked Sendable {
+        private let lock = NSLock()
+        private var items: [String] = []
+        func add(_ s: String) { lock.lock(); items.append(s); lock.unlock() }
+        var all: [String] { lock.lock(); defer { lock.unlock() }; return items }
+    }
+
+    /// The percentage of bytes read, redrawn on one line, and the line cleared at the end.
+    @Test func progressShowsThePercentageReadAndClearsItsLine() throws {
+        let lines = Lines()
+        let progress = LoadProgress(totalBytes: 1000, label: "loading big.json", delay: 0) { lines.add($0) }
+        progress.start()
+        progress.main(300)
+        progress.helper(120)
+        var waited = 0
+        while !lines.all.contains("\rloading big.json: 42%") && waited < 500 {
+            usleep(10_000)
+            waited += 1
+        }
+        progress.finish()
+        #expect(lines.all.contains("\rloading big.json: 42%"), "\(lines.all)")
+        #expect(lines.all.last == "\r\u{1B}[K")
+    }
+
+    /// A note written during a load (a store image not used) goes on a line of its own.
+    @Test func aNoteClearsTheProgressLineFirst() {
+        let lines = Lines()
+        let progress = LoadProgress(totalBytes: 1000, label: "loading big.json", delay: 0) { lines.add($0) }
+        progress.start()
+        progress.main(500)
+        var waited = 0
+        while !lines.all.contains("\rloading big.json: 50%") && waited < 500 {
+            usleep(10_000)
+            waited += 1
+        }
+        progress.interject { lines.add("note\n") }
+        progress.finish()
+        let all = lines.all
+        guard let note = all.firstIndex(of: "note\n") else { Issue.record("no note in \(all)"); return }
+        #expect(note > 0 && all[note - 1] == "\r\u{1B}[K", "\(all)")
+    }
+
+    /// A load that ends within its second draws nothing at all.
+    @Test func aQuickLoadShowsNothing() {
+        let lines = Lines()
+        let progress = LoadProgress(totalBytes: 1000, label: "loading small.json") { lines.add($0) }
+        progress.start()
+        progress.main(1000)
+        progress.finish()
+        #expect(lines.all.isEmpty)
+    }
+}

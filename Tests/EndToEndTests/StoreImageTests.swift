@@ -1,0 +1,179 @@
+// Store images through the real binary: a warm start answers exactly as a cold one
+// (every golden statement), an edit that keeps the size and the modification time
+// is seen, a damaged image or an unwritable cache folder falls back to the JSON with
+// a note and the right answer, and `--no-cache` writes nothing.
+
+import Foundation
+import Testing
+
+enum ImageRun {
+    /// A cache folder of its own for one test (created by the binary).
+    static func cache() -> String { Binary.scratchCache() }
+
+    static func images(_ cache: String) -> [String] {
+        let folder = cache + "/abacus"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return names.filter { $0.hasPrefix("store-") && $0.hasSuffix(".img") }.map { folder + "/" + $0 }
+    }
+
+    static func run(_ cache: String, _ args: [String]) throws -> Run {
+        try Binary.run(["--no-rc", "--today", "2025-12-31"] + args, environment: ["XDG_CACHE_HOME": cache])
+    }
+
+    /// A copy of the demo ledger in a folder of its own.
+    static func ledgerCopy() throws -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("abacus-image-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let path = dir.appendingPathComponent("ledger.json").path
+        try FileManager.default.copyItem(atPath: Binary.root.appendingPathComponent("Examples/demo.json").path, toPath: path)
+        return path
+    }
+
+    static let question = ["--format", "csv", "-e", "sum expenses in INR by category", "-e", "count entries by book"]
+}
+
+@Suite struct StoreImageEndToEndTests {
+    static var goldenFiles: [String] {
+        let folder = Binary.root.appendingPathComponent("Tests/Golden").path
+        return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".test") }.sorted()
+    }
+
+    /// Every statement of a golden file, in order, as one script (blocks: a header line
+    /// `query`/`error`/`plan`, then the statement).
+    static func statements(_ file: String) throws -> [String] {
+        let text = try String(contentsOfFile: Binary.root.appendingPathComponent("Tests/Golden/" + file).path, encoding: .utf8)
+        let lines = text.components(separatedBy: "\n")
+        var out: [String] = []
+        for (i, line) in lines.enumerated() where i + 1 < lines.count {
+            if let kind = line.split(separator: " ").first, ["query", "error", "plan"].contains(String(kind)) { out.append(lines[i + 1]) }
+        }
+        return out
+    }
+
+    @Test(arguments: goldenFiles)
+    func aWarmStartAnswersEveryGoldenStatementAsAColdOne(_ file: String) throws {
+        let cache = ImageRun.cache()
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let statements = try StoreImageEndToEndTests.statements(file)
+        #expect(!statements.isEmpty)
+        let args = ["Examples/demo.json", "--keep-going"] + statements.flatMap { ["-e", $0] }
+        let cold = try ImageRun.run(cache, args)
+        #expect(ImageRun.images(cache).count == 1, "the cold start saves an image")
+        let warm = try ImageRun.run(cache, args)
+        let reference = try ImageRun.run(cache, ["--no-cache"] + args)
+        #expect(warm.stdout == cold.stdout)
+        #expect(warm.stderr == cold.stderr)
+        #expect(warm.status == cold.status)
+        #expect(reference.stdout == cold.stdout && reference.stderr == cold.stderr)
+        #expect(!warm.stderr.contains("store image"))
+    }
+
+    /// One digit changed in place, the size and the modification time put back: the
+    /// contents hash tells, and the answer is the new one.
+    @Test func anEditOfOneDigitKeepingSizeAndTimeIsSeen() throws {
+        let cache = ImageRun.cache()
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let ledger = try ImageRun.ledgerCopy()
+        defer { try? FileManager.default.removeItem(atPath: (ledger as NSString).deletingLastPathComponent) }
+        let before = try ImageRun.run(cache, [ledger] + ImageRun.question)
+        #expect(before.status == 0)
+        #expect(ImageRun.images(cache).count == 1)
+        let attributes = try FileManager.default.attributesOfItem(atPath: ledger)
+        var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: ledger)))
+        // The first digit of the first expense amount: "amount": -1234.56
+        let key = Array("\"amount\": -".utf8)
+        guard let at = (0..<(bytes.count - key.count)).first(where: { Array(bytes[$0..<($0 + key.count)]) == key }) else {
+            Issue.record("no expense amount in the demo ledger")
+            return
+        }
+        let digit = at + key.count
+        bytes[digit] = bytes[digit] == UInt8(ascii: "9") ? UInt8(ascii: "8") : bytes[digit] + 1
+        try Data(bytes).write(to: URL(fileURLWithPath: ledger))
+        try FileManager.default.setAttributes([.modificationDate: attributes[.modificationDate] as Any], ofItemAtPath: ledger)
+        #expect((try FileManager.default.attributesOfItem(atPath: ledger))[.size] as? Int == attributes[.size] as? Int)
+        let after = try ImageRun.run(cache, [ledger] + ImageRun.question)
+        let truth = try ImageRun.run(cache, ["--no-cache", ledger] + ImageRun.question)
+        #expect(after.status == 0)
+        #expect(after.stdout == truth.stdout)
+        #expect(after.stdout != before.stdout)
+        #expect(after.stderr == "note: \(ledger) changed since its store image was saved; reading the JSON\n", "\(after.stderr)")
+        // The image was saved anew: the next start uses it silently.
+        let again = try ImageRun.run(cache, [ledger] + ImageRun.question)
+        #expect(again.stdout == truth.stdout && again.stderr == "")
+    }
+
+    enum Damage: String, CaseIterable, CustomStringConvertible {
+        case truncated, flippedByte, flippedHeaderByte, otherFormat, notAnImage, empty
+        var description: String { rawValue }
+
+        func apply(_ path: String) throws {
+            var b = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+            switch self {
+            case .truncated: b = Array(b.prefix(b.count / 2))
+            case .flippedByte: b[b.count * 2 / 3] ^= 0x01
+            case .flippedHeaderByte: b[70] ^= 0x40
+            case .otherFormat: b[8] = b[8] &+ 1
+            case .notAnImage: b = Array("{\"version\": 1}".utf8)
+            case .empty: b = []
+            }
+            try Data(b).write(to: URL(fileURLWithPath: path))
+        }
+    }
+
+    @Test(arguments: Damage.allCases)
+    func aDamagedImageFallsBackToTheJSONWithANote(_ damage: Damage) throws {
+        let cache = ImageRun.cache()
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let ledger = try ImageRun.ledgerCopy()
+        defer { try? FileManager.default.removeItem(atPath: (ledger as NSString).deletingLastPathComponent) }
+        let cold = try ImageRun.run(cache, [ledger] + ImageRun.question)
+        let images = ImageRun.images(cache)
+        #expect(images.count == 1)
+        guard let image = images.first else { return }
+        try damage.apply(image)
+        let r = try ImageRun.run(cache, [ledger] + ImageRun.question)
+        #expect(r.status == 0)
+        #expect(r.stdout == cold.stdout)
+        #expect(r.stderr.hasPrefix("note: ignoring the store image \(image): "), "\(r.stderr)")
+        #expect(r.stderr.hasSuffix("; reading the JSON\n") && r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+        if damage == .otherFormat { #expect(r.stderr.contains("image format")) }
+        // Saved anew and used silently.
+        let again = try ImageRun.run(cache, [ledger] + ImageRun.question)
+        #expect(again.stdout == cold.stdout && again.stderr == "")
+    }
+
+    /// A cache folder that cannot be made (its parent is a file: even root cannot write
+    /// there) is a one-line note; the answer is the same.
+    @Test func anUnwritableCacheFolderIsANoteNotAnError() throws {
+        let blocker = try Binary.temporaryFile("image-blocker-\(UUID().uuidString)", "not a folder")
+        let r = try ImageRun.run(blocker, ["Examples/demo.json"] + ImageRun.question)
+        let truth = try ImageRun.run(ImageRun.cache(), ["--no-cache", "Examples/demo.json"] + ImageRun.question)
+        try? FileManager.default.removeItem(atPath: blocker)
+        #expect(r.status == 0)
+        #expect(r.stdout == truth.stdout)
+        #expect(r.stderr.hasPrefix("note: cannot save a store image in \(blocker)/abacus"), "\(r.stderr)")
+        #expect(r.stderr.hasSuffix("the next start reads the JSON again\n") && r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+    }
+
+    @Test func noCacheNeitherWritesNorReadsAnImage() throws {
+        let cache = ImageRun.cache()
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let ledger = try ImageRun.ledgerCopy()
+        defer { try? FileManager.default.removeItem(atPath: (ledger as NSString).deletingLastPathComponent) }
+        let r = try ImageRun.run(cache, ["--no-cache", ledger] + ImageRun.question)
+        #expect(r.status == 0 && r.stderr == "")
+        #expect(!FileManager.default.fileExists(atPath: cache), "--no-cache created \(cache)")
+        // An image that would be noticed as damaged is not even opened.
+        _ = try ImageRun.run(cache, [ledger] + ImageRun.question)
+        guard let image = ImageRun.images(cache).first else { Issue.record("no image saved"); return }
+        try Damage.flippedByte.apply(image)
+        let skipped = try ImageRun.run(cache, ["--no-cache", ledger] + ImageRun.question)
+        #expect(skipped.stderr == "" && skipped.stdout == r.stdout)
+    }
+
+    /// Progress is for a person at a terminal: a script's stderr never gets it.
+    @Test func aScriptGetsNoProgressLine() throws {
+        let r = try ImageRun.run(ImageRun.cache(), ["--no-cache", "Examples/demo.json", "-e", "count entries"])
+        #expect(!r.stderr.contains("loading") && !r.stderr.contains("%"))
+    }
+}
