@@ -123,6 +123,7 @@ public final class Shell {
         let files: Ledger
         do {
             files = try loadLedger(paths)
+            files.notes.forEach { tell("note: " + $0) }
             loadedPaths = options.ledgers
             for path in options.rateFiles { rateFiles.append(try RateFile.load(path: path)) }
         } catch {
@@ -204,6 +205,7 @@ public final class Shell {
     func reload(_ paths: [String], what: String) -> Bool {
         do {
             let files = try loadLedger(paths)
+            files.notes.forEach { tell("note: " + $0) }
             fileLedger = files
             let ledger = composed(files)
             session.replaceLedger(ledger)

@@ -261,9 +261,6 @@ let cases: [BadCase] = [
     BadCase("book ids colliding across files",
             documents: [("a.json", ledger()), ("b.json", secondFile.replacingOccurrences(of: #""id": "b2""#, with: #""id": "b1""#))],
             file: "b.json", path: "books[0].id", line: 4, #"duplicate book id "b1""#, "a.json: books[0]"),
-    BadCase("defaultCurrency disagreeing across files",
-            documents: [("a.json", ledger()), ("b.json", secondFile.replacingOccurrences(of: #""defaultCurrency": "INR""#, with: #""defaultCurrency": "SGD""#))],
-            file: "b.json", path: "defaultCurrency", line: 3, "SGD", "INR"),
 ]
 
 /// Loads the case's documents and returns the refusal (nil when it loaded).
@@ -575,4 +572,16 @@ func aRepeatedIdIsSuspectedWhereverItIs(position: Int) {
     var repeated = Array("e-\(position)".utf8)
     repeated.withUnsafeMutableBufferPointer { ids.append(UnsafeBufferPointer($0)) }
     #expect(ids.mayHaveDuplicates())
+}
+
+/// Files that disagree on the default currency load together: the first file's default is
+/// used, and the load says so (the shell prints it on stderr).
+@Test func filesWithDifferentDefaultCurrenciesLoadWithTheFirstOnes() throws {
+    let a = #"{"version": 1, "defaultCurrency": "INR", "books": [{"id": "h", "name": "H", "currency": "INR"}], "entries": []}"#
+    let b = #"{"version": 1, "defaultCurrency": "SGD", "books": [{"id": "s", "name": "S", "currency": "SGD"}], "entries": []}"#
+    let ledger = try LedgerLoader.load(documents: [("a.json", a), ("b.json", b)])
+    #expect(ledger.defaultCurrency.code == "INR")
+    #expect(ledger.notes == ["b.json has defaultCurrency SGD; INR, from a.json, the first file to give one, is used (`set currency SGD` to change it)"])
+    // Agreeing files have nothing to say.
+    #expect(try LedgerLoader.load(documents: [("a.json", a), ("c.json", a.replacingOccurrences(of: "\"h\"", with: "\"h2\"").replacingOccurrences(of: "\"H\"", with: "\"H2\""))]).notes.isEmpty)
 }

@@ -49,12 +49,41 @@ enum Binary {
         process.standardError = err
         process.standardInput = input
         try process.run()
-        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        // Plain read(2) and write(2), retried on EINTR (Foundation's FileHandle traps on it), and
+        // stderr drained on a thread of its own so that a full pipe cannot stall the child.
+        let errBytes = Binary.Bytes()
+        let drain = Thread { errBytes.value = Binary.readAll(err.fileHandleForReading.fileDescriptor) }
+        drain.start()
+        if let stdin { Binary.writeAll(input.fileHandleForWriting.fileDescriptor, Array(stdin.utf8)) }
         try input.fileHandleForWriting.close()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
+        let o = Binary.readAll(out.fileHandleForReading.fileDescriptor)
         process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+        while !drain.isFinished { usleep(1000) }
+        return Run(status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
+                   stderr: String(decoding: errBytes.value, as: UTF8.self))
+    }
+
+    final class Bytes: @unchecked Sendable { var value: [UInt8] = [] }
+
+    static func readAll(_ fd: Int32) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return bytes }
+            bytes += buffer[0..<n]
+        }
+    }
+
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress.map { $0 + written }, bytes.count - written) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return }
+            written += n
+        }
     }
 
     /// A new, empty folder name under the temporary folder (created by whoever writes to it).

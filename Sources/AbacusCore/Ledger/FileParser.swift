@@ -61,11 +61,15 @@ struct FileParser {
                 version = try number("1")
             case "defaultCurrency":
                 let c = try currencyCode()
-                if let existing = b.defaultCurrency, existing != c {
-                    throw rule("\(c) differs from defaultCurrency \(existing) of \(b.defaultCurrencyFile); files loaded together must agree", at: reader.pos)
+                // Files loaded together keep the first file's default, and say so.
+                if let existing = b.defaultCurrency {
+                    if existing != c {
+                        b.notes.append("\(b.files[fileIndex]) has defaultCurrency \(c); \(existing), from \(b.defaultCurrencyFile), the first file to give one, is used (`set currency \(c)` to change it)")
+                    }
+                } else {
+                    b.defaultCurrency = c
+                    b.defaultCurrencyFile = b.files[fileIndex]
                 }
-                b.defaultCurrency = c
-                b.defaultCurrencyFile = b.files[fileIndex]
             case "books": try array { p in try p.parseBook(into: &b) }
             case "entries": try parseEntries(into: &b)
             case "rates": try array { p in try p.parseRate(into: &b, custom: false) }

@@ -56,6 +56,8 @@ public struct Ledger: Sendable {
     public var budgets: [Budget]
     /// Rate files whose market rates were added (`addRates`), in the order they were added.
     public var rateFiles: [String] = []
+    /// What loading decided that a person should hear of (printed on stderr).
+    public var notes: [String] = []
 
     public func book(named name: String) -> Int? {
         books.firstIndex { $0.name == name }

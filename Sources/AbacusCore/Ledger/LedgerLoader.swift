@@ -252,6 +252,8 @@ struct LedgerBuilder {
     var files: [String] = []
     var defaultCurrency: Currency?
     var defaultCurrencyFile = ""
+    /// What the load decided that a person should hear of (files that disagree on the default currency).
+    var notes: [String] = []
 
     var books: [Book] = []
     var bookIDs: [String: Int] = [:]
@@ -499,7 +501,7 @@ struct LedgerBuilder {
         store.currencies = (0..<(store.byCurrency.starts.count - 1)).filter { store.byCurrency.starts[$0 + 1] > store.byCurrency.starts[$0] }
             .map { Currency(packed: UInt16($0)) }
         return Ledger(files: files, defaultCurrency: defaultCurrency, books: books, entries: store,
-                      snapshots: snapshots, pairs: pairs, customRates: customRates, budgets: budgets)
+                      snapshots: snapshots, pairs: pairs, customRates: customRates, budgets: budgets, notes: notes)
     }
 
     /// Row numbers in order of day, ties in load order (counting sort when the span allows).

@@ -5,8 +5,31 @@
 import AbacusCore
 
 /// The codes of a row's group keys: one lane per key (at most four keys and the
-/// `currency` that `in native` adds).
-typealias GroupCodes = SIMD8<UInt32>
+/// `currency` that `in native` adds). Hashed as 64-bit words, and the upper half only
+/// when a fifth key uses it: one lookup per row of a multi-key grouping is the hot
+/// spot, and hashing lane by lane doubled its cost.
+struct GroupCodes: Hashable {
+    private var lanes = SIMD8<UInt32>.zero
+
+    static let zero = GroupCodes()
+
+    @inline(__always)
+    subscript(_ i: Int) -> UInt32 {
+        get { lanes[i] }
+        set { lanes[i] = newValue }
+    }
+
+    @inline(__always)
+    static func == (a: GroupCodes, b: GroupCodes) -> Bool { a.lanes == b.lanes }
+
+    @inline(__always)
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(UInt64(lanes[0]) | UInt64(lanes[1]) << 32)
+        hasher.combine(UInt64(lanes[2]) | UInt64(lanes[3]) << 32)
+        let high = UInt64(lanes[4]) | UInt64(lanes[5]) << 32
+        if high != 0 { hasher.combine(high) }
+    }
+}
 
 extension Executor {
     /// A period key's code for a day (`Period.code`, as 32 bits).
