@@ -146,7 +146,7 @@ public final class Shell {
         stdoutIsTerminal = isatty(1) == 1
         stderrIsTerminal = isatty(2) == 1
         // Colour only where a person watches answers being made: the REPL and -e statements on a
-        // terminal. A script (-f, piped stdin) never gets colour, even on a terminal (issue 5).
+        // terminal. A script (-f, piped stdin) never gets colour, even on a terminal (README, Using it).
         let readsScripts = options.actions.contains { if case .script = $0 { return true } else { return false } }
             || (options.actions.isEmpty && !interactive)
         colorAllowed = options.color && !readsScripts

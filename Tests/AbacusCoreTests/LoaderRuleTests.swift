@@ -1,4 +1,4 @@
-// Refusal rules of the ledger loader (SPEC §2), and the few things it must accept.
+// Refusal rules of the ledger loader (docs/ledger-format.md), and the few things it must accept.
 //
 // Every bad document below is the valid minimal ledger of `ledger(...)` with one
 // thing changed; each case says which file, JSON path, line and message words the

@@ -1,4 +1,4 @@
-// SPEC §3, one conversion per case: what-if → booked → custom → market (with the date
+// docs/conversion.md, one conversion per case: what-if → booked → custom → market (with the date
 // rule and chaining), the valuation modes, and rounding once, half-even, at the end.
 // Every expected figure is worked out by hand in the comment beside its case (and
 // re-checked with Python's decimal module at 60 digits), never copied from Abacus.

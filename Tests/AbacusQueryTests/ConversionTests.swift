@@ -1,4 +1,4 @@
-// Conversion under the default (booked) valuation, step by step (SPEC §3),
+// Conversion under the default (booked) valuation, step by step (docs/conversion.md),
 // on a small ledger whose every expected figure is worked out in the comments.
 
 import AbacusCore

@@ -1,6 +1,6 @@
 // The first query form on the demo ledger, against totals worked out apart from
 // Abacus: Examples/make-demo-ledger.py's own check (native sums, counts) and an
-// independent Python implementation of SPEC §3 with exact fractions (the converted
+// independent Python implementation of docs/conversion.md with exact fractions (the converted
 // totals), which agreed to the paisa with the figures below.
 
 import AbacusCore

@@ -1,5 +1,5 @@
 // Aggregating before converting is allowed only where it gives the same result as
-// converting each entry first (SPEC §3). On generated ledgers, every grouped sum
+// converting each entry first (docs/conversion.md). On generated ledgers, every grouped sum
 // the engine computes (products with rate factors added in 256-bit sums per scale,
 // worked out again exactly where a cut quotient factor leaves the rounding in
 // doubt) must equal the sum of the entries converted one by one at their exact

@@ -1,4 +1,4 @@
-// Money display, currency by currency (SPEC §5): every home locale of the spec's list plus
+// Money display, currency by currency (the README's money display): every home locale of the spec's list plus
 // ISO codes without one (KWD, BHD, IQD: 3 decimals; ISK: 0; CLF: 4), each through the same
 // table of amounts: grouping, a negative, zero, half-even ties both ways at the minor unit,
 // a value that rounds to zero from below, and an amount of 19+ digits.
@@ -143,7 +143,7 @@ struct CurrencyRow: Sendable {
         CurrencyRow(code: "CLF", digits: 4,
                     positive: "CLF\u{A0}1,234,567.8910", negative: "-CLF\u{A0}1,234,567.8910", zero: "CLF\u{A0}0.0000",
                     tieDown: "CLF\u{A0}2.3444", tieUp: "CLF\u{A0}2.3446", large: "CLF\u{A0}12,345,678,901,234,567.8912"),
-        // ISO 4217 gives IQD 3 decimals; CLDR's default is 0. The ISO minor unit wins (SPEC §5).
+        // ISO 4217 gives IQD 3 decimals; CLDR's default is 0. The ISO minor unit wins (the README's money display).
         CurrencyRow(code: "IQD", digits: 3,
                     positive: "IQD\u{A0}1,234,567.891", negative: "-IQD\u{A0}1,234,567.891", zero: "IQD\u{A0}0.000",
                     tieDown: "IQD\u{A0}2.344", tieUp: "IQD\u{A0}2.346", large: "IQD\u{A0}12,345,678,901,234,567.891"),

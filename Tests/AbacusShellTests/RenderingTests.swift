@@ -1,4 +1,4 @@
-// Money display (SPEC §5) and the output formats (SPEC §1).
+// Money display (the README's money display) and the output formats (docs/language.md).
 
 import AbacusCore
 import AbacusQuery

@@ -346,7 +346,7 @@ func expectMatchesRecording(_ actual: String, _ relativePath: String, sourceLoca
     }
 }
 
-/// Scripts, dot commands, the rc file and output modes, as issue 5 and its audit describe them.
+/// Scripts, dot commands, the rc file and output modes, as the README describes them.
 @Suite struct ShellScriptTests {
     /// A ledger whose names carry what a terminal must never receive raw.
     static let hostileLedger = #"""

@@ -358,7 +358,7 @@ final class StateDirectory {
     }
 }
 
-/// What the audit of issue 5 found wanting, driven as a person would drive it.
+/// What an audit of the shell found wanting, driven as a person would drive it.
 @Suite struct REPLBehaviourTests {
     func started(_ state: StateDirectory, arguments: [String] = ["Examples/demo.json"], environment: [String: String?] = [:],
                  columns: UInt16 = 132) throws -> PTYSession {
@@ -491,7 +491,7 @@ final class StateDirectory {
         let state = try StateDirectory()
         let script = state.path + "/s.abq"
         try "count entries by book\nsum bogus\n".write(toFile: script, atomically: true, encoding: .utf8)
-        // -f on a terminal: no colour, no prompt (issue 5). NO_COLOR is unset here.
+        // -f on a terminal: no colour, no prompt. NO_COLOR is unset here.
         let f = try PTYSession(stateDirectory: state.path, arguments: ["Examples/demo.json", "-f", script], environment: ["NO_COLOR": nil])
         #expect(f.waitForExit(timeout: .seconds(10)) == 1)
         #expect(f.output.contains("Singapore Trip") && f.output.contains("error:"))

@@ -1,4 +1,4 @@
-// The schema of one ledger file (SPEC §2), walked with `JSONReader`.
+// The schema of one ledger file (docs/ledger-format.md), walked with `JSONReader`.
 //
 // One method per object kind of the spec. Each checks its fields' types and rules
 // as it reads them and appends to the `LedgerBuilder`; `path` always names the

@@ -1,4 +1,4 @@
-// The ledger's domain model, as SPEC §2 names it: books, rate snapshots and pairs,
+// The ledger's domain model, as docs/ledger-format.md names it: books, rate snapshots and pairs,
 // custom rates and budgets. Entries do not appear here one by one: they live in
 // the columns of `EntryStore`.
 

@@ -1,9 +1,9 @@
-// Loading ledger files (SPEC §2, version 1) into a `Ledger`.
+// Loading ledger files (version 1, docs/ledger-format.md) into a `Ledger`.
 //
 // The loader reads each file whole (memory-mapped), walks it once with
 // `JSONReader`, and writes each entry field straight into the columns of a
 // builder: no intermediate objects, no `Double`, no `String` per repeated value.
-// Every rule of §2 is checked on the way; the first broken rule stops the load
+// Every rule of the format is checked on the way; the first broken rule stops the load
 // with a `LoadError` naming the file, the line and column, the JSON path, what was
 // found and what was expected. Loading is all or nothing: a `Ledger` exists only
 // when every file passed. References that may point forward or into another file
@@ -240,7 +240,7 @@ struct ShrinkGuard {
     }
 }
 
-/// A rule of §2 broken at a place in the document; becomes a `LoadError`.
+/// A rule of the format broken at a place in the document; becomes a `LoadError`.
 struct LedgerRuleError: Error {
     var offset: Int
     var path: String

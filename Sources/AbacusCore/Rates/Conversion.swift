@@ -1,6 +1,6 @@
-// Converting entries into a target currency (SPEC §3), exactly.
+// Converting entries into a target currency (docs/conversion.md), exactly.
 //
-// `RateColumn` knows, row by row, which step of §3 applies for a target and a
+// `RateColumn` knows, row by row, which rule of conversion applies for a target and a
 // valuation — booked (normalizedAmount, conversionRate, the book's locked rate),
 // custom, market — as a rate id; `RowConverter` lays a statement's what-if rates
 // (step 1) over it. Every rate becomes a decimal factor: the rate itself when it
@@ -13,7 +13,7 @@
 
 import BigInt
 
-/// How amounts are valued (SPEC §3's valuation clause).
+/// How amounts are valued (docs/conversion.md#valuations).
 public enum Valuation: Hashable, Sendable, CustomStringConvertible {
     /// Booked values first (the default).
     case booked
@@ -96,7 +96,7 @@ public struct LateRateUse: Sendable, Equatable {
     }
 }
 
-/// Under `at latest`, a newest rate dated before today: how stale it is (SPEC §3).
+/// Under `at latest`, a newest rate dated before today: how stale it is (docs/conversion.md#valuations).
 public struct StaleRate: Sendable, Equatable {
     public var pair: CurrencyPair
     /// The rate's own date, which its age counts from.
@@ -196,7 +196,7 @@ public struct AgedRateUse: Sendable, Equatable {
 }
 
 /// Converting the rows of one statement: the session's `RateColumn` for the target and
-/// valuation, with the statement's what-if rates (step 1 of §3) laid over it.
+/// valuation, with the statement's what-if rates (docs/conversion.md#what-if-rates) laid over it.
 public final class RowConverter: @unchecked Sendable {
     /// The store's columns a conversion reads (not the whole store: this struct is copied into inner loops).
     @usableFromInline let currency: [Currency]
@@ -489,7 +489,7 @@ public struct ConversionTally: Sendable {
 }
 
 extension WideDecimal {
-    /// Fractional digits kept by a division (an average): far beyond the 28 significant digits §3 asks.
+    /// Fractional digits kept by a division (an average): far beyond the 28 significant digits promised (docs/conversion.md#exactness).
     public static let quotientScale = 40
 }
 

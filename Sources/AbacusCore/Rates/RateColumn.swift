@@ -1,6 +1,6 @@
-// Which rate converts each entry, as a column (SPEC §3, steps 2 to 4).
+// Which rate converts each entry, as a column (docs/conversion.md#rules: booked, custom, market).
 //
-// For one target currency and one valuation, the rule of §3 that applies to an
+// For one target currency and one valuation, the rule of conversion that applies to an
 // entry depends only on the ledger and the session's custom rates, never on the
 // statement: so it is worked out once, for every row, as a rate id per row, and
 // the session keeps the column until a rate changes. A query then reads one
@@ -193,7 +193,7 @@ public struct RateColumn: Sendable {
 }
 
 /// The rates of a column being built, shared by the threads that fill it: each resolution
-/// (custom, then market, SPEC §3 steps 3 and 4) and each new rate happen under one lock.
+/// (custom, then market: docs/conversion.md#rules) and each new rate happen under one lock.
 final class RateTable: @unchecked Sendable {
     private let resolver: RateResolver
     private let target: Currency

@@ -75,7 +75,7 @@ public struct EntryStore: Sendable {
     }
 }
 
-/// Pre-converted fields of the entries that have them (SPEC §2).
+/// Pre-converted fields of the entries that have them (docs/ledger-format.md#entries).
 public struct BookedColumns: Sendable {
     /// normalizedAmount × 10^scale; `normalizedScale` -1 when absent.
     public internal(set) var normalizedAmount: [Int128] = []
