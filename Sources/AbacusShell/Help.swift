@@ -49,6 +49,7 @@ enum Help {
       sum expenses in native by book
 
     top N without order by keeps the N largest; the total row then says "Total (top N)".
+    list … show remarks, tags, payment, currency, id: more columns in the table (JSON has them all).
     order by count ranks by the number of entries, whatever the aggregate.
     """
 

@@ -56,7 +56,8 @@ import Testing
                 let currency = try #require(Currency(code: code))
                 let expected = try ListPropertyTests.reference(ledger, target: currency, valuation: valuation, descending: descending, top: top)
                 let r = try session.run(query)
-                let listed = r.rows.map { row in [plainText(row[0]) ?? "", plainText(row[2]) ?? "", plainText(row.last) ?? ""] }
+                let date = try #require(r.names.firstIndex(of: "date")), category = try #require(r.names.firstIndex(of: "category"))
+                let listed = r.rows.map { row in [plainText(row[date]) ?? "", plainText(row[category]) ?? "", plainText(row.last) ?? ""] }
                 #expect(listed == expected.rows, "seed \(seed), threshold \(threads): \(query)")
                 #expect(total(r) == expected.total, "seed \(seed), threshold \(threads): \(query)")
             }

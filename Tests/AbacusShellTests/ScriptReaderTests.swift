@@ -136,6 +136,15 @@ import Testing
         #expect(l.columns.filter { $0 == nil }.count == (l.hidden.isEmpty ? 0 : 1))
     }
 
+    /// `rate SGD/INR`: pair, rate, source, date. In 40 columns the source and then the date
+    /// give way; the rate, the answer, stays though it is not the last column.
+    @Test func theAnswerStaysWhenItIsNotTheLastColumn() {
+        let l = TableLayout(natural: [7, 14, 45, 10], numeric: [false, true, false, false], dates: [false, false, false, true], width: 40)
+        #expect(l.columns.contains(1) && l.columns.first == 0)
+        #expect(TableLayout.total(l.widths) <= 40)
+        #expect(l.hidden.contains(2))
+    }
+
     @Test func theRightmostTextColumnGoesFirst() {
         let l = TableLayout(natural: Self.natural, numeric: Self.numeric, dates: Self.dates, width: 60)
         #expect(l.hidden == [3])

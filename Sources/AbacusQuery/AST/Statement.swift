@@ -208,12 +208,20 @@ public struct Query: Sendable {
     public var whatIf: [WhatIfRate] = []
     public var order: Order?
     public var top: Int?
+    /// `list … show remarks, tags`: columns a listing shows in tables beyond its usual ones.
+    public var show: [ListColumn] = []
+    public var showRange: Range<Int>?
     public var text: String
 
     public init(aggregate: Aggregate, text: String) {
         self.aggregate = aggregate
         self.text = text
     }
+}
+
+/// Columns of a listing that tables show only when asked (`show`); JSON always has them.
+public enum ListColumn: String, Sendable, CaseIterable {
+    case id, payment, currency, remarks, tags
 }
 
 public struct Conversion: Sendable {

@@ -110,23 +110,35 @@ extension Executor {
         let cut = plan.top.map { $0 < state.matched } ?? false
         if let top = plan.top, top < picked.count { picked = Array(picked.prefix(top)) }
         let native = plan.target == nil
-        let columns = [Column("date", .date), Column("book", .key(.book)), Column("category", .key(.category)), Column("party", .key(.party))]
-            + (native ? [Column("currency", .key(.currency))] : []) + [Column("amount", .money)]
+        // Every field of an entry; the optional ones reach tables only when `show` names them.
+        let shown = Set(plan.logical.show)
+        func optional(_ c: ListColumn) -> Bool { !shown.contains(c) }
+        let columns = [Column("id", .text, optional: optional(.id)), Column("date", .date), Column("book", .key(.book)),
+                       Column("category", .key(.category)), Column("party", .key(.party)),
+                       Column("payment", .key(.payment), optional: optional(.payment)),
+                       Column("currency", .key(.currency), optional: !native && optional(.currency)),
+                       Column("remarks", .text, optional: optional(.remarks)), Column("tags", .text, optional: optional(.tags)),
+                       Column("amount", .money)]
         var rows: [[Cell]] = []
         rows.reserveCapacity(picked.count)
         for (k, p) in picked.enumerated() {
             if k & 0xFFF == 0xFFF, isCancelled() { throw QueryError(.cancelled, at: nil) }
             let currency = plan.target ?? store.currency[p.row]
-            var cells: [Cell] = [.date(Day(number: store.day[p.row])), value(.book, store.book[p.row]),
-                                 value(.category, store.category[p.row]), value(.party, store.party[p.row])]
-            if native { cells.append(.currency(currency)) }
-            cells.append(.money(try Executor.round(p, converter: converter, scale: currency.minorUnits), currency))
-            rows.append(cells)
+            let remarks = store.remarks[p.row]
+            rows.append([.text(store.id(at: p.row)), .date(Day(number: store.day[p.row])), value(.book, store.book[p.row]),
+                         value(.category, store.category[p.row]), value(.party, store.party[p.row]), value(.payment, store.payment[p.row]),
+                         .currency(store.currency[p.row]), remarks == 0 ? .empty : .text(store.remarkTexts[Int(remarks)]),
+                         .names(store.tags(at: p.row).map { store.tags[Int($0)] }),
+                         .money(try Executor.round(p, converter: converter, scale: currency.minorUnits), currency)])
         }
         let provenance = converter.map { tally.provenance($0) }
         var totals: [[Cell]] = []
         if let target = plan.target, let converter, !picked.isEmpty {
-            totals = [[.total(cut ? .totalOfTop(picked.count) : .total)] + Array(repeating: .empty, count: columns.count - 2) + [.money(try total(picked, converter, target), target)]]
+            // The label stands in the first column a table shows.
+            var row = [Cell](repeating: .empty, count: columns.count)
+            row[columns.firstIndex { !$0.optional } ?? 0] = .total(cut ? .totalOfTop(picked.count) : .total)
+            row[columns.count - 1] = .money(try total(picked, converter, target), target)
+            totals = [row]
         }
         return ResultSet(columns: columns, rows: rows, totals: totals, currency: plan.target, warnings: warnings,
                          provenance: provenance, rateNotes: converter.flatMap { c in provenance.map { Executor.rateNotes(c, $0) } } ?? [])

@@ -59,7 +59,7 @@ public enum Keywords {
 
         k("in", .clause), k("by", .clause), k("where", .clause), k("since", .clause, .period), k("until", .clause, .period),
         k("before", .clause, .period), k("on", .clause, .period), k("during", .clause, .period), k("at", .clause),
-        k("with", .clause), k("order", .clause), k("top", .clause),
+        k("with", .clause), k("order", .clause), k("top", .clause), k("show", .clause),
 
         k("amount", .field), k("category", .field, .groupKey, aliases: ["categories"]), k("book", .field, .groupKey, aliases: ["books"]),
         k("party", .field, .groupKey, aliases: ["parties"]), k("payment", .field, .groupKey, aliases: ["paymentmode", "payments"]),
@@ -115,6 +115,9 @@ public enum Keywords {
 
     /// SQL habits after `order by` (`order by sum`, `order by total`) that mean the amount.
     public static let amountSynonyms: Set<String> = ["sum", "total", "value", "avg", "min", "max"]
+
+    /// Other spellings of the columns `show` adds to a listing.
+    public static let listColumnAliases = ["remark": "remarks", "tag": "tags", "paymentmode": "payment", "payments": "payment"]
 
     /// Shell commands as other shells spell them, without the dot.
     public static let dotless = ["quit": ".quit", "exit": ".quit", "help": ".help"]

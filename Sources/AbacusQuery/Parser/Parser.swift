@@ -203,7 +203,7 @@ public struct Parser {
         return s
     }
 
-    /// clause -> currency_clause | group_clause | where_clause | period | valuation | what_if | order_clause | top_clause
+    /// clause -> currency_clause | group_clause | where_clause | period | valuation | what_if | order_clause | top_clause | show_clause
     mutating func clause(_ q: inout Query) throws(QueryError) {
         let at = current.range
         func once(_ present: Bool, _ name: String) throws(QueryError) {
@@ -233,6 +233,11 @@ public struct Parser {
         case "top":
             try once(q.top != nil, "top")
             q.top = try topClause()
+        case "show":
+            try once(!q.show.isEmpty, "show")
+            let start = current.range.lowerBound
+            q.show = try showClause()
+            q.showRange = start..<previousEnd
         case let w? where PeriodKind(rawValue: w) != nil:
             q.periods.append(try period())
         default:
@@ -593,6 +598,23 @@ public struct Parser {
             throw expected(["asc or desc"], keywords: Keywords.words(.direction), suggestion: near)
         }
         return Order(key: key, descending: descending, byEntryCount: byEntryCount, range: start..<previousEnd)
+    }
+
+    /// show_clause -> 'show' list_column (',' list_column)*
+    /// list_column -> 'id' | 'payment' | 'currency' | 'remarks' | 'tags'
+    mutating func showClause() throws(QueryError) -> [ListColumn] {
+        advance()
+        var columns: [ListColumn] = []
+        repeat {
+            if !columns.isEmpty { advance() }
+            let names = ListColumn.allCases.map(\.rawValue)
+            guard let w = word(current), let c = ListColumn(rawValue: Keywords.listColumnAliases[w] ?? w) else {
+                throw expected(["a column to show (\(names.joined(separator: ", ")))"], keywords: names)
+            }
+            if !columns.contains(c) { columns.append(c) }
+            advance()
+        } while isSymbol(",")
+        return columns
     }
 
     /// top_clause -> 'top' NUMBER

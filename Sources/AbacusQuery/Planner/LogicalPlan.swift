@@ -28,6 +28,8 @@ public struct LogicalPlan: Sendable {
     public var whatIf: [(pair: CurrencyPair, rate: ExactDecimal)]
     public var order: Order?
     public var top: Int?
+    /// `list … show …`: the listing's optional columns tables show.
+    public var show: [ListColumn] = []
 
     /// Groups rank by how many entries they hold, not by their value (`sum … order by count`).
     public var ranksByEntryCount: Bool { order?.byEntryCount == true }
@@ -66,6 +68,7 @@ public struct LogicalPlan: Sendable {
         }
         if let order { lines.append("  ORDER BY \(order.describe)") }
         if let top { lines.append("  TOP \(top)") }
+        if !show.isEmpty { lines.append("  SHOW " + show.map(\.rawValue).joined(separator: ", ")) }
         return lines.joined(separator: "\n")
     }
 }

@@ -27,9 +27,13 @@ public enum ColumnKind: Sendable, Equatable {
 public struct Column: Sendable, Equatable {
     public var name: String
     public var kind: ColumnKind
-    public init(_ name: String, _ kind: ColumnKind) {
+    /// Left out of tables, markdown, CSV and charts (a listing's optional columns, unless
+    /// `show` names them); JSON has every column.
+    public var optional = false
+    public init(_ name: String, _ kind: ColumnKind, optional: Bool = false) {
         self.name = name
         self.kind = kind
+        self.optional = optional
     }
 
     /// Columns whose cells are numbers (right-aligned in tables and markdown).
@@ -67,6 +71,8 @@ public enum Cell: Sendable, Equatable {
     case count(Int)
     /// A plain exact number (a rate).
     case number(ExactDecimal)
+    /// Several names (an entry's tags): a JSON array, joined with ", " elsewhere.
+    case names([String])
     /// The label of a total row.
     case total(TotalLabel)
     case empty
@@ -107,6 +113,17 @@ public struct ResultSet: Sendable {
 
     /// The column names.
     public var names: [String] { columns.map(\.name) }
+
+    /// The result without its optional columns (what tables, CSV and charts show).
+    public var withoutOptionalColumns: ResultSet {
+        guard columns.contains(where: \.optional) else { return self }
+        let keep = columns.indices.filter { !columns[$0].optional }
+        var r = self
+        r.columns = keep.map { columns[$0] }
+        r.rows = rows.map { row in keep.map { row[$0] } }
+        r.totals = totals.map { row in keep.map { $0 < row.count ? row[$0] : .empty } }
+        return r
+    }
 }
 
 /// The outcome of one statement.

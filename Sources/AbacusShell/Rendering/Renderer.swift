@@ -46,6 +46,8 @@ public struct Renderer {
     /// records end in CRLF, RFC 4180). Between pieces it asks `isCancelled`, so Ctrl-C stops a
     /// long listing at once; false when it stopped.
     public func write(_ r: ResultSet, to sink: (String) -> Void, isCancelled: () -> Bool = { false }) -> Bool {
+        // JSON has every column; the others leave out what was not asked for (`list … show …`).
+        let r = format == .json ? r : r.withoutOptionalColumns
         var renderer = self
         if format != .json && format != .csv { renderer.symbols = money.distinct(for: Renderer.currencies(of: r)) }
         return renderer.draw(r, to: sink, isCancelled: isCancelled)
@@ -96,6 +98,7 @@ public struct Renderer {
     func display(_ c: Cell) -> String {
         switch c {
         case .text(let s): return ShownText.shown(s)
+        case .names(let names): return ShownText.shown(names.joined(separator: ", "))
         case .money(let d, let cur): return Renderer.isolated(symbols?.format(d, cur) ?? money.format(d, cur))
         case .number(let d): return Renderer.shortNumber(d)
         case .none: return Renderer.none
@@ -144,6 +147,7 @@ public struct Renderer {
         case .count(let n): return String(n)
         case .number(let d): return d.normalized.description
         case .total(let t): return Renderer.label(t)
+        case .names(let names): return names.joined(separator: ", ")
         case .empty: return ""
         }
     }
@@ -305,6 +309,7 @@ public struct Renderer {
             switch c {
             case .count(let n): return String(n)
             case .empty, .none: return "null"
+            case .names(let names): return "[" + names.map(JSONText.quote).joined(separator: ",") + "]"
             default: return JSONText.quote(plain(c))
             }
         }

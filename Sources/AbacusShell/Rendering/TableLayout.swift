@@ -7,7 +7,7 @@
 // and counts are never cut, nor dates and periods (`2025-04…` would hide the day),
 // nor narrow columns such as a currency code: they are left out whole, and only
 // when nothing else is left to give. The first column (the group or the date) and
-// the last (the amount) always stay.
+// the answer (the last column of numbers: the amount, the rate) always stay.
 
 import AbacusCore
 
@@ -32,10 +32,13 @@ struct TableLayout {
         hidden = []
         guard let width, TableLayout.total(natural) > width else { return }
         let cuttable = all.map { !numeric[$0] && !dates[$0] && natural[$0] > TableLayout.minimumCut }
-        // Left out first: text columns from the right (never the first); then dates and
-        // numbers from the right, never the last.
-        let inner = all.dropFirst()
-        let order = inner.reversed().filter { cuttable[$0] } + inner.dropLast().reversed().filter { !cuttable[$0] }
+        // Left out first: text columns from the right; then dates and short text; then numbers,
+        // all from the right. Never the first column, nor the answer: the last column of
+        // numbers (the amount, the rate), else the last column.
+        let answer = numeric.lastIndex(of: true) ?? (all.last ?? 0)
+        let inner = all.dropFirst().filter { $0 != answer }
+        let order = inner.reversed().filter { cuttable[$0] } + inner.reversed().filter { !cuttable[$0] && !numeric[$0] }
+            + inner.reversed().filter { numeric[$0] }
         for k in 0...order.count {
             let left = Set(order.prefix(k))
             var shown: [Int?] = []
