@@ -42,6 +42,12 @@ import Testing
         #expect(try !complete("count entries where category = ").contains("(none)"))
     }
 
+    @Test func unitsAfterConvert() throws {
+        #expect(try complete("convert 5 k").contains("kg"))
+        #expect(try complete("convert 5 kg to ") == ["mg", "g", "oz", "lb", "st"])
+        #expect(try complete("convert 72 F to ") == ["C", "K"])
+    }
+
     @Test func groupKeysAfterBy() throws {
         #expect(try complete("sum expenses by bo") == ["book"])
         #expect(try complete("sum expenses by book, mo") == ["month"])

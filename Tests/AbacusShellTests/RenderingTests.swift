@@ -84,3 +84,28 @@ import Testing
         #expect(text.contains("| **Total** |"))
     }
 }
+
+@Suite struct RateHistoryChartTests {
+    /// Five days of SGD/INR: the chart names the first, last, lowest and highest rates with their
+    /// dates, draws 12 lines of columns between the lowest and the highest, and fits the window.
+    @Test func aRateHistoryIsDrawnWithItsExtremesLabelled() throws {
+        let days = (1...5).map { Day(year: 2025, month: 10, day: $0)! }
+        let rates = ["62.5", "62.1", "63.9", "63.0", "62.8"].map { ExactDecimal($0)! }
+        let r = ResultSet(columns: [Column("date", .date), Column("rate", .rate), Column("source", .text)],
+                          rows: zip(days, rates).map { [.date($0), .number($1), .text("demo")] },
+                          footnotes: [.sparkline(CurrencyPair(Currency(code: "SGD")!, Currency(code: "INR")!))])
+        var renderer = Renderer(format: .chart, money: MoneyFormat())
+        renderer.width = 40
+        let lines = renderer.render(r).split(separator: "\n").map(String.init)
+        #expect(lines.first == "SGD/INR, 2025-10-01..2025-10-05: first 62.5, last 62.8, lowest 62.1 (2025-10-02), highest 63.9 (2025-10-03)")
+        #expect(lines.count == 14)
+        #expect(lines[1].hasPrefix("63.9 ┤") && lines[12].hasPrefix("62.1 ┤"))
+        // The highest rate's column is full to the top line; the lowest's shows only at the bottom.
+        let top = Array(lines[1].dropFirst(6)), bottom = Array(lines[12].dropFirst(6))
+        #expect(top.count >= 5 && top[2] == "█" && top[1] == " ")
+        #expect(bottom[1] != " ")
+        #expect(lines.dropFirst().allSatisfy { TextWidth.of($0) <= 40 })
+        // A table of the same result keeps the sparkline under it.
+        #expect(Renderer(format: .table, money: MoneyFormat()).render(r).contains("SGD/INR ▃▁█▅▄ 62.1…63.9"))
+    }
+}

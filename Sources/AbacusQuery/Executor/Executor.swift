@@ -529,6 +529,10 @@ public struct Executor: Sendable {
             if let a = p.oldestMarketDay, let b = p.newestMarketDay { m += a == b ? " of \(a)" : " dated \(a)..\(b)" }
             notes.append(m)
         }
+        if p.staleMarket > 0 {
+            notes.append("\(p.staleMarket) \(p.staleMarket == 1 ? "entry" : "entries") at market rates more than 7 days old"
+                         + (p.oldestMarketAgeInDays.map { " (the oldest \($0) days)" } ?? ""))
+        }
         return notes
     }
 }

@@ -118,7 +118,7 @@ public enum StatementSplitter {
                 step(keep: false)
                 startLine = line; startColumn = column
                 continue
-            case Lexer.doubleQuote, Lexer.singleQuote where Lexer.opensSingleQuotedString(bytes, at: i):
+            case _ where b == Lexer.doubleQuote || Lexer.opensSingleQuotedString(bytes, at: i):
                 // A string, read by the lexer's rule: kept whole, line breaks and all.
                 markStartIfEmpty()
                 let (end, closed) = Lexer.stringEnd(bytes, from: i)

@@ -98,7 +98,7 @@ struct Completer {
         while i < bytes.count && (bytes[i] == 0x20 || bytes[i] == 0x09) { i += 1 }
         let argumentStart = i
         switch name {
-        case ".load", ".run", ".read":
+        case ".load", ".run", ".read", ".rates":
             return path(bytes, from: argumentStart)
         default:
             // One-word arguments: the word after the last blank.
@@ -206,6 +206,10 @@ struct Completer {
             if let p = previous, Field(rawValue: p) != nil { return .words(["("]) }
             return .currencies(extra: aggregate == "rates" ? [] : ["native"])
         case "to", "rate", "/":
+            // `convert 5 kg to `: units of the same kind.
+            if last == "to", let p = previous, let unit = UnitConversion.unit(named: p), Currency(caseInsensitiveCode: p) == nil {
+                return .words(UnitConversion.units.filter { $0.kind == unit.kind && $0 != unit }.map(\.symbol))
+            }
             return .currencies(extra: [])
         case "at":
             return .words(["market", "latest", "today"])
@@ -222,7 +226,8 @@ struct Completer {
         case "rates": return .words(["status", "refresh", "in", "where", "at"] + currencyCodes())
         case "asc", "desc": return .words(["top"])
         default:
-            if previous == "convert" { return .currencies(extra: []) }
+            // `convert 100 `: a currency, or a unit of length, mass or temperature.
+            if previous == "convert" { return .currencies(extra: UnitConversion.units.map(\.symbol)) }
             // `convert 100 SGD `: only `to` can come next.
             if words.count >= 3 && words[words.count - 3] == "convert" { return .words(["to"]) }
             if previous == "by" && words.dropLast(2).last == "order" { return .words(["desc", "asc", "top"]) }

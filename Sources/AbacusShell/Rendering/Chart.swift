@@ -17,8 +17,10 @@ struct Chart {
 
     static let eighths = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"]
 
-    /// Nil when the result is not a grouped list of amounts or counts (the table is used instead).
+    /// Nil when the result is not a grouped list of amounts or counts, nor a rate history
+    /// (the table is used instead).
     func render(_ r: ResultSet) -> String? {
+        if case .sparkline(let pair)? = r.footnotes.first { return history(r, pair) }
         guard r.columns.count >= 2, !r.rows.isEmpty else { return nil }
         var values: [WideDecimal] = []
         var texts: [String] = []
@@ -81,6 +83,54 @@ struct Chart {
             return renderer.display(cell)
         }.joined(separator: " / ")
     }
+
+    /// The history of one pair (`rates SGD/INR since …`): a column chart over time, 12 lines
+    /// high and as wide as the window (the last rate of each stretch of days when there are
+    /// more rates than columns), scaled exactly between the lowest and the highest rate, with
+    /// the first, last, lowest and highest rates and their dates written out.
+    func history(_ r: ResultSet, _ pair: CurrencyPair) -> String? {
+        guard let d = r.columns.firstIndex(where: { $0.kind == .date }), let v = r.columns.firstIndex(where: { $0.kind == .rate }) else { return nil }
+        var points: [(day: Day, rate: ExactDecimal)] = []
+        for row in r.rows {
+            if case .date(let day) = row[d], case .number(let rate) = row[v] { points.append((day, rate)) }
+        }
+        guard let first = points.first, let last = points.last,
+              let low = points.min(by: { $0.rate < $1.rate }), let high = points.max(by: { $0.rate < $1.rate }) else { return nil }
+        func short(_ x: ExactDecimal) -> String { Renderer.shortNumber(x) }
+        let axis = [short(high.rate), short(low.rate)].map(TextWidth.of).max() ?? 0
+        // One column a rate, or a stretch of rates when the window is narrower than the history.
+        let width = min(points.count, max(10, (renderer.width ?? 80) - axis - 3))
+        let sampled = (0..<width).map { points[($0 + 1) * points.count / width - 1] }
+        let height = 12
+        let span = WideDecimal(high.rate) + WideDecimal(low.rate.negated)
+        // Each column's height in eighths of a line, at least one so the lowest rate shows.
+        let levels: [Int] = sampled.map { p in
+            guard span.significand != 0 else { return height * 4 }
+            let offset = WideDecimal(p.rate) + WideDecimal(low.rate.negated)
+            return max(1, Chart.scaled(offset, of: span, into: height * 8))
+        }
+        var lines: [String] = []
+        lines.append("\(pair), \(first.day)..\(last.day): first \(short(first.rate)), last \(short(last.rate)), "
+                     + "lowest \(short(low.rate)) (\(low.day)), highest \(short(high.rate)) (\(high.day))")
+        for line in (0..<height).reversed() {
+            let label = line == height - 1 ? short(high.rate) : (line == 0 ? short(low.rate) : "")
+            let pad = String(repeating: " ", count: axis - TextWidth.of(label))
+            let cells = levels.map { level -> String in
+                let filled = level - line * 8
+                if filled >= 8 { return "█" }
+                if filled <= 0 { return " " }
+                return Chart.rising[filled]
+            }.joined()
+            lines.append(pad + label + " ┤" + cells)
+        }
+        let start = first.day.description, end = last.day.description
+        let gap = width - start.count - end.count
+        lines.append(String(repeating: " ", count: axis + 2) + start + (gap >= 1 ? String(repeating: " ", count: gap) + end : ".." + end))
+        return lines.joined(separator: "\n")
+    }
+
+    /// A column's top, in eighths of a cell.
+    static let rising = ["", "▁", "▂", "▃", "▄", "▅", "▆", "▇"]
 
     static func magnitude(_ v: WideDecimal) -> WideDecimal {
         v < .zero ? WideDecimal(v.significand * -1, scale: v.scale) : v
