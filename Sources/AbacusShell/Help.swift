@@ -148,7 +148,8 @@ enum Help {
       json      one object per statement per line: {"columns", "rows", "currency", "warnings"}
       markdown  a table for documents
       chart     a bar chart of a grouped result, compact money (₹12L, $1.2M); each
-                currency of an `in native` result has its own scale
+                currency of an `in native` result has its own scale; a rate history
+                (rates SGD/INR since 2025-10) as columns over time, extremes labelled
     Colour only on a terminal, in the shell and for -e; never for scripts, with
     NO_COLOR or --no-color. Invisible characters in ledger text show as \\n, \\e, \\u{202e}.
     A group without a value is (none) in tables and charts, null in JSON, empty in CSV.

@@ -583,3 +583,23 @@ func expectMatchesRecording(_ actual: String, _ relativePath: String, sourceLoca
         #expect(r.stderr.contains("reloaded \(path): now 1,201 entries") && r.stderr.contains("reloaded 2 files"))
     }
 }
+
+/// The watch list through the binary: kept between runs in the state folder, shown first and
+/// marked by `rates`; a damaged file is a warning, never a failure.
+@Suite struct WatchListBinaryTests {
+    @Test func watchedCurrenciesLastBetweenRunsAndADamagedFileIsOnlyAWarning() throws {
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("abacus-watch-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        let env = ["XDG_STATE_HOME": state]
+        let first = try Binary.run(["Examples/demo.json", "--today", "2025-12-31", "-e", "watch SGD, JPY"], environment: env)
+        #expect(first.status == 0 && first.stdout.contains("watching SGD, JPY"))
+        let second = try Binary.run(["Examples/demo.json", "--today", "2025-12-31", "--format", "csv", "-e", "rates watched"], environment: env)
+        let lines = second.stdout.split(separator: "\r\n").map(String.init)
+        #expect(lines.first == "watched,currency,name,rate (1 INR),source,date")
+        #expect(lines.dropFirst().map { $0.split(separator: ",").prefix(2).joined(separator: ",") } == ["★,SGD", "★,JPY"])
+        try "not a currency\n".write(toFile: state + "/abacus/watch", atomically: true, encoding: .utf8)
+        let damaged = try Binary.run(["Examples/demo.json", "--today", "2025-12-31", "--format", "csv", "-e", "count entries"], environment: env)
+        #expect(damaged.status == 0 && damaged.stdout == "count\r\n1200\r\n")
+        #expect(damaged.stderr.contains("warning: ignoring the watch list"))
+    }
+}
