@@ -51,7 +51,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let input = UnsafeBufferPointer(start: size == 0 ? nil : data, count: size)
     let ledger: Ledger
     do {
-        ledger = try LedgerLoader.load(buffers: documents(input).enumerated().map { ("fuzz\($0).json", $1) })
+        ledger = try LedgerLoader.load(buffers: documents(input).enumerated().map { ("fuzz\($0).json", $1, false) })
     } catch {
         _ = error.description   // the message itself must be buildable
         return 0
@@ -75,11 +75,15 @@ func touch(_ out: Output) {
                 case .money(let d, let c): n &+= d.description.utf8.count &+ c.code.utf8.count
                 case .count(let k): n &+= k
                 case .number(let d): n &+= d.description.utf8.count
-                case .empty: break
+                case .currency(let c): n &+= c.code.utf8.count
+                case .period(let p): n &+= p.description.utf8.count
+                case .date(let d): n &+= d.description.utf8.count
+                case .names(let names): n &+= names.count
+                case .total, .none, .empty: break
                 }
             }
         }
-        n &+= r.warnings.count &+ r.rateNotes.count &+ (r.footer?.utf8.count ?? 0)
+        n &+= r.warnings.count &+ r.rateNotes.count &+ r.footnotes.count
         if n == -1 { print(n) }
     case .message(let m): _ = m.utf8.count
     case .explain(let plan, let rates, let warnings): _ = plan.utf8.count + rates.count + warnings.count
