@@ -1,11 +1,12 @@
-// The fast path of `aggregate`: every aggregate but `list`, with at most one group
-// key — the shape of nearly every question asked of a big ledger.
+// The fast path of `aggregate`: every aggregate but `list`, grouped by keys whose
+// values are few — the shape of nearly every question asked of a big ledger.
 //
 // The group of a row is then a small integer read straight from a column (a
 // category, book, party or payment code, a currency's index, each of its tags) or
-// from a table by day (a period), so every accumulator can be laid out before the
-// scan in flat buffers: no hashing, no growth, no copy-on-write checks in the inner
-// loop. Min and max keep, per group and product scale, the extreme product (same
+// from a table by day (a period); with several keys, the groups are the cells of
+// their product (`book, month`: books × months), so every accumulator can be laid
+// out before the scan in flat buffers: no hashing, no growth, no copy-on-write
+// checks in the inner loop. Min and max keep, per group and product scale, the extreme product (same
 // scale, one comparison) and settle across scales at the end.
 // Large scans are split between two threads, each with buffers of its own,
 // added together afterwards (integer sums: the order of addition cannot change
@@ -26,6 +27,9 @@ extension Executor {
         case period(table: [Int32], base: Int32, codes: [UInt32])
         /// Each tag of a row: group = tag code + 2; group 1 is "no tags".
         case tags(count: Int)
+        /// Several keys: group = 1 + Σ index(key) × stride(key), each index below its key's size;
+        /// `tagAt` is the key that is `tag`, whose every tag is a group of its own.
+        case product([DenseKey], strides: [Int], count: Int, tagAt: Int?)
 
         var count: Int {
             switch self {
@@ -34,13 +38,52 @@ extension Executor {
             case .currency(_, let c): return c.count
             case .period(_, _, let codes): return codes.count
             case .tags(let n): return n + 1
+            case .product(_, _, let n, _): return n
+            }
+        }
+
+        /// A one-key part's index for a row (tags: its first tag's, 0 without tags).
+        @inline(__always)
+        func index(_ row: Int, store: EntryStore, days: [Int32], currency: [Currency]) -> Int {
+            switch self {
+            case .codes(let column, _): return Int(column[row])
+            case .currency(let table, _): return Int(table[Int(currency[row].packed)])
+            case .period(let table, let base, _): return Int(table[Int(days[row] - base)])
+            case .tags:
+                let t = Int(store.tagStart[row])
+                return t == Int(store.tagStart[row + 1]) ? 0 : Int(store.tagCodes[t]) + 1
+            case .none, .product: return 0
+            }
+        }
+
+        /// A one-key part's lane code (as `Grouper` writes it) for an index.
+        func code(_ index: Int) -> UInt32 {
+            switch self {
+            case .codes, .tags, .none, .product: return UInt32(index)
+            case .currency(_, let currencies): return UInt32(currencies[index].packed)
+            case .period(_, _, let codes): return codes[index]
             }
         }
     }
 
+    /// Most groups the product of several keys may lay out (the buffers hold groups × slots).
+    static let productGroups = 1 << 16
+
     func denseKey(_ keys: [GroupKey], rows: Range<Int>) -> DenseKey? {
         guard let k = keys.first else { return DenseKey.none }
-        guard keys.count == 1 else { return nil }
+        guard keys.count == 1 else {
+            var parts: [DenseKey] = []
+            var strides: [Int] = []
+            var count = 1
+            for key in keys {
+                guard let part = denseKey([key], rows: rows) else { return nil }
+                strides.append(count)
+                parts.append(part)
+                count *= max(1, part.count)
+                if count > Executor.productGroups { return nil }
+            }
+            return .product(parts, strides: strides, count: count, tagAt: keys.firstIndex(of: .tag))
+        }
         switch k {
         case .category: return .codes(store.category, count: store.categories.count)
         case .book: return .codes(store.book, count: ledger.books.count)
@@ -202,6 +245,8 @@ extension Executor {
             DensePartial(groups: key.count, slots: slots.scales.count, rates: converter?.rates.count ?? 0, extremes: keepsExtremes,
                          tally: converter.map(ConversionTally.init) ?? .none, filterTally: amounts.map(ConversionTally.init))
         }
+        // The product of several keys must fit its buffers.
+        if case .product = key, key.count * max(1, slots.scales.count) > Executor.productGroups * 16 { return nil }
         let work: @Sendable (Int) -> Void = { k in
             let p = partials[k]
             do throws(QueryError) {
@@ -247,6 +292,10 @@ extension Executor {
             case .currency(_, let currencies): k[0] = UInt32(currencies[dense - 1].packed)
             case .period(_, _, let codes): k[0] = codes[dense - 1]
             case .tags: k[0] = UInt32(dense - 1)
+            case .product(let parts, let strides, _, _):
+                for (i, part) in parts.enumerated() {
+                    k[i] = part.code((dense - 1) / strides[i] % max(1, part.count))
+                }
             }
             let g = groups.group(k)
             acc.addGroup()
@@ -344,14 +393,25 @@ extension Executor {
             case .tags:
                 let t = Int(tagStart[row])
                 return t == Int(tagStart[row + 1]) ? 1 : Int(tagCodes[t]) + 2
+            case .product(let parts, let strides, _, _):
+                var g = 1
+                for i in 0..<parts.count { g &+= parts[i].index(row, store: store, days: days, currency: rowCurrency) &* strides[i] }
+                return g
             }
         }
-        /// Tag positions of the row after its first (empty unless grouping by tag).
+        /// The row's groups after its first, for a row with several tags: tag position t is
+        /// group `base + (tag code + 1) × stride` (empty unless grouping by tag).
         @inline(__always)
-        func moreTags(_ row: Int) -> Range<Int> {
-            guard case .tags = key else { return 0..<0 }
+        func moreTags(_ row: Int, first g: Int) -> (positions: Range<Int>, base: Int, stride: Int) {
             let t = Int(tagStart[row]), end = Int(tagStart[row + 1])
-            return t < end ? (t + 1)..<end : 0..<0
+            guard t < end else { return (0..<0, 0, 0) }
+            switch key {
+            case .tags: return ((t + 1)..<end, 1, 1)
+            case .product(_, let strides, _, let tagAt?):
+                let stride = strides[tagAt]
+                return ((t + 1)..<end, g - (Int(tagCodes[t]) + 1) * stride, stride)
+            default: return (0..<0, 0, 0)
+            }
         }
         @inline(__always)
         func add(_ g: Int, _ slot: Int, _ product: Int256, _ value: Int128, _ row: Int, _ id: Int32) {
@@ -378,10 +438,10 @@ extension Executor {
                 if !masks.passes(row, currency: rowCurrency, day: days) { return }
             } else if let filter, !evaluate(filter, row, flip: flip, amounts: amounts, tally: &filterTally) { return }
             let g = group(row)
-            let more = moreTags(row)
+            let more = moreTags(row, first: g)
             counts[0] &+= 1
             if g > 0 { counts[g] &+= 1 }
-            for t in more { counts[Int(tagCodes[t]) + 2] &+= 1 }
+            for t in more.positions { counts[more.base &+ (Int(tagCodes[t]) &+ 1) &* more.stride] &+= 1 }
             if counting { return }
             let value = flip ? -a : a
             let product: Int256
@@ -420,7 +480,7 @@ extension Executor {
             }
             add(0, slot, product, value, row, id)
             if g > 0 { add(g, slot, product, value, row, id) }
-            for t in more { add(Int(tagCodes[t]) + 2, slot, product, value, row, id) }
+            for t in more.positions { add(more.base &+ (Int(tagCodes[t]) &+ 1) &* more.stride, slot, product, value, row, id) }
         }
 
         // Ctrl-C is looked for every 64k rows.
