@@ -22,6 +22,19 @@ struct GroupCodes: Hashable {
     @inline(__always)
     static func == (a: GroupCodes, b: GroupCodes) -> Bool { a.lanes == b.lanes }
 
+    /// A 64-bit mix of the lanes for `Grouper`'s own table: no two groups of one statement are
+    /// told apart by it alone (equal mixes are compared lane by lane), it only spreads them.
+    @inline(__always)
+    var mixed: UInt64 {
+        let a = UInt64(lanes[0]) | UInt64(lanes[1]) << 32
+        let b = UInt64(lanes[2]) | UInt64(lanes[3]) << 32
+        let c = UInt64(lanes[4]) | UInt64(lanes[5]) << 32
+        var h = a &* 0x9E37_79B9_7F4A_7C15 ^ b &* 0xC2B2_AE3D_27D4_EB4F ^ c &* 0x1656_67B1_9E37_79F9
+        h ^= h >> 29
+        h = h &* 0xBF58_476D_1CE4_E5B9
+        return h ^ (h >> 32)
+    }
+
     @inline(__always)
     func hash(into hasher: inout Hasher) {
         hasher.combine(UInt64(lanes[0]) | UInt64(lanes[1]) << 32)
@@ -86,7 +99,10 @@ struct Grouper {
     let keys: [GroupKey]
     let store: EntryStore
     private var keyOf: [GroupCodes] = [.zero]
-    private var index: [GroupCodes: Int] = [:]
+    /// Open addressing with linear probing: slot → group number, -1 for empty. A row's lookup
+    /// is the inner loop of every grouping the dense kernel does not take, and the standard
+    /// dictionary's hashing cost several times the rest of the row.
+    private var table = [Int32](repeating: -1, count: 1024)
     private var dense: [Int32]
     private let singleCode: GroupKey?
     private let periodKeys: [(offset: Int, element: GroupKey)]
@@ -119,7 +135,16 @@ struct Grouper {
     func key(_ g: Int) -> GroupCodes { keyOf[g] }
 
     /// The number of a key's group, if it has one.
-    func lookup(_ key: GroupCodes) -> Int? { index[key] }
+    func lookup(_ key: GroupCodes) -> Int? {
+        let mask = table.count - 1
+        var i = Int(truncatingIfNeeded: key.mixed) & mask
+        while true {
+            let g = Int(table[i])
+            if g < 0 { return nil }
+            if keyOf[g] == key { return g }
+            i = (i + 1) & mask
+        }
+    }
 
     @inline(__always)
     func code(_ k: GroupKey, _ row: Int) -> UInt32 {
@@ -129,11 +154,30 @@ struct Grouper {
 
     /// The group of a key, numbered on first sight.
     mutating func group(_ key: GroupCodes) -> Int {
-        if let g = index[key] { return g }
+        let mask = table.count - 1
+        var i = Int(truncatingIfNeeded: key.mixed) & mask
+        while true {
+            let g = Int(table[i])
+            if g < 0 { break }
+            if keyOf[g] == key { return g }
+            i = (i + 1) & mask
+        }
         let g = keyOf.count
         keyOf.append(key)
-        index[key] = g
+        table[i] = Int32(g)
+        // At most half full: probes stay short.
+        if keyOf.count * 2 > table.count { grow() }
         return g
+    }
+
+    private mutating func grow() {
+        table = [Int32](repeating: -1, count: table.count * 2)
+        let mask = table.count - 1
+        for g in 1..<keyOf.count {
+            var i = Int(truncatingIfNeeded: keyOf[g].mixed) & mask
+            while table[i] >= 0 { i = (i + 1) & mask }
+            table[i] = Int32(g)
+        }
     }
 
     /// The groups of `row` found by the last `find`: `found(0) ..< found(count)`.

@@ -29,7 +29,9 @@ struct ResultShaper {
 
     func shape(_ groups: [GroupValue], into result: inout ResultSet) throws(QueryError) {
         let keys = plan.groupBy
-        var rows = groups.sorted { a, b in ResultShaper.ascending(a.key, b.key) }
+        // Each value's sort key is made once (a name lowercased once, not at every comparison).
+        let sortKeys = groups.map { $0.key.map(SortKey.init) }
+        var rows = groups.indices.sorted { a, b in SortKey.ascending(sortKeys[a], sortKeys[b]) }.map { groups[$0] }
         if isCancelled() { throw QueryError(.cancelled, at: nil) }
         if let order = plan.order {
             switch order.key {
@@ -104,12 +106,34 @@ struct ResultShaper {
         }.map(\.element)
     }
 
-    /// Ascending by each key in turn.
-    static func ascending(_ a: [Cell], _ b: [Cell]) -> Bool {
-        for (x, y) in zip(a, b) {
-            if let up = Cell.keyOrder(x, y) { return up }
+    /// A key value as it sorts: `Cell.keyOrder`'s order, worked out ahead.
+    struct SortKey {
+        /// 1 for a missing value (last).
+        var missing: Int
+        var number: Int64
+        var lower: String
+        var exact: String
+
+        init(_ c: Cell) {
+            switch c {
+            case .period(let p): (missing, number, lower, exact) = (0, Int64(p.code), "", "")
+            case .currency(let cur): (missing, number, lower, exact) = (0, 0, cur.code, cur.code)
+            case .text(let s): (missing, number, lower, exact) = (0, 0, s.lowercased(), s)
+            case .none: (missing, number, lower, exact) = (1, 0, "", "")
+            default: (missing, number, lower, exact) = (0, 0, "", "")
+            }
         }
-        return false
+
+        /// Ascending by each key in turn.
+        static func ascending(_ a: [SortKey], _ b: [SortKey]) -> Bool {
+            for (x, y) in zip(a, b) {
+                if x.missing != y.missing { return x.missing < y.missing }
+                if x.number != y.number { return x.number < y.number }
+                if x.lower != y.lower { return x.lower < y.lower }
+                if x.exact != y.exact { return x.exact < y.exact }
+            }
+            return false
+        }
     }
 
     /// `in native` amounts are in their own currencies: ranking ¥459,166 above $10,877 compares
