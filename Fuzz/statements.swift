@@ -1,4 +1,4 @@
-// libFuzzer target: whole statements against a small fixed ledger (SPEC §3, §4).
+// libFuzzer target: whole statements against a small fixed ledger (docs/conversion.md, docs/language.md).
 //
 // The ledger below (embedded, so the target needs no files) is a cut of
 // Examples/demo.json: all six books, 47 entries covering every category, book,

@@ -272,7 +272,7 @@ public struct Parser {
         return c
     }
 
-    /// Currencies with a home locale (README, money display) come first, so a near miss between two codes
+    /// Currencies with a home locale (README, Using it: --locale) come first, so a near miss between two codes
     /// goes to the one people use (`IRN` → INR, not ERN); then every other ISO code.
     static let currencyCandidates: [String] = {
         let common = ["INR", "USD", "EUR", "GBP", "CAD", "AUD", "SGD", "HKD", "JPY", "CHF", "AED", "SAR", "QAR", "NZD", "ZAR"]

@@ -17,7 +17,7 @@ import AbacusCore
 import Foundation
 
 public final class MoneyFormat {
-    /// Each currency's home locale (README, money display).
+    /// Each currency's home locale (README, Using it: --locale).
     public static let homeLocales: [String: String] = [
         "INR": "en_IN", "USD": "en_US", "EUR": "en_IE", "GBP": "en_GB", "CAD": "en_CA", "AUD": "en_AU",
         "SGD": "en_SG", "HKD": "en_HK", "JPY": "ja_JP", "CHF": "de_CH", "AED": "ar_AE", "SAR": "ar_SA",
