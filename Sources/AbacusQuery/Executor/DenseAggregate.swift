@@ -42,20 +42,6 @@ extension Executor {
             }
         }
 
-        /// A one-key part's index for a row (tags: its first tag's, 0 without tags).
-        @inline(__always)
-        func index(_ row: Int, store: EntryStore, days: [Int32], currency: [Currency]) -> Int {
-            switch self {
-            case .codes(let column, _): return Int(column[row])
-            case .currency(let table, _): return Int(table[Int(currency[row].packed)])
-            case .period(let table, let base, _): return Int(table[Int(days[row] - base)])
-            case .tags:
-                let t = Int(store.tagStart[row])
-                return t == Int(store.tagStart[row + 1]) ? 0 : Int(store.tagCodes[t]) + 1
-            case .none, .product: return 0
-            }
-        }
-
         /// A one-key part's lane code (as `Grouper` writes it) for an index.
         func code(_ index: Int) -> UInt32 {
             switch self {
@@ -64,6 +50,35 @@ extension Executor {
             case .period(_, _, let codes): return codes[index]
             }
         }
+    }
+
+    /// Each row's group in the product of several keys: 1 + Σ index × stride, one pass per key
+    /// (a row's first tag for the tag key, 0 without tags).
+    static func productGroups(_ parts: [DenseKey], _ strides: [Int], rows: DenseRows, store: EntryStore) -> [Int32] {
+        var out = [Int32](repeating: 1, count: rows.count)
+        let days = store.day, currency = store.currency, tagStart = store.tagStart, tagCodes = store.tagCodes
+        func each(_ body: (Int, Int) -> Void) {
+            switch rows {
+            case .range(let r): for (k, row) in r.enumerated() { body(k, row) }
+            case .list(let l): for (k, row) in l.enumerated() { body(k, row) }
+            }
+        }
+        for (part, stride) in zip(parts, strides) {
+            let s = Int32(stride)
+            switch part {
+            case .codes(let column, _): each { k, row in out[k] &+= Int32(truncatingIfNeeded: column[row]) &* s }
+            case .currency(let table, _): each { k, row in out[k] &+= table[Int(currency[row].packed)] &* s }
+            case .period(let table, let base, _): each { k, row in out[k] &+= table[Int(days[row] - base)] &* s }
+            case .tags:
+                each { k, row in
+                    let t = Int(tagStart[row])
+                    if t != Int(tagStart[row + 1]) { out[k] &+= (Int32(truncatingIfNeeded: tagCodes[t]) &+ 1) &* s }
+                }
+            case .none, .product:
+                break
+            }
+        }
+        return out
     }
 
     /// Most groups the product of several keys may lay out (the buffers hold groups × slots).
@@ -382,36 +397,57 @@ extension Executor {
         let tagStart = store.tagStart, tagCodes = store.tagCodes
         let extremes = p.extremes
 
-        /// The row's group (the first, for a row with several tags; `moreTags` gives the rest).
+        /// The stride of the tag key among the groups (0: no tag key).
+        let tagStride: Int
+        switch key {
+        case .tags: tagStride = 1
+        case .product(_, let strides, _, let tagAt?): tagStride = strides[tagAt]
+        default: tagStride = 0
+        }
+        // The key taken apart once: matching the enum for every row would bind (and retain) its
+        // tables every time. Several keys: each row's group is worked out ahead, one tight pass
+        // per key.
+        enum Kind { case none, codes, currency, period, tags, product }
+        var kind = Kind.none
+        var column: [UInt32] = [], table: [Int32] = [], base: Int32 = 0
+        var productGroup: [Int32] = []
+        switch key {
+        case .none: kind = .none
+        case .codes(let c, _): (kind, column) = (.codes, c)
+        case .currency(let t, _): (kind, table) = (.currency, t)
+        case .period(let t, let b, _): (kind, table, base) = (.period, t, b)
+        case .tags: kind = .tags
+        case .product(let parts, let strides, _, _):
+            kind = .product
+            productGroup = Executor.productGroups(parts, strides, rows: rows, store: store)
+        }
+        let firstRow: Int
+        if case .range(let r) = rows { firstRow = r.lowerBound } else { firstRow = 0 }
+
+        /// The row's group (the first, for a row with several tags; `moreTags` gives the rest);
+        /// `position` is the row's place among the rows scanned.
         @inline(__always)
-        func group(_ row: Int) -> Int {
-            switch key {
+        func group(_ row: Int, _ position: Int) -> Int {
+            switch kind {
             case .none: return 0
-            case .codes(let column, _): return Int(column[row]) + 1
-            case .currency(let table, _): return Int(table[Int(rowCurrency[row].packed)]) + 1
-            case .period(let table, let base, _): return Int(table[Int(days[row] - base)]) + 1
+            case .codes: return Int(column[row]) + 1
+            case .currency: return Int(table[Int(rowCurrency[row].packed)]) + 1
+            case .period: return Int(table[Int(days[row] - base)]) + 1
             case .tags:
                 let t = Int(tagStart[row])
                 return t == Int(tagStart[row + 1]) ? 1 : Int(tagCodes[t]) + 2
-            case .product(let parts, let strides, _, _):
-                var g = 1
-                for i in 0..<parts.count { g &+= parts[i].index(row, store: store, days: days, currency: rowCurrency) &* strides[i] }
-                return g
+            case .product: return Int(productGroup[position])
             }
         }
         /// The row's groups after its first, for a row with several tags: tag position t is
         /// group `base + (tag code + 1) × stride` (empty unless grouping by tag).
         @inline(__always)
         func moreTags(_ row: Int, first g: Int) -> (positions: Range<Int>, base: Int, stride: Int) {
+            // Most groupings have no tag key: they never touch the tag columns.
+            guard tagStride > 0 else { return (0..<0, 0, 0) }
             let t = Int(tagStart[row]), end = Int(tagStart[row + 1])
             guard t < end else { return (0..<0, 0, 0) }
-            switch key {
-            case .tags: return ((t + 1)..<end, 1, 1)
-            case .product(_, let strides, _, let tagAt?):
-                let stride = strides[tagAt]
-                return ((t + 1)..<end, g - (Int(tagCodes[t]) + 1) * stride, stride)
-            default: return (0..<0, 0, 0)
-            }
+            return ((t + 1)..<end, g - (Int(tagCodes[t]) + 1) * tagStride, tagStride)
         }
         @inline(__always)
         func add(_ g: Int, _ slot: Int, _ product: Int256, _ value: Int128, _ row: Int, _ id: Int32) {
@@ -426,7 +462,7 @@ extension Executor {
             extremes?[cell].add(product, row: row, amount: value, id: id)
         }
         @inline(__always)
-        func visit(_ row: Int) {
+        func visit(_ row: Int, _ position: Int) {
             let a = storeAmounts[row]
             switch subject {
             case .expenses: guard a < 0 && !isTransfer[row] else { return }
@@ -437,7 +473,7 @@ extension Executor {
             if let masks {
                 if !masks.passes(row, currency: rowCurrency, day: days) { return }
             } else if let filter, !evaluate(filter, row, flip: flip, amounts: amounts, tally: &filterTally) { return }
-            let g = group(row)
+            let g = group(row, position)
             let more = moreTags(row, first: g)
             counts[0] &+= 1
             if g > 0 { counts[g] &+= 1 }
@@ -491,7 +527,7 @@ extension Executor {
             while lo < r.upperBound {
                 if isCancelled() { throw QueryError(.cancelled, at: nil) }
                 let hi = min(r.upperBound, lo + stride)
-                for row in lo..<hi { visit(row) }
+                for row in lo..<hi { visit(row, row &- firstRow) }
                 lo = hi
             }
         case .list(let list):
@@ -499,7 +535,7 @@ extension Executor {
             while lo < list.count {
                 if isCancelled() { throw QueryError(.cancelled, at: nil) }
                 let hi = min(list.count, lo + stride)
-                for k in lo..<hi { visit(list[k]) }
+                for k in lo..<hi { visit(list[k], k) }
                 lo = hi
             }
         }
