@@ -5,10 +5,9 @@
 import AbacusCore
 
 /// The codes of a row's group keys: one lane per key (at most four keys and the
-/// `currency` that `in native` adds). Hashed as 64-bit words, and the upper half only
-/// when a fifth key uses it: one lookup per row of a multi-key grouping is the hot
-/// spot, and hashing lane by lane doubled its cost.
-struct GroupCodes: Hashable {
+/// `currency` that `in native` adds), found in `Grouper`'s own table by a 64-bit mix of
+/// its lanes: one lookup per row of a multi-key grouping is the hot spot.
+struct GroupCodes: Equatable {
     private var lanes = SIMD8<UInt32>.zero
 
     static let zero = GroupCodes()
@@ -33,14 +32,6 @@ struct GroupCodes: Hashable {
         h ^= h >> 29
         h = h &* 0xBF58_476D_1CE4_E5B9
         return h ^ (h >> 32)
-    }
-
-    @inline(__always)
-    func hash(into hasher: inout Hasher) {
-        hasher.combine(UInt64(lanes[0]) | UInt64(lanes[1]) << 32)
-        hasher.combine(UInt64(lanes[2]) | UInt64(lanes[3]) << 32)
-        let high = UInt64(lanes[4]) | UInt64(lanes[5]) << 32
-        if high != 0 { hasher.combine(high) }
     }
 }
 
@@ -68,26 +59,6 @@ extension Executor {
         case .tag: return c == 0 ? .none : .text(store.tags[Int(c) - 1])
         case .day, .week, .month, .quarter, .year:
             return .period(Period(unit: k.periodUnit ?? .day, code: Int32(bitPattern: c)))
-        }
-    }
-}
-
-extension Cell {
-    /// The ascending order of two key values of one column, or nil when they are equal:
-    /// periods chronologically, currencies by code, names alphabetically in any letter case
-    /// (then as written), a missing value last.
-    static func keyOrder(_ a: Cell, _ b: Cell) -> Bool? {
-        switch (a, b) {
-        case (.period(let x), .period(let y)): return x == y ? nil : x < y
-        case (.currency(let x), .currency(let y)): return x == y ? nil : x.code < y.code
-        case (.none, .none): return nil
-        case (.none, _): return false
-        case (_, .none): return true
-        case (.text(let x), .text(let y)):
-            if x == y { return nil }
-            let lx = x.lowercased(), ly = y.lowercased()
-            return lx != ly ? lx < ly : x < y
-        default: return nil
         }
     }
 }

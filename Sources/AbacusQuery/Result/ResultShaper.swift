@@ -31,20 +31,23 @@ struct ResultShaper {
         let keys = plan.groupBy
         // Each value's sort key is made once (a name lowercased once, not at every comparison).
         let sortKeys = groups.map { $0.key.map(SortKey.init) }
-        var rows = groups.indices.sorted { a, b in SortKey.ascending(sortKeys[a], sortKeys[b]) }.map { groups[$0] }
+        var order = groups.indices.sorted { a, b in SortKey.ascending(sortKeys[a], sortKeys[b]) }
+        // `order by KEY`: that key alone, the order above breaking ties (a stable sort).
+        if case .key(let k)? = plan.order?.key, let i = keys.firstIndex(of: k), let descending = plan.order?.descending {
+            order = order.enumerated().sorted { a, b in
+                let x = sortKeys[a.element][i], y = sortKeys[b.element][i]
+                if SortKey.ascending([x], [y]) { return !descending }
+                if SortKey.ascending([y], [x]) { return descending }
+                return a.offset < b.offset
+            }.map(\.element)
+        }
+        var rows = order.map { groups[$0] }
         if isCancelled() { throw QueryError(.cancelled, at: nil) }
         if let order = plan.order {
             switch order.key {
             case .value:
                 rows = ranked(rows, descending: order.descending)
-            case .key(let k):
-                if let i = keys.firstIndex(of: k) {
-                    rows.sort { a, b in
-                        let up = Cell.keyOrder(a.key[i], b.key[i])
-                        return order.descending ? Cell.keyOrder(b.key[i], a.key[i]) ?? false : up ?? false
-                    }
-                }
-            case .date:
+            case .key, .date:
                 break
             }
         }
@@ -106,7 +109,8 @@ struct ResultShaper {
         }.map(\.element)
     }
 
-    /// A key value as it sorts: `Cell.keyOrder`'s order, worked out ahead.
+    /// A key value as it sorts, worked out once: periods chronologically, currencies by code,
+    /// names alphabetically in any letter case (then as written), a missing value last.
     struct SortKey {
         /// 1 for a missing value (last).
         var missing: Int
