@@ -97,14 +97,19 @@ import Testing
         var renderer = Renderer(format: .chart, money: MoneyFormat())
         renderer.width = 40
         let lines = renderer.render(r).split(separator: "\n").map(String.init)
-        #expect(lines.first == "SGD/INR, 2025-10-01..2025-10-05: first 62.5, last 62.8, lowest 62.1 (2025-10-02), highest 63.9 (2025-10-03)")
-        #expect(lines.count == 14)
-        #expect(lines[1].hasPrefix("63.9 ┤") && lines[12].hasPrefix("62.1 ┤"))
+        // Too wide for 40 columns in one line: the values go under the title.
+        #expect(lines[0] == "SGD/INR, 2025-10-01..2025-10-05:")
+        #expect(lines[1] == "first 62.5, last 62.8, lowest 62.1 (2025-10-02), highest 63.9 (2025-10-03)")
+        #expect(lines.count == 15)
+        #expect(lines[2].hasPrefix("63.9 ┤") && lines[13].hasPrefix("62.1 ┤"))
         // The highest rate's column is full to the top line; the lowest's shows only at the bottom.
-        let top = Array(lines[1].dropFirst(6)), bottom = Array(lines[12].dropFirst(6))
+        let top = Array(lines[2].dropFirst(6)), bottom = Array(lines[13].dropFirst(6))
         #expect(top.count >= 5 && top[2] == "█" && top[1] == " ")
         #expect(bottom[1] != " ")
-        #expect(lines.dropFirst().allSatisfy { TextWidth.of($0) <= 40 })
+        #expect(lines.dropFirst(2).allSatisfy { TextWidth.of($0) <= 40 })
+        // A wide window has the title and the values on one line.
+        renderer.width = 120
+        #expect(renderer.render(r).hasPrefix("SGD/INR, 2025-10-01..2025-10-05: first 62.5,"))
         // A table of the same result keeps the sparkline under it.
         #expect(Renderer(format: .table, money: MoneyFormat()).render(r).contains("SGD/INR ▃▁█▅▄ 62.1…63.9"))
     }

@@ -96,7 +96,8 @@ struct Chart {
         }
         guard let first = points.first, let last = points.last,
               let low = points.min(by: { $0.rate < $1.rate }), let high = points.max(by: { $0.rate < $1.rate }) else { return nil }
-        func short(_ x: ExactDecimal) -> String { Renderer.shortNumber(x) }
+        // Labels to 8 significant digits, as the sparkline's: the table has every digit.
+        func short(_ x: ExactDecimal) -> String { WideDecimal(x).approximated(significantDigits: 8)?.description ?? Renderer.shortNumber(x) }
         let axis = [short(high.rate), short(low.rate)].map(TextWidth.of).max() ?? 0
         // One column a rate, or a stretch of rates when the window is narrower than the history.
         let width = min(points.count, max(10, (renderer.width ?? 80) - axis - 3))
@@ -110,8 +111,10 @@ struct Chart {
             return max(1, Chart.scaled(offset, of: span, into: height * 8))
         }
         var lines: [String] = []
-        lines.append("\(pair), \(first.day)..\(last.day): first \(short(first.rate)), last \(short(last.rate)), "
-                     + "lowest \(short(low.rate)) (\(low.day)), highest \(short(high.rate)) (\(high.day))")
+        let title = "\(pair), \(first.day)..\(last.day):"
+        let values = "first \(short(first.rate)), last \(short(last.rate)), lowest \(short(low.rate)) (\(low.day)), highest \(short(high.rate)) (\(high.day))"
+        // One line when the window is wide enough, else the values under the title.
+        if TextWidth.of(title + " " + values) <= (renderer.width ?? 80) { lines.append(title + " " + values) } else { lines += [title, values] }
         for line in (0..<height).reversed() {
             let label = line == height - 1 ? short(high.rate) : (line == 0 ? short(low.rate) : "")
             let pad = String(repeating: " ", count: axis - TextWidth.of(label))
