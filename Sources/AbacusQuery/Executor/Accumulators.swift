@@ -133,15 +133,28 @@ struct Accumulators {
     /// place per unit of amount. Slots are aligned to the finest scale among those in use,
     /// one multiplication each.
     func sum(_ g: Int) -> BoundedValue {
-        let used = (0..<slotCount).filter { sums[g * slotCount + $0] != .zero }
-        guard let top = used.map({ slots.scales[$0] }).max() else { return BoundedValue(approximate: .zero) }
-        var value = BigInt(0), error = BigInt(0)
-        for s in used {
-            let i = g * slotCount + s
-            let shift = bigPowerOfTen(top - slots.scales[s])
-            value += sums[i].big * shift
+        let base = g * slotCount
+        var top = Int.min
+        for s in 0..<slotCount where sums[base + s] != .zero { top = max(top, slots.scales[s]) }
+        guard top != Int.min else { return BoundedValue(approximate: .zero) }
+        // The slots aligned and added in 256 bits, nearly always; in BigInt only when that overflows.
+        var fast = Int256.zero, fits = true
+        var error = BigInt(0)
+        for s in 0..<slotCount where sums[base + s] != .zero {
+            let i = base + s, k = top - slots.scales[s]
+            if fits {
+                if let shifted = sums[i].timesPowerOfTen(k), !fast.add(shifted) {} else { fits = false }
+            }
             // ½ unit at scale top (×10 at scale top + 1 is 5).
-            if slots.inexact[s] { error += errors[i].value * 5 * shift }
+            if slots.inexact[s] { error += errors[i].value * 5 * bigPowerOfTen(k) }
+        }
+        var value = BigInt(0)
+        if fits {
+            value = fast.big
+        } else {
+            for s in 0..<slotCount where sums[base + s] != .zero {
+                value += sums[base + s].big * bigPowerOfTen(top - slots.scales[s])
+            }
         }
         return BoundedValue(approximate: WideDecimal(value, scale: top), error: WideDecimal(error, scale: top + 1))
     }
