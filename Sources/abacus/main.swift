@@ -39,7 +39,7 @@ struct Abacus: ParsableCommand {
 
         Ledgers may also be the expense tracker app's SQLite database (recognised by its header, \
         whatever its name): its books and entries are checked by the same rules as a JSON ledger. \
-        It holds no rates or default currency: load rates from a JSON ledger beside it; the default \
+        It holds no rates or default currency: load rates with --rates FILE or a JSON ledger beside it; the default \
         currency is the targetCurrency most of its books name. \
         `abacus import-csv STATEMENT.csv --rules RULES.toml` turns a bank statement into a ledger \
         file of entries (see `abacus import-csv --help`).
