@@ -14,7 +14,7 @@ func touch(_ out: Output) {
                 case .text(let s): n &+= s.utf8.count
                 case .money(let d, let c): n &+= d.description.utf8.count &+ c.code.utf8.count
                 case .count(let k): n &+= k
-                case .number(let d): n &+= d.description.utf8.count
+                case .number(let d), .decimal(let d): n &+= d.description.utf8.count
                 case .currency(let c): n &+= c.code.utf8.count
                 case .period(let p): n &+= p.description.utf8.count
                 case .date(let d): n &+= d.description.utf8.count

@@ -51,6 +51,8 @@ enum Help {
     top N without order by keeps the N largest; the total row then says "Total (top N)".
     list … show remarks, tags, payment, currency, id: more columns in the table (JSON has them all).
     order by count ranks by the number of entries, whatever the aggregate.
+    with share adds each row's percentage of all rows; with running total, the sum so far
+    (grouped sum or count: sum expenses by category with share with running total).
     """
 
     static let conditions = """

@@ -50,7 +50,7 @@ func plainText(_ c: Cell?) -> String? {
     switch c {
     case .money(let d, _)?: return d.description
     case .count(let n)?: return String(n)
-    case .number(let d)?: return d.description
+    case .number(let d)?, .decimal(let d)?: return d.description
     case .text(let s)?: return s
     case .currency(let c)?: return c.code
     case .period(let p)?: return p.description

@@ -208,6 +208,10 @@ public struct Query: Sendable {
     public var whatIf: [WhatIfRate] = []
     public var order: Order?
     public var top: Int?
+    /// `with share`, `with running total`: columns added to a grouped sum or count.
+    public var withShare = false
+    public var withRunningTotal = false
+    public var extrasRange: Range<Int>?
     /// `list … show remarks, tags`: columns a listing shows in tables beyond its usual ones.
     public var show: [ListColumn] = []
     public var showRange: Range<Int>?

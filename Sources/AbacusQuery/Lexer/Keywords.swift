@@ -75,6 +75,7 @@ public enum Keywords {
         k("asc", .direction, aliases: ["ascending"]), k("desc", .direction, aliases: ["descending"]),
         k("native", .other), k("to", .other, aliases: ["into"]), k("refresh", .other), k("status", .other),
         k("import", .other), k("watched", .other), k("max", .other), k("age", .other),
+        k("share", .other), k("running", .other), k("total", .other),
     ]
 
     /// The canonical words of a role, in table order.

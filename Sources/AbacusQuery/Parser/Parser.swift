@@ -203,7 +203,7 @@ public struct Parser {
         return s
     }
 
-    /// clause -> currency_clause | group_clause | where_clause | period | valuation | what_if | order_clause | top_clause | show_clause
+    /// clause -> currency_clause | group_clause | where_clause | period | valuation | what_if | with_extra | order_clause | top_clause | show_clause
     mutating func clause(_ q: inout Query) throws(QueryError) {
         let at = current.range
         func once(_ present: Bool, _ name: String) throws(QueryError) {
@@ -224,6 +224,8 @@ public struct Parser {
         case "at":
             try once(q.valuation != nil, "at")
             q.valuation = try valuation()
+        case "with" where index + 1 < tokens.count && ["share", "running"].contains(word(tokens[index + 1]) ?? ""):
+            try withExtra(&q)
         case "with":
             try once(!q.whatIf.isEmpty, "with")
             q.whatIf = try whatIf()
@@ -508,6 +510,22 @@ public struct Parser {
             throw expected(["market, latest or a date"], keywords: ["market", "latest", "today"])
         }
         return .asOf(try dateExpression())
+    }
+
+    /// with_extra -> 'with' ('share' | 'running' 'total')
+    mutating func withExtra(_ q: inout Query) throws(QueryError) {
+        let start = current.range.lowerBound
+        advance()
+        if accept("share") {
+            if q.withShare { throw repeated("with share", at: start..<previousEnd) }
+            q.withShare = true
+        } else {
+            advance()
+            try expectWord("total")
+            if q.withRunningTotal { throw repeated("with running total", at: start..<previousEnd) }
+            q.withRunningTotal = true
+        }
+        q.extrasRange = (q.extrasRange?.lowerBound ?? start)..<previousEnd
     }
 
     /// what_if -> 'with' rate_setting (',' rate_setting)*

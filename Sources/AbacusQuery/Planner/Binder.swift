@@ -47,6 +47,9 @@ public struct Binder {
     func bind(_ q: Query, defaultCurrency: Currency) throws(QueryError) -> LogicalPlan {
         if q.groupBy.count > Binder.maxGroupKeys { throw QueryError(.tooManyGroupKeys(q.groupBy.count), at: q.groupRange) }
         if q.aggregate == .list && !q.groupBy.isEmpty { throw QueryError(.listCannotGroup, at: q.groupRange) }
+        if (q.withShare || q.withRunningTotal) && (q.aggregate != .sum && q.aggregate != .count || q.groupBy.isEmpty) {
+            throw QueryError(.unsupported("`with share` and `with running total` go with a grouped sum or count (sum expenses by category with share)"), at: q.extrasRange)
+        }
         if q.aggregate != .list && !q.show.isEmpty {
             throw QueryError(.unsupported("`show` picks the columns of a listing: use it with list (list expenses show remarks, tags)"), at: q.showRange)
         }
@@ -94,7 +97,8 @@ public struct Binder {
         }
         return LogicalPlan(aggregate: q.aggregate, subject: q.subject, target: target, groupBy: groupBy,
                            impliesCurrencyKey: impliesCurrency, days: days, condition: condition, valuation: valuation,
-                           whatIf: q.whatIf.map { ($0.pair, $0.rate) }, order: order, top: q.top, show: q.show)
+                           whatIf: q.whatIf.map { ($0.pair, $0.rate) }, order: order, top: q.top, show: q.show,
+                           withShare: q.withShare, withRunningTotal: q.withRunningTotal)
     }
 
     /// An `order by` the result can follow. `amount` is the value of a money aggregate and

@@ -30,6 +30,9 @@ public struct LogicalPlan: Sendable {
     public var top: Int?
     /// `list … show …`: the listing's optional columns tables show.
     public var show: [ListColumn] = []
+    /// `with share`, `with running total`.
+    public var withShare = false
+    public var withRunningTotal = false
 
     /// Groups rank by how many entries they hold, not by their value (`sum … order by count`).
     public var ranksByEntryCount: Bool { order?.byEntryCount == true }
@@ -69,6 +72,8 @@ public struct LogicalPlan: Sendable {
         if let order { lines.append("  ORDER BY \(order.describe)") }
         if let top { lines.append("  TOP \(top)") }
         if !show.isEmpty { lines.append("  SHOW " + show.map(\.rawValue).joined(separator: ", ")) }
+        if withShare { lines.append("  WITH SHARE") }
+        if withRunningTotal { lines.append("  WITH RUNNING TOTAL") }
         return lines.joined(separator: "\n")
     }
 }

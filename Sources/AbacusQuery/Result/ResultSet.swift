@@ -69,8 +69,10 @@ public enum Cell: Sendable, Equatable {
     /// Already rounded, half-even, to the currency's minor unit.
     case money(ExactDecimal, Currency)
     case count(Int)
-    /// A plain exact number (a rate).
+    /// A plain exact number (a rate), shown without trailing zeros.
     case number(ExactDecimal)
+    /// A number shown with exactly its decimals (a share: `31.0`).
+    case decimal(ExactDecimal)
     /// Several names (an entry's tags): a JSON array, joined with ", " elsewhere.
     case names([String])
     /// The label of a total row.

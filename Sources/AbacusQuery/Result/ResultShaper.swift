@@ -6,6 +6,7 @@
 // words "Total" and "(none)" are the renderers' business.
 
 import AbacusCore
+import BigInt
 
 /// One group of an aggregation: its key values, its exact value and how many entries it holds.
 struct GroupValue {
@@ -56,6 +57,7 @@ struct ResultShaper {
                                                           home: home)
         }
         let shownAll = plan.top.map { $0 >= rows.count } ?? true
+        let all = rows
         if let top = plan.top, top < rows.count { rows = Array(rows.prefix(top)) }
         result.rows = rows.map { $0.key + [$0.value] }
 
@@ -88,6 +90,56 @@ struct ResultShaper {
                 result.totals.append(row + [v])
             }
         }
+        try addShareAndRunningTotal(all: all, shown: rows, to: &result)
+    }
+
+    /// `with share`: each row's value as a percentage of the total of all the rows (before
+    /// `top N`), half-even to one decimal; `with running total`: the sum of this row's value
+    /// and those above it, in the order shown. The total rows get neither.
+    func addShareAndRunningTotal(all: [GroupValue], shown: [GroupValue], to result: inout ResultSet) throws(QueryError) {
+        let logical = plan.logical
+        guard logical.withShare || logical.withRunningTotal else { return }
+        func amount(_ c: Cell) -> ExactDecimal? {
+            switch c {
+            case .money(let d, _): return d
+            case .count(let n): return ExactDecimal(n)
+            default: return nil
+            }
+        }
+        let currencies = Set(all.compactMap { g -> Currency? in if case .money(_, let c) = g.value { return c } else { return nil } })
+        if currencies.count > 1 {
+            throw QueryError(.unsupported("in native, the amounts are in \(currencies.map(\.code).sorted().joined(separator: ", ")): a share or a running total would add different currencies; convert them (in \(home.code)) or keep to one currency"), at: nil)
+        }
+        var total = ExactDecimal(0)
+        do throws(ExactDecimal.Overflow) {
+            for g in all { if let v = amount(g.value) { total = try total.adding(v) } }
+        } catch {
+            throw QueryError(.overflow, at: nil)
+        }
+        var running = ExactDecimal(0)
+        for (i, g) in shown.enumerated() {
+            guard let v = amount(g.value) else {
+                if logical.withShare { result.rows[i].append(.empty) }
+                if logical.withRunningTotal { result.rows[i].append(.empty) }
+                continue
+            }
+            if logical.withShare {
+                if total.isZero {
+                    result.rows[i].append(.empty)
+                } else {
+                    let share = Fraction(BigInt(v.significand) * 100 * bigPowerOfTen(total.scale), BigInt(total.significand) * bigPowerOfTen(v.scale))
+                    result.rows[i].append(share.rounded(toScale: 1).map(Cell.decimal) ?? .empty)
+                }
+            }
+            if logical.withRunningTotal {
+                do throws(ExactDecimal.Overflow) { running = try running.adding(v) } catch { throw QueryError(.overflow, at: nil) }
+                if case .money(_, let c) = g.value { result.rows[i].append(.money(running, c)) } else { result.rows[i].append(.count(Int(running.significand))) }
+            }
+        }
+        if logical.withShare { result.columns.append(Column("share", .quantity)) }
+        if logical.withRunningTotal { result.columns.append(Column("running total", plan.aggregate == .count ? .count : .money)) }
+        let extra = (logical.withShare ? 1 : 0) + (logical.withRunningTotal ? 1 : 0)
+        for i in result.totals.indices { result.totals[i] += Array(repeating: .empty, count: extra) }
     }
 
     /// Ranked by the exact value (counts by count; `order by count` by the number of entries

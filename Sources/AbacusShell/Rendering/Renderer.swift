@@ -146,6 +146,7 @@ public struct Renderer {
         case .money(let d, let cur): return MoneyFormat.plain(d, cur)
         case .count(let n): return String(n)
         case .number(let d): return d.normalized.description
+        case .decimal(let d): return d.description
         case .total(let t): return Renderer.label(t)
         case .names(let names): return names.joined(separator: ", ")
         case .empty: return ""
