@@ -42,6 +42,12 @@ import Testing
         #expect(try !complete("count entries where category = ").contains("(none)"))
     }
 
+    @Test func sharesAndRunningTotalsAfterWith() throws {
+        #expect(try complete("sum expenses by category with ") == ["rate", "share", "running"])
+        #expect(try complete("sum expenses by category with running ") == ["total"])
+        #expect(try complete("sum expenses with ") == ["rate"])
+    }
+
     @Test func unitsAfterConvert() throws {
         #expect(try complete("convert 5 k").contains("kg"))
         #expect(try complete("convert 5 kg to ") == ["mg", "g", "oz", "lb", "st"])

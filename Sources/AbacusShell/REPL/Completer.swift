@@ -218,7 +218,11 @@ struct Completer {
         case "this": return .words(["month", "year"])
         case "last": return .words(["month", "year", "30"])
         case "order": return .words(["by"])
-        case "with": return .words(["rate"])
+        case "with":
+            // A grouped sum or count may also take a share or a running total.
+            let grouped = (aggregate == "sum" || aggregate == "count") && words.contains("by")
+            return .words(["rate"] + (grouped ? ["share", "running"] : []))
+        case "running": return .words(["total"])
         case "set": return .words(["rate", "currency"])
         case "unset": return .words(["rate"])
         case "currency" where previous == "set": return .currencies(extra: [])
