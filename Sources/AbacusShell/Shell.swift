@@ -585,16 +585,17 @@ extension Shell: SessionHost {
     public var watched: [Currency] { watchList.currencies }
 
     public func watch(_ currencies: [Currency]) throws(QueryError) -> [Currency] {
-        do throws(AtomicFile.Failure) {
-            return try watchList.add(currencies)
-        } catch {
-            throw QueryError(.unsupported("the watch list was not saved: \(error.description)"), at: nil)
-        }
+        try savingWatchList { list throws(AtomicFile.Failure) in try list.add(currencies) }
     }
 
     public func unwatch(_ currencies: [Currency]) throws(QueryError) -> [Currency] {
+        try savingWatchList { list throws(AtomicFile.Failure) in try list.remove(currencies) }
+    }
+
+    /// A change of the watch list, which saves it; a failed save is the statement's error.
+    private func savingWatchList(_ change: (inout WatchList) throws(AtomicFile.Failure) -> [Currency]) throws(QueryError) -> [Currency] {
         do throws(AtomicFile.Failure) {
-            return try watchList.remove(currencies)
+            return try change(&watchList)
         } catch {
             throw QueryError(.unsupported("the watch list was not saved: \(error.description)"), at: nil)
         }

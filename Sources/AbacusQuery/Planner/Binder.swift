@@ -206,8 +206,10 @@ public struct Binder {
                 return .ordered(field, cmp.op, try name(cmp.values[0]))
             default:
                 var found: [String?] = []
+                var seen = Set<String?>()
+                let all = ledger.names(field)
                 for v in cmp.values {
-                    for n in try resolve(v, field) where !found.contains(n) { found.append(n) }
+                    for n in try resolve(v, field, among: all) where seen.insert(n).inserted { found.append(n) }
                 }
                 return negated ? .not(.names(field, found)) : .names(field, found)
             }
@@ -243,8 +245,8 @@ public struct Binder {
 
     /// The ledger's spellings a value names: exactly as written, else in any letter case (a
     /// book also by its id); `(none)` the entries without a value. Unknown names are errors.
-    func resolve(_ v: LiteralValue, _ field: NameField) throws(QueryError) -> [String?] {
-        let all = ledger.names(field)
+    /// `all` is `ledger.names(field)`, worked out once for every value of a comparison.
+    func resolve(_ v: LiteralValue, _ field: NameField, among all: [String?]) throws(QueryError) -> [String?] {
         if v.literal == .missing {
             guard all.first == .some(nil) else {
                 throw QueryError(.unknownName(field: field.rawValue, value: "(none)", suggestions: []), at: v.range)

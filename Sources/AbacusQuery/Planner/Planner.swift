@@ -107,12 +107,14 @@ public enum Planner {
         }
         let lowering = PredicateLowering(ledger: ledger)
         let conjuncts = logical.condition?.conjuncts ?? []
+        // Each conjunct lowered once: its mask serves the index estimate and the filter alike.
+        var predicates = conjuncts.map(lowering.lower)
         // Posting lists: the most selective usable top-level conjunct, when clearly better than the scan.
         var index: IndexAccess?
         var chosen: Int?
         if useIndexes {
             for (i, c) in conjuncts.enumerated() {
-                guard let (column, codes) = lowering.codes(c) else { continue }
+                guard let (column, codes) = PredicateLowering.postingCodes(c, predicates[i]) else { continue }
                 let access = IndexAccess(column: column, codes: codes, text: c.description,
                                          rowCount: rowCount(column, codes, store: store, rows: rows))
                 if access.rowCount * 2 < rows.count, access.rowCount < (index?.rowCount ?? Int.max) {
@@ -122,8 +124,10 @@ public enum Planner {
             }
         }
         var remaining = conjuncts
-        if let chosen { remaining.remove(at: chosen) }
-        let predicates = remaining.map(lowering.lower)
+        if let chosen {
+            remaining.remove(at: chosen)
+            predicates.remove(at: chosen)
+        }
         let filter: Predicate? = predicates.isEmpty ? nil : (predicates.count == 1 ? predicates[0] : .and(predicates))
         return Plan(logical: logical, rows: rows, index: index, filter: filter, filterText: remaining.map(\.description))
     }

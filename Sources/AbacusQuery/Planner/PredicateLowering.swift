@@ -82,10 +82,11 @@ struct PredicateLowering {
     }
 
     /// The codes of a column whose values a condition names, for its posting lists.
-    func codes(_ c: LogicalCondition) -> (IndexAccess.Column, [UInt32])? {
+    /// (`predicate` is the condition lowered.)
+    static func postingCodes(_ c: LogicalCondition, _ predicate: Predicate) -> (IndexAccess.Column, [UInt32])? {
         switch c {
         case .names(.category, _), .names(.book, _), .currencies:
-            guard case .code(let column, let mask) = lower(c), let access = IndexAccess.Column(rawValue: column.rawValue) else { return nil }
+            guard case .code(let column, let mask) = predicate, let access = IndexAccess.Column(rawValue: column.rawValue) else { return nil }
             return (access, mask.indices.filter { mask[$0] }.map { UInt32($0) })
         default:
             return nil
