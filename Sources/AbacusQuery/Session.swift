@@ -38,6 +38,10 @@ public final class Session {
     }
     /// Polled while a statement runs; true stops it (Ctrl-C in the shell).
     public var isCancelled: @Sendable () -> Bool = { false }
+    /// `define`: the session's saved statements, by their name in lower case.
+    public internal(set) var definitions: [String: Definition] = [:]
+    /// How many calls of defined statements are running, one inside another.
+    var expansionDepth = 0
 
     public init(ledger: Ledger, today: Day) {
         self.ledger = ledger

@@ -1,7 +1,7 @@
 // `.help` and its topics. Every example here runs on the demo ledger (a test runs them).
 
 enum Help {
-    static let topics = ["query", "where", "dates", "rates", "units", "statements", "format", "commands"]
+    static let topics = ["query", "where", "dates", "reports", "rates", "units", "statements", "format", "commands"]
 
     static func text(topic: String) -> String? {
         switch topic.lowercased() {
@@ -9,6 +9,7 @@ enum Help {
         case "query", "queries", "sum", "count": return query
         case "where", "conditions", "filter": return conditions
         case "dates", "date", "periods", "period": return dates
+        case "reports", "report", "per", "vs", "crosstab", "compare", "define", "defines", "share": return reports
         case "rates", "rate", "convert", "currency", "currencies", "watch": return rates
         case "units", "unit": return units
         case "statements", "statement": return statements
@@ -27,12 +28,13 @@ enum Help {
       count entries by book
       convert 100 SGD to INR
 
-    Topics: .help query | where | dates | rates | units | statements | format | commands
+    Topics: .help query | where | dates | reports | rates | units | statements | format | commands
     """
 
     static let query = """
-    AGG [SUBJECT] [in CUR|native] [by KEY, ...] [where COND] [PERIOD ...]
-        [at market|latest|DATE] [with rate A/B = N, ...] [order by amount|count|KEY [asc|desc]] [top N]
+    AGG [SUBJECT] [in CUR|native] [by KEY, ...] [per KEY] [where COND] [PERIOD ...]
+        [at market|latest|DATE] [with rate A/B = N, ...] [with share] [with running total]
+        [order by amount|count|KEY [asc|desc]] [top N] [vs ALTERNATIVE]   (per, vs: .help reports)
 
       AGG      sum count avg min max list
       SUBJECT  expenses (shown positive) income transfers entries (the default)
@@ -83,6 +85,37 @@ enum Help {
       count entries since 2025-04 until 2025-06
       sum expenses by week during 2025-10
       sum expenses by month during last 2 quarters
+    """
+
+    static let reports = """
+    Crosstab: per KEY makes one column per value of KEY (every period of the range,
+    empty ones included, for day|week|month|quarter|year), one row per `by` group;
+    tables add Total and (per a period, for sum and count) Average columns and a
+    total row; JSON and CSV hold the cells only. order by amount and top N rank rows
+    by their Total.
+    Comparison: vs ALTERNATIVE runs the statement again with one thing changed:
+      vs previous period | vs same period last year | vs 2025-09   (another period)
+      vs booked | vs at market | vs at latest | vs at 2025-12-31   (another valuation)
+      vs with rate SGD/INR = 60                                     (other what-if rates)
+    and shows both values, change (A − B) and change % ((A − B) / |B|, one decimal).
+    with share: each row's percentage of all rows; with running total: the sum so far.
+    define NAME(P, …) as STATEMENT saves a statement where $P stands for an argument;
+    NAME(ARG, …) runs it (each argument one number, date, code, word or "quoted
+    string"); defines lists them, undefine NAME drops one, .help NAME shows one.
+    Keep definitions in ~/.abacusrc to have them in every session.
+
+    Examples:
+      sum expenses by category per month during 2025-Q4
+      count entries by book per quarter during 2025
+      sum expenses by book per month during 2025-Q4 order by amount desc top 3
+      sum expenses by category during 2025-11 vs previous period top 5
+      sum expenses by book during 2025-Q4 vs same period last year
+      sum expenses by book at market vs booked
+      sum expenses in INR by book vs with rate SGD/INR = 60
+      sum expenses by category during 2025 with share with running total
+      define monthly(m) as sum expenses by category during $m top 5
+      monthly(2025-10)
+      defines
     """
 
     static let rates = """
@@ -140,6 +173,7 @@ enum Help {
       watch USD, SGD | unwatch SGD | watching | rates watched
       convert 5 kg to lb             units of length, mass, temperature (.help units)
       books | categories
+      define NAME(P, …) as STATEMENT | NAME(ARG, …) | defines | undefine NAME   (.help reports)
     """
 
     static let format = """

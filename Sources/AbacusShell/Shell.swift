@@ -370,7 +370,7 @@ public final class Shell {
 
     /// An error in a script, at its own line and column of the file, drawn under the file's line.
     static func diagnostic(_ error: QueryError, statement: String, at span: SourceSpan, in name: String) -> String {
-        guard let range = error.range else {
+        guard let range = error.range, error.expansion == nil else {
             let start = span.start
             return Diagnostic.render(error, statement: statement, location: "\(name):\(start.line):\(start.column)")
         }
@@ -397,6 +397,10 @@ public final class Shell {
         let stopped = QueryError(.cancelled, at: nil)
         do throws(QueryError) {
             let output = try session.execute(text)
+            // Tab completes the names `define` added (and forgets those `undefine` dropped).
+            if completer != nil, completer?.defined.count != session.definitions.count || text.lowercased().contains("define") {
+                completer?.defined = session.definitions.values.map(\.name)
+            }
             // Ctrl-C after the engine's last look: the answer is not wanted any more.
             if interrupted != 0 { throw stopped }
             switch output {
@@ -447,6 +451,11 @@ public final class Shell {
             quitRequested = true
         case ".help":
             let topic = args.joined(separator: " ")
+            // `.help NAME` of a defined statement shows its definition.
+            if let d = session.definitions[topic.lowercased()] {
+                say("define \(d.signature.replacingOccurrences(of: "$", with: "")) as \(d.body)")
+                break
+            }
             guard let help = Help.text(topic: topic) else {
                 var message = prefix + "error: no help on '\(topic)'; topics: " + Help.topics.joined(separator: ", ")
                 if let near = nearest(topic, in: Help.topics) { message += "\nhint: did you mean .help \(near)?" }
@@ -571,6 +580,7 @@ public final class Shell {
     /// Tab completes from the ledger now loaded.
     func refreshCompletion() {
         completer = Completer(ledger: session.ledger)
+        completer?.defined = session.definitions.values.map(\.name)
     }
 
     static func systemToday() -> Day {

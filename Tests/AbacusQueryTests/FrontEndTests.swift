@@ -105,7 +105,7 @@ import Testing
          "expected a field (amount, category, book, party, payment, currency, tag, remarks, date), found 'amout'", "did you mean `amount`?"),
         ("sum expenses where category = Rent and bogus > 5",
          "expected a field (amount, category, book, party, payment, currency, tag, remarks, date), found 'bogus'", nil),
-        ("sum since 2025-10 expenses", "expected a clause (in, by, where, since, until, before, on, during, at, with, order by, top), found 'expenses'",
+        ("sum since 2025-10 expenses", "expected a clause (in, by, per, where, since, until, before, on, during, at, with, order by, top, vs), found 'expenses'",
          "the subject comes right after `sum`: sum expenses …"),
         ("sum expenses by date", "expected a group key (category, book, party, payment, currency, tag, day, week, month, quarter, year), found 'date'",
          "did you mean `day`?"),

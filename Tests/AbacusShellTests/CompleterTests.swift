@@ -27,6 +27,22 @@ import Testing
         #expect(try complete(".set rates-") == ["rates-url", "rates-key"])
     }
 
+    @Test func reportsAndDefinedNames() throws {
+        #expect(try complete("sum expenses by category pe") == ["per"])
+        #expect(try complete("sum expenses by category per mo") == ["month"])
+        #expect(try complete("sum expenses during 2025-10 vs pre") == ["previous"])
+        #expect(try complete("sum expenses during 2025-10 vs previous ") == ["period"])
+        #expect(try complete("sum expenses during 2025-10 vs same period ") == ["last"])
+        #expect(try complete("sum expenses during 2025-10 vs same period last ") == ["year"])
+        // A clause used once is not offered again.
+        #expect(try !complete("sum expenses by book per month ").contains("per"))
+        var c = try #require(CompleterTests.completer)
+        c.defined = ["monthly", "mine"]
+        #expect(c.complete("mon").candidates == ["monthly"])
+        #expect(c.complete("undefine mi").candidates == ["mine"])
+        #expect(c.complete(".help mon").candidates == ["monthly"])
+    }
+
     @Test func onlyWhatTheParserTakesComesNext() throws {
         // A subject stands only right after the aggregate; a clause already used is not offered again.
         #expect(try !complete("sum expenses by category ").contains("expenses"))

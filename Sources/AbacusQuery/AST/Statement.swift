@@ -28,6 +28,31 @@ public enum Statement: Sendable {
     case watching
     /// `rates import FILE`: market rates from a file, as `--rates FILE` adds them.
     case ratesImport(path: String, range: Range<Int>)
+    /// `define NAME(P, …) as STATEMENT`.
+    case define(Definition)
+    /// `NAME(ARG, …)`: a defined statement with its arguments.
+    case call(Call)
+    /// `defines`: the session's definitions.
+    case defines
+    /// `undefine NAME`.
+    case undefine(String, Range<Int>)
+}
+
+/// A saved statement: `define NAME(P, …) as STATEMENT`, where `$P` stands for an argument.
+public struct Definition: Sendable, Equatable {
+    public var name: String
+    public var parameters: [String]
+    /// The statement as written after `as`, `$P` placeholders and all.
+    public var body: String
+}
+
+/// `NAME(ARG, …)`: each argument is one token, kept as typed (quotes included) so that it
+/// replaces its placeholder as that same token.
+public struct Call: Sendable, Equatable {
+    public var name: String
+    public var nameRange: Range<Int>
+    public var arguments: [String]
+    public var argumentRanges: [Range<Int>]
 }
 
 /// `convert 5 kg to lb`, with the place of each unit for carets.
@@ -215,12 +240,32 @@ public struct Query: Sendable {
     /// `list … show remarks, tags`: columns a listing shows in tables beyond its usual ones.
     public var show: [ListColumn] = []
     public var showRange: Range<Int>?
+    /// `per KEY`: a crosstab with one column per value of the key.
+    public var per: GroupKey?
+    public var perRange: Range<Int>?
+    /// `vs …`: the statement again with one thing changed, side by side.
+    public var versus: Alternative?
+    public var versusRange: Range<Int>?
     public var text: String
 
     public init(aggregate: Aggregate, text: String) {
         self.aggregate = aggregate
         self.text = text
     }
+}
+
+/// What `vs` compares a query with: the same statement with one thing changed.
+public enum Alternative: Sendable, Equatable {
+    /// `vs previous period`: the period of the same length just before.
+    case previousPeriod
+    /// `vs same period last year`: every date one year earlier.
+    case samePeriodLastYear
+    /// `vs 2025-10`, `vs last month`: the period clauses replaced by `during P`.
+    case period(DateExpression)
+    /// `vs booked` (nil), `vs at market`, `vs at latest`, `vs at DATE`, without what-if rates.
+    case valuation(ValuationClause?)
+    /// `vs with rate SGD/INR = 55`: these what-if rates instead of the statement's.
+    case whatIf([WhatIfRate])
 }
 
 /// Columns of a listing that tables show only when asked (`show`); JSON always has them.

@@ -64,12 +64,23 @@ public struct QueryError: Error, Sendable, Equatable {
         case subjectFirst(aggregate: String, subject: String)
         /// `"(none)"` in quotes names a value; unquoted it means the entries without one.
         case unquotedNone(field: String)
+        /// An argument of a call is one token: text with spaces goes in quotes.
+        case oneTokenArgument
+    }
+
+    /// A call of a defined statement (`monthly(2025-10)`) and the statement it ran, which
+    /// `range` then points into.
+    public struct Expansion: Sendable, Equatable {
+        public var call: String
+        public var text: String
     }
 
     public var kind: Kind
     /// Byte range in the statement; nil when the error concerns the whole statement.
     public var range: Range<Int>?
     public var advice: Advice?
+    /// Set when the error arose in the expansion of a call.
+    public var expansion: Expansion?
 
     public init(_ kind: Kind, at range: Range<Int>?, advice: Advice? = nil) {
         self.kind = kind
@@ -168,6 +179,8 @@ public struct QueryError: Error, Sendable, Equatable {
             return "entries without a \(field) are written without quotes: \(field) = (none)"
         case .subjectFirst(let aggregate, let subject)?:
             return "the subject comes right after `\(aggregate)`: \(aggregate) \(subject) …"
+        case .oneTokenArgument?:
+            return "each argument is one number, date, currency code, word or \"quoted string\": put text with spaces in quotes"
         case nil:
             break
         }
@@ -206,6 +219,15 @@ public enum Diagnostic {
     public static func render(_ error: QueryError, statement: String, location: String? = nil) -> String {
         var out = ""
         let prefix = location.map { $0 + ": " } ?? ""
+        var statement = statement
+        if let x = error.expansion {
+            // The call as typed, then what it ran, with the caret under the expanded statement.
+            var column = 0
+            out += "  " + visible(x.call, column: &column) + "\n"
+            out += "  which runs:\n"
+            statement = x.text
+            if error.range == nil { out += "  " + visible(x.text, column: &column) + "\n" }
+        }
         if let range = error.range {
             let bytes = Array(statement.utf8)
             let lower = min(range.lowerBound, bytes.count)

@@ -53,13 +53,15 @@ public enum Keywords {
         k("explain", .statement), k("convert", .statement), k("rate", .statement, .other), k("rates", .statement, .other),
         k("set", .statement), k("unset", .statement), k("books", .statement), k("categories", .statement),
         k("watch", .statement), k("unwatch", .statement), k("watching", .statement),
+        k("define", .statement), k("defines", .statement), k("undefine", .statement),
 
         k("expenses", .subject, aliases: ["expense"]), k("income", .subject),
         k("transfers", .subject, aliases: ["transfer"]), k("entries", .subject, aliases: ["entry"]),
 
         k("in", .clause), k("by", .clause), k("where", .clause), k("since", .clause, .period), k("until", .clause, .period),
         k("before", .clause, .period), k("on", .clause, .period), k("during", .clause, .period), k("at", .clause),
-        k("with", .clause), k("order", .clause), k("top", .clause), k("show", .clause),
+        k("with", .clause), k("order", .clause), k("top", .clause), k("show", .clause), k("per", .clause),
+        k("vs", .clause, aliases: ["versus"]),
 
         k("amount", .field), k("category", .field, .groupKey, aliases: ["categories"]), k("book", .field, .groupKey, aliases: ["books"]),
         k("party", .field, .groupKey, aliases: ["parties"]), k("payment", .field, .groupKey, aliases: ["paymentmode", "payments"]),
@@ -76,6 +78,7 @@ public enum Keywords {
         k("native", .other), k("to", .other, aliases: ["into"]), k("refresh", .other), k("status", .other),
         k("import", .other), k("watched", .other), k("max", .other), k("age", .other),
         k("share", .other), k("running", .other), k("total", .other),
+        k("previous", .other), k("period", .other), k("same", .other), k("booked", .other), k("as", .other),
     ]
 
     /// The canonical words of a role, in table order.

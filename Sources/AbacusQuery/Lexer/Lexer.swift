@@ -18,6 +18,7 @@ public enum TokenKind: Equatable, Sendable {
     case date          // 2025-10-05, 2025-10, 2025-Q4, 2025-W41 (a plain year lexes as a number)
     case string        // "Food & Dining" or 'Food & Dining' (range includes the quotes)
     case symbol        // , ( ) = != <> < <= > >= ~ / * ;
+    case parameter     // $month: a placeholder in the body of `define`
     case end
 }
 
@@ -175,6 +176,13 @@ public struct Lexer {
             if isWordByte(b) {
                 i = wordEnd(from: i)
                 tokens.append(Token(kind: .word, range: start..<i))
+                continue
+            }
+            // `$name`: the placeholder of a defined statement's argument.
+            if b == UInt8(ascii: "$"), i + 1 < n, Lexer.isLetter(bytes[i + 1]) {
+                i += 1
+                while i < n && (Lexer.isLetter(bytes[i]) || isDigit(bytes[i]) || bytes[i] == UInt8(ascii: "_")) { i += 1 }
+                tokens.append(Token(kind: .parameter, range: start..<i))
                 continue
             }
             let two = i + 1 < n ? [b, bytes[i + 1]] : [b]

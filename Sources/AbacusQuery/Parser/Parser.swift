@@ -117,9 +117,14 @@ public struct Parser {
 
     // MARK: Statements
 
-    /// statement -> (query | explain | convert | rate | rates | set | unset | 'books' | 'categories' | 'watch' currency_list | 'unwatch' currency_list | 'watching') END
+    /// statement -> (query | explain | convert | rate | rates | set | unset | 'books' | 'categories' | 'watch' currency_list | 'unwatch' currency_list | 'watching' | define | call | 'defines' | 'undefine' WORD) END
     mutating func statement() throws(QueryError) -> Statement {
         if current.kind == .end { throw QueryError(.emptyStatement, at: nil) }
+        if word(current) == "define" { return .define(try define()) }
+        // A placeholder outside a definition has no argument to stand for.
+        if let p = tokens.first(where: { $0.kind == .parameter }) {
+            throw QueryError(.unsupported("`\(lexer.text(p))` stands for an argument only in the statement of a `define`"), at: p.range)
+        }
         let s: Statement
         switch word(current) {
         case "explain": s = .explain(try explain())
@@ -152,6 +157,14 @@ public struct Parser {
             let list = try currencyList()
             s = .unwatch(list, start..<previousEnd)
         case "watching": advance(); s = .watching
+        case "defines": advance(); s = .defines
+        case "undefine":
+            advance()
+            guard current.kind == .word else { throw expected(["the name of a definition"]) }
+            s = .undefine(lexer.text(current), current.range)
+            advance()
+        case let w? where !Keywords.all.contains(w) && Keywords.dotless[w] == nil && (tokens[index + 1].kind == .end || tokens[index + 1].kind == .symbol && lexer.text(tokens[index + 1]) == "("):
+            s = .call(try call())
         case let w? where Keywords.aggregate(w) != nil: s = .query(try query())
         case let w? where Keywords.subject(w) != nil:
             // "expenses by book": a question without its verb.
@@ -163,6 +176,76 @@ public struct Parser {
         }
         guard current.kind == .end else { throw expected(["the end of the statement"]) }
         return s
+    }
+
+    /// define -> 'define' WORD ('(' (WORD (',' WORD)*)? ')')? 'as' STATEMENT
+    mutating func define() throws(QueryError) -> Definition {
+        advance()
+        let nameToken = current
+        guard let name = word(nameToken) else { throw expected(["a name for the definition"]) }
+        if Keywords.all.contains(name) || Keywords.dotless[name] != nil {
+            throw QueryError(.unsupported("`\(lexer.text(nameToken))` is a word of the language: choose another name for the definition"), at: nameToken.range)
+        }
+        advance()
+        var parameters: [String] = []
+        if isSymbol("(") {
+            let open = current.range
+            advance()
+            while !isSymbol(")") {
+                if !parameters.isEmpty { try expectSymbol(",") }
+                if current.kind == .end { throw QueryError(.unclosedParenthesis, at: open) }
+                // `$p` or `p`: the parameter's name.
+                guard current.kind == .word || current.kind == .parameter else { throw expected(["a parameter name"]) }
+                let p = lexer.text(current).drop { $0 == "$" }.lowercased()
+                if parameters.contains(p) {
+                    throw QueryError(.expected(["a parameter not already listed"], found: "'\(p)' again", suggestion: nil), at: current.range)
+                }
+                parameters.append(p)
+                advance()
+            }
+            advance()
+        }
+        try expectWord("as")
+        guard current.kind != .end else { throw expected(["the statement to define"]) }
+        if word(current) == "define" { throw QueryError(.unsupported("a definition cannot define another"), at: current.range) }
+        let bodyStart = current.range.lowerBound
+        for t in tokens[index...] where t.kind == .parameter {
+            let p = lexer.text(t).dropFirst().lowercased()
+            guard parameters.contains(p) else {
+                let hint = parameters.isEmpty ? "the definition has no parameters" : "its parameters are " + parameters.map { "$" + $0 }.joined(separator: ", ")
+                throw QueryError(.unsupported("`$\(p)` is not a parameter of \(lexer.text(nameToken)): \(hint)"), at: t.range)
+            }
+        }
+        let body = String(decoding: Array(lexer.source.utf8)[bodyStart...], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        index = tokens.count - 1
+        return Definition(name: lexer.text(nameToken), parameters: parameters, body: body)
+    }
+
+    /// call -> WORD ('(' (argument (',' argument)*)? ')')?
+    /// argument -> NUMBER | DATE | STRING | WORD
+    mutating func call() throws(QueryError) -> Call {
+        var c = Call(name: lexer.text(current), nameRange: current.range, arguments: [], argumentRanges: [])
+        advance()
+        guard isSymbol("(") else { return c }
+        let open = current.range
+        advance()
+        while !isSymbol(")") {
+            if !c.arguments.isEmpty {
+                guard isSymbol(",") else {
+                    if current.kind == .end { throw QueryError(.unclosedParenthesis, at: open) }
+                    throw QueryError(.expected(["',' or ')'"], found: describe(current), suggestion: nil), at: current.range,
+                                     advice: .oneTokenArgument)
+                }
+                advance()
+            }
+            if current.kind == .end { throw QueryError(.unclosedParenthesis, at: open) }
+            guard [.number, .date, .string, .word].contains(current.kind) else { throw expected(["an argument (a number, date, currency code, \"quoted string\" or word)"]) }
+            c.arguments.append(lexer.text(current))
+            c.argumentRanges.append(current.range)
+            advance()
+        }
+        advance()
+        return c
     }
 
     /// explain -> 'explain' query
@@ -203,7 +286,7 @@ public struct Parser {
         return s
     }
 
-    /// clause -> currency_clause | group_clause | where_clause | period | valuation | what_if | with_extra | order_clause | top_clause | show_clause
+    /// clause -> currency_clause | group_clause | per_clause | where_clause | period | valuation | what_if | with_extra | order_clause | top_clause | show_clause | versus
     mutating func clause(_ q: inout Query) throws(QueryError) {
         let at = current.range
         func once(_ present: Bool, _ name: String) throws(QueryError) {
@@ -240,16 +323,56 @@ public struct Parser {
             let start = current.range.lowerBound
             q.show = try showClause()
             q.showRange = start..<previousEnd
+        case "per":
+            try once(q.per != nil, "per")
+            advance()
+            q.per = try groupKey()
+            q.perRange = at.lowerBound..<previousEnd
+        case "vs", "versus":
+            try once(q.versus != nil, "vs")
+            q.versus = try versus()
+            q.versusRange = at.lowerBound..<previousEnd
         case let w? where PeriodKind(rawValue: w) != nil:
             q.periods.append(try period())
         default:
-            var e = expected(["a clause (in, by, where, since, until, before, on, during, at, with, order by, top)"],
+            var e = expected(["a clause (in, by, per, where, since, until, before, on, during, at, with, order by, top, vs)"],
                              keywords: Keywords.words(.clause) + Keywords.words(.groupKey))
             // `sum since 2025 expenses`: the subject is right, its place is not.
             if let w = word(current), let s = Keywords.subject(w) {
                 e.advice = .subjectFirst(aggregate: q.aggregate.rawValue, subject: s.rawValue)
             }
             throw e
+        }
+    }
+
+    /// per_clause -> 'per' group_key
+    /// versus -> ('vs' | 'versus') ('previous' 'period' | 'same' 'period' 'last' 'year' | 'booked' | valuation | what_if | date_expr)
+    mutating func versus() throws(QueryError) -> Alternative {
+        advance()
+        switch word(current) {
+        case "previous":
+            advance()
+            try expectWord("period")
+            return .previousPeriod
+        case "same":
+            advance()
+            try expectWord("period")
+            try expectWord("last")
+            try expectWord("year")
+            return .samePeriodLastYear
+        case "booked":
+            advance()
+            return .valuation(nil)
+        case "at":
+            return .valuation(try valuation())
+        case "with":
+            return .whatIf(try whatIf())
+        default:
+            guard current.kind == .date || current.kind == .number || ["today", "yesterday", "this", "last"].contains(word(current) ?? "") else {
+                throw expected(["what to compare with (previous period, same period last year, a period such as 2025-10, booked, at market, at latest, at DATE, with rate …)"],
+                               keywords: ["previous", "same", "booked", "at", "with", "last", "this"])
+            }
+            return .period(try dateExpression())
         }
     }
 

@@ -50,6 +50,7 @@ public struct Binder {
         if (q.withShare || q.withRunningTotal) && (q.aggregate != .sum && q.aggregate != .count || q.groupBy.isEmpty) {
             throw QueryError(.unsupported("`with share` and `with running total` go with a grouped sum or count (sum expenses by category with share)"), at: q.extrasRange)
         }
+        try Binder.checkReportClauses(q)
         if q.aggregate != .list && !q.show.isEmpty {
             throw QueryError(.unsupported("`show` picks the columns of a listing: use it with list (list expenses show remarks, tags)"), at: q.showRange)
         }
@@ -60,7 +61,10 @@ public struct Binder {
         case nil: target = defaultCurrency
         }
         var groupBy = q.groupBy
-        let impliesCurrency = target == nil && q.aggregate != .list && !groupBy.contains(.currency)
+        let impliesCurrency = target == nil && q.aggregate != .list && !groupBy.contains(.currency) && q.per != .currency
+        if q.per == .currency, target == nil, q.aggregate != .count {
+            throw QueryError(.unsupported("in native, `per currency` would add different currencies in a row's Total: group `by currency`, or convert (in \(defaultCurrency.code))"), at: q.perRange)
+        }
         if impliesCurrency { groupBy.append(.currency) }
         var order = try q.order.map { o throws(QueryError) in try Binder.checked(o, q, target: target) }
         // `top N` ranks: without `order by`, the largest values come first.
@@ -98,7 +102,39 @@ public struct Binder {
         return LogicalPlan(aggregate: q.aggregate, subject: q.subject, target: target, groupBy: groupBy,
                            impliesCurrencyKey: impliesCurrency, days: days, condition: condition, valuation: valuation,
                            whatIf: q.whatIf.map { ($0.pair, $0.rate) }, order: order, top: q.top, show: q.show,
-                           withShare: q.withShare, withRunningTotal: q.withRunningTotal)
+                           withShare: q.withShare, withRunningTotal: q.withRunningTotal, per: q.per)
+    }
+
+    /// What `per` and `vs` cannot go with (docs/language.md, Reports).
+    static func checkReportClauses(_ q: Query) throws(QueryError) {
+        if let per = q.per {
+            if q.aggregate == .list {
+                throw QueryError(.unsupported("`per` makes a crosstab of a sum, count, avg, min or max; `list` shows entries one by one"), at: q.perRange)
+            }
+            if q.versus != nil {
+                throw QueryError(.unsupported("`per` and `vs` cannot go together: a crosstab has a column per \(per.rawValue), a comparison two value columns; run them as two statements"), at: q.versusRange)
+            }
+            if q.groupBy.contains(per) {
+                throw QueryError(.unsupported("\(per.rawValue) is already a row key (`by`): a crosstab's column key must be another"), at: q.perRange)
+            }
+            if q.groupBy.count + 1 > maxGroupKeys {
+                throw QueryError(.unsupported("\(q.groupBy.count + 1) keys with `per`: a crosstab takes at most \(maxGroupKeys), its `by` keys and its `per` key together"), at: q.perRange)
+            }
+            if q.withShare || q.withRunningTotal {
+                throw QueryError(.unsupported("`with share` and `with running total` apply to a one-column result, not a crosstab: drop `per`, or drop them"), at: q.extrasRange)
+            }
+            if case .key(per)? = q.order?.key {
+                throw QueryError(.unsupported("cannot order by \(per.rawValue): it makes the crosstab's columns; its rows order by amount (their Total) or by a `by` key"), at: q.order?.range)
+            }
+        }
+        if q.versus != nil {
+            if q.aggregate == .list {
+                throw QueryError(.unsupported("`vs` compares values; `list` shows entries one by one: use sum, count, avg, min or max"), at: q.versusRange)
+            }
+            if q.withShare || q.withRunningTotal {
+                throw QueryError(.unsupported("`with share` and `with running total` cannot go with `vs`: a comparison has two value columns"), at: q.extrasRange)
+            }
+        }
     }
 
     /// An `order by` the result can follow. `amount` is the value of a money aggregate and

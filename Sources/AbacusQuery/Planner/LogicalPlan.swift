@@ -33,6 +33,8 @@ public struct LogicalPlan: Sendable {
     /// `with share`, `with running total`.
     public var withShare = false
     public var withRunningTotal = false
+    /// `per KEY`: the crosstab's column key (the rows are `groupBy`).
+    public var per: GroupKey?
 
     /// Groups rank by how many entries they hold, not by their value (`sum … order by count`).
     public var ranksByEntryCount: Bool { order?.byEntryCount == true }
@@ -60,6 +62,7 @@ public struct LogicalPlan: Sendable {
         if !groupBy.isEmpty {
             lines.append("  GROUP BY " + groupBy.map(\.rawValue).joined(separator: ", ") + (impliesCurrencyKey ? " (currency: in native)" : ""))
         }
+        if let per { lines.append("  PER \(per.rawValue) (crosstab columns)") }
         if aggregate != .count || converts {
             if let t = self.target {
                 var line = "  CONVERT into \(t.code)" + (aggregate == .count ? " for the amount filter" : "") + ", \(valuation) valuation"

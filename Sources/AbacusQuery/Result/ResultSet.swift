@@ -30,10 +30,20 @@ public struct Column: Sendable, Equatable {
     /// Left out of tables, markdown, CSV and charts (a listing's optional columns, unless
     /// `show` names them); JSON has every column.
     public var optional = false
-    public init(_ name: String, _ kind: ColumnKind, optional: Bool = false) {
+    /// A summary of the cells to its left (a crosstab's `Total` and `Average`): tables,
+    /// markdown and charts show it; JSON and CSV hold the cells only.
+    public var summary = false
+    public init(_ name: String, _ kind: ColumnKind, optional: Bool = false, summary: Bool = false) {
         self.name = name
         self.kind = kind
         self.optional = optional
+        self.summary = summary
+    }
+
+    /// A group key's column.
+    public var isKey: Bool {
+        if case .key = kind { return true }
+        return false
     }
 
     /// Columns whose cells are numbers (right-aligned in tables and markdown).
@@ -46,7 +56,7 @@ public struct Column: Sendable, Equatable {
 }
 
 /// The last row of a grouped result or a listing, and what it adds up.
-public enum TotalLabel: Sendable, Equatable {
+public enum TotalLabel: Sendable, Hashable {
     /// The sum of the rows (`sum`, `count`).
     case total
     /// The aggregate over all the rows' entries (`avg`, `min`, `max`).
@@ -59,7 +69,7 @@ public enum TotalLabel: Sendable, Equatable {
     case overallEachEntryOnce
 }
 
-public enum Cell: Sendable, Equatable {
+public enum Cell: Sendable, Hashable {
     case text(String)
     case currency(Currency)
     case period(Period)
@@ -117,9 +127,15 @@ public struct ResultSet: Sendable {
     public var names: [String] { columns.map(\.name) }
 
     /// The result without its optional columns (what tables, CSV and charts show).
-    public var withoutOptionalColumns: ResultSet {
-        guard columns.contains(where: \.optional) else { return self }
-        let keep = columns.indices.filter { !columns[$0].optional }
+    public var withoutOptionalColumns: ResultSet { without(\.optional) }
+
+    /// The result without its summary columns (what JSON and CSV hold).
+    public var withoutSummaryColumns: ResultSet { without(\.summary) }
+
+    /// The result without the columns that have the property.
+    func without(_ property: KeyPath<Column, Bool>) -> ResultSet {
+        guard columns.contains(where: { $0[keyPath: property] }) else { return self }
+        let keep = columns.indices.filter { !columns[$0][keyPath: property] }
         var r = self
         r.columns = keep.map { columns[$0] }
         r.rows = rows.map { row in keep.map { row[$0] } }

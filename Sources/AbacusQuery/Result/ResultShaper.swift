@@ -30,28 +30,8 @@ struct ResultShaper {
 
     func shape(_ groups: [GroupValue], into result: inout ResultSet) throws(QueryError) {
         let keys = plan.groupBy
-        // Each value's sort key is made once (a name lowercased once, not at every comparison).
-        let sortKeys = groups.map { $0.key.map(SortKey.init) }
-        var order = groups.indices.sorted { a, b in SortKey.ascending(sortKeys[a], sortKeys[b]) }
-        // `order by KEY`: that key alone, the order above breaking ties (a stable sort).
-        if case .key(let k)? = plan.order?.key, let i = keys.firstIndex(of: k), let descending = plan.order?.descending {
-            order = order.enumerated().sorted { a, b in
-                let x = sortKeys[a.element][i], y = sortKeys[b.element][i]
-                if SortKey.ascending([x], [y]) { return !descending }
-                if SortKey.ascending([y], [x]) { return descending }
-                return a.offset < b.offset
-            }.map(\.element)
-        }
-        var rows = order.map { groups[$0] }
+        var rows = ResultShaper.ordered(groups, keys: keys, order: plan.order, byEntries: plan.ranksByEntryCount)
         if isCancelled() { throw QueryError(.cancelled, at: nil) }
-        if let order = plan.order {
-            switch order.key {
-            case .value:
-                rows = ranked(rows, descending: order.descending)
-            case .key, .date:
-                break
-            }
-        }
         if plan.target == nil, plan.order?.key == .value, plan.aggregate != .count, !plan.ranksByEntryCount {
             try ResultShaper.refuseRankingAcrossCurrencies(rows.compactMap { r in if case .money(_, let c) = r.value { return c } else { return nil } },
                                                           home: home)
@@ -142,11 +122,31 @@ struct ResultShaper {
         for i in result.totals.indices { result.totals[i] += Array(repeating: .empty, count: extra) }
     }
 
+    /// Groups in the order a result shows them: ascending by their keys, unless `order by`
+    /// names one key (that key, the key order breaking ties) or ranks them by value.
+    static func ordered(_ groups: [GroupValue], keys: [GroupKey], order: Order?, byEntries: Bool) -> [GroupValue] {
+        // Each value's sort key is made once (a name lowercased once, not at every comparison).
+        let sortKeys = groups.map { $0.key.map(SortKey.init) }
+        var positions = groups.indices.sorted { a, b in SortKey.ascending(sortKeys[a], sortKeys[b]) }
+        // `order by KEY`: that key alone, the order above breaking ties (a stable sort).
+        if case .key(let k)? = order?.key, let i = keys.firstIndex(of: k), let descending = order?.descending {
+            positions = positions.enumerated().sorted { a, b in
+                let x = sortKeys[a.element][i], y = sortKeys[b.element][i]
+                if SortKey.ascending([x], [y]) { return !descending }
+                if SortKey.ascending([y], [x]) { return descending }
+                return a.offset < b.offset
+            }.map(\.element)
+        }
+        let rows = positions.map { groups[$0] }
+        if let order, order.key == .value { return ranked(rows, descending: order.descending, byEntries: byEntries) }
+        return rows
+    }
+
     /// Ranked by the exact value (counts by count; `order by count` by the number of entries
     /// whatever the aggregate), ties in key order; empty values last.
-    func ranked(_ rows: [GroupValue], descending: Bool) -> [GroupValue] {
+    static func ranked(_ rows: [GroupValue], descending: Bool, byEntries: Bool) -> [GroupValue] {
         func rank(_ r: GroupValue) -> ExactDecimal? {
-            if plan.ranksByEntryCount { return ExactDecimal(r.entries) }
+            if byEntries { return ExactDecimal(r.entries) }
             switch r.value {
             case .money(let v, _): return v
             case .count(let n): return ExactDecimal(n)

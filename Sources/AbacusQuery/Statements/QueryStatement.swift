@@ -32,18 +32,25 @@ struct ExplainStatement: StatementRunner {
     let query: Query
 
     func run(in session: Session) throws(QueryError) -> Output {
+        if query.per != nil { return try CrosstabStatement.explain(query, in: session) }
+        if query.versus != nil { return try ComparisonStatement.explain(query, in: session) }
         let plan = try Planner.plan(query, in: session.context)
+        return try ExplainStatement.explained(plan, text: plan.description, in: session)
+    }
+
+    /// `explain`'s output for a plan: `text`, then the rates the plan uses (run to find them).
+    static func explained(_ plan: Plan, text: String, in session: Session) throws(QueryError) -> Output {
         do throws(QueryError) {
             let result = try session.executor.run(plan)
-            return .explain(plan: plan.description, rates: result.rateNotes, warnings: result.warnings)
+            return .explain(plan: text, rates: result.rateNotes, warnings: result.warnings)
         } catch {
             // The plan of a statement that cannot run is what one most wants to see.
             if case .ratesTooOld = error.kind {
-                return .explain(plan: plan.description, rates: [], warnings: [error.message])
+                return .explain(plan: text, rates: [], warnings: [error.message])
             }
             guard case .missingRates(let missing, let target) = error.kind else { throw error }
             let lines = missing.map { "\($0.entries) \($0.entries == 1 ? "entry needs" : "entries need") \($0.pair), which no rate supplies" }
-            return .explain(plan: plan.description, rates: lines,
+            return .explain(plan: text, rates: lines,
                             warnings: ["this statement cannot run until those rates into \(target.code) are supplied (`set rate PAIR = …` or `with rate PAIR = …`)"])
         }
     }

@@ -11,6 +11,8 @@ protocol StatementRunner {
 extension Statement {
     var runner: any StatementRunner {
         switch self {
+        case .query(let q) where q.per != nil: return CrosstabStatement(query: q)
+        case .query(let q) where q.versus != nil: return ComparisonStatement(query: q)
         case .query(let q): return QueryStatement(query: q)
         case .explain(let q): return ExplainStatement(query: q)
         case .convert(let c): return ConvertStatement(conversion: c)
@@ -29,6 +31,10 @@ extension Statement {
         case .unwatch(let list, let range): return UnwatchStatement(currencies: list, range: range)
         case .watching: return WatchingStatement()
         case .ratesImport(let path, let range): return RatesImportStatement(path: path, range: range)
+        case .define(let d): return DefineStatement(definition: d)
+        case .call(let c): return CallStatement(call: c)
+        case .defines: return DefinesStatement()
+        case .undefine(let name, let range): return UndefineStatement(name: name, range: range)
         }
     }
 }

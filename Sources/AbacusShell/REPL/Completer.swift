@@ -38,6 +38,8 @@ struct Completer {
     }
 
     let ledger: Ledger
+    /// The names of the session's defined statements (`define`), kept up to date by the shell.
+    var defined: [String] = []
 
     static let statements = Keywords.words(.statement)
     static let clauses = Keywords.words(.clause)
@@ -109,7 +111,7 @@ struct Completer {
             let options: [String]
             switch name {
             case ".format", ".mode": options = earlier.isEmpty ? OutputFormat.allCases.map(\.rawValue) : []
-            case ".help": options = earlier.isEmpty ? Help.topics : []
+            case ".help": options = earlier.isEmpty ? Help.topics + defined.sorted() : []
             case ".timer": options = earlier.isEmpty ? ["on", "off"] : []
             case ".set": options = earlier.isEmpty ? ["ttl", "rates-url", "rates-key"] : []
             default: options = []
@@ -173,7 +175,7 @@ struct Completer {
     /// What may follow `head`, the text before the word being completed.
     func answer(_ head: String) -> Answer {
         let words = Completer.tokens(head)
-        guard let last = words.last else { return .words(Completer.statements + Shell.dotCommands) }
+        guard let last = words.last else { return .words(Completer.statements + defined.sorted() + Shell.dotCommands) }
         let previous = words.count >= 2 ? words[words.count - 2] : nil
         let aggregate = words.first == "explain" ? words.dropFirst().first : words.first
         // `where category = Rent `: the condition is complete; more conditions or clauses follow.
@@ -216,6 +218,7 @@ struct Completer {
         case "since", "until", "before", "on", "during":
             return .words(Completer.dates)
         case "this": return .words(["month", "year"])
+        case "last" where previous == "period": return .words(["year"])
         case "last": return .words(["month", "year", "30"])
         case "order": return .words(["by"])
         case "with":
@@ -223,6 +226,11 @@ struct Completer {
             let grouped = (aggregate == "sum" || aggregate == "count") && words.contains("by")
             return .words(["rate"] + (grouped ? ["share", "running"] : []))
         case "running": return .words(["total"])
+        case "per": return .words(Completer.keys)
+        case "vs", "versus": return .words(["previous", "same", "booked", "at", "with"] + Completer.dates)
+        case "previous", "same": return .words(["period"])
+        case "period" where previous == "same": return .words(["last"])
+        case "undefine": return .words(defined.sorted())
         case "set": return .words(["rate", "currency"])
         case "unset": return .words(["rate"])
         case "currency" where previous == "set": return .currencies(extra: [])
@@ -245,7 +253,7 @@ struct Completer {
     /// Clauses that may still come: each of `in`, `by`, `where`, `at`, `with`, `order`, `top`
     /// once (an `in (` of a condition is no currency clause); periods any number of times.
     static func remainingClauses(_ words: [String]) -> [String] {
-        let once: Set = ["in", "by", "where", "at", "with", "order", "top"]
+        let once: Set = ["in", "by", "per", "where", "at", "with", "order", "top", "vs"]
         var used = Set<String>()
         for (i, w) in words.enumerated() where once.contains(w) {
             if w == "in", i + 1 < words.count, words[i + 1] == "(" { continue }

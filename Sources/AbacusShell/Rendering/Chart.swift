@@ -22,25 +22,52 @@ struct Chart {
     func render(_ r: ResultSet) -> String? {
         if case .sparkline(let pair)? = r.footnotes.first { return history(r, pair) }
         guard r.columns.count >= 2, !r.rows.isEmpty else { return nil }
+        if r.columns.contains(where: \.summary) { return crosstab(r) }
+        return bars(r.rows.map { (label($0, columns: r.columns), $0.last ?? .empty) })
+    }
+
+    /// A crosstab (`per KEY`): a group of bars for each row, one bar per column, all on one
+    /// scale (per currency), the row's Total in its heading.
+    func crosstab(_ r: ResultSet) -> String? {
+        let cells = r.columns.indices.filter { !r.columns[$0].summary && !r.columns[$0].isKey }
+        guard let total = r.columns.firstIndex(where: \.summary) else { return nil }
+        var items: [(String, Cell)] = []
+        var headings: [Int: String] = [:]
+        for row in r.rows {
+            let name = label(Array(row.prefix(cells.first ?? 0)) + [.empty], columns: r.columns)
+            headings[items.count] = (name.isEmpty ? "" : name + ": ") + "total " + renderer.display(row[total])
+            items += cells.map { ("  " + r.columns[$0].name, row[$0]) }
+        }
+        return bars(items, headings: headings)
+    }
+
+    /// Horizontal bars for labelled values (money or counts; nil for anything else), with a
+    /// heading line before the items `headings` names.
+    func bars(_ items: [(label: String, value: Cell)], headings: [Int: String] = [:]) -> String? {
         var values: [WideDecimal] = []
         var texts: [String] = []
         /// Each bar's currency: amounts in different currencies are never drawn on one scale.
         var scales: [String] = []
-        for row in r.rows {
-            switch row.last {
-            case .money(let d, let c)?:
+        for item in items {
+            switch item.value {
+            case .money(let d, let c):
                 values.append(WideDecimal(d))
                 texts.append(renderer.symbols?.compact(d, c) ?? renderer.money.compact(d, c))
                 scales.append(c.code)
-            case .count(let n)?:
+            case .count(let n):
                 values.append(WideDecimal(BigInt(n), scale: 0))
                 texts.append(String(n))
+                scales.append("")
+            case .empty where !headings.isEmpty:
+                // An empty crosstab cell (an avg, min or max without entries) draws no bar.
+                values.append(.zero)
+                texts.append("")
                 scales.append("")
             default:
                 return nil
             }
         }
-        let labels = r.rows.map { label($0, columns: r.columns) }
+        let labels = items.map(\.label)
         let labelWidth = min(36, labels.map(TextWidth.of).max() ?? 0)
         let valueWidth = texts.map(TextWidth.of).max() ?? 0
         let total = max(40, renderer.width ?? 80)
@@ -49,6 +76,7 @@ struct Chart {
         for (v, scale) in zip(values, scales) { largest[scale] = max(largest[scale] ?? .zero, Chart.magnitude(v)) }
         var lines: [String] = []
         for (i, v) in values.enumerated() {
+            if let heading = headings[i] { lines.append(heading) }
             let negative = v < .zero
             let eighthsCount = Chart.scaled(Chart.magnitude(v), of: largest[scales[i]] ?? .zero, into: barWidth * 8)
             var bar = String(repeating: negative ? "▒" : "█", count: eighthsCount / 8)
@@ -59,7 +87,7 @@ struct Chart {
             let valuePad = String(repeating: " ", count: valueWidth - TextWidth.of(texts[i]))
             lines.append(label + pad + "  " + valuePad + texts[i] + "  " + bar)
         }
-        if largest.count > 1 {
+        if largest.filter({ !$0.key.isEmpty }).count > 1 {
             lines.append("Each currency has its own scale: `in CUR` converts them to compare.")
         }
         return lines.joined(separator: "\n")

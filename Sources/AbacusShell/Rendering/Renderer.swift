@@ -47,7 +47,9 @@ public struct Renderer {
     /// long listing at once; false when it stopped.
     public func write(_ r: ResultSet, to sink: (String) -> Void, isCancelled: () -> Bool = { false }) -> Bool {
         // JSON has every column; the others leave out what was not asked for (`list … show …`).
-        let r = format == .json ? r : r.withoutOptionalColumns
+        // JSON and CSV hold a crosstab's cells only, not its Total and Average.
+        var r = format == .json ? r : r.withoutOptionalColumns
+        if format == .json || format == .csv { r = r.withoutSummaryColumns }
         var renderer = self
         if format != .json && format != .csv { renderer.symbols = money.distinct(for: Renderer.currencies(of: r)) }
         return renderer.draw(r, to: sink, isCancelled: isCancelled)

@@ -1,0 +1,137 @@
+// What the reports (`per` crosstabs, `vs` comparisons) share: a report runs the
+// statement's logical plan several times with a change (other keys, another period or
+// valuation, only the rows shown) and puts the typed results together. Each run is
+// an ordinary plan, so its rates, warnings and exact rounding are the query's own.
+// docs/language.md, Reports.
+
+import AbacusCore
+
+extension Session {
+    /// The result of a logical plan, lowered for the in-memory store and run.
+    func result(of logical: LogicalPlan) throws(QueryError) -> ResultSet {
+        try executor.run(Planner.lower(logical, ledger: ledger, useIndexes: useIndexes))
+    }
+
+    /// The physical plan of a logical plan, as `explain` shows it.
+    func lowered(_ logical: LogicalPlan) -> Plan {
+        Planner.lower(logical, ledger: ledger, useIndexes: useIndexes)
+    }
+}
+
+extension LogicalPlan {
+    /// The same statement without ranking or cutting: every group, in key order.
+    var unranked: LogicalPlan {
+        var p = self
+        p.order = nil
+        p.top = nil
+        p.per = nil
+        return p
+    }
+
+    /// The keys a report's total rows keep: `in native`, one total per currency.
+    var totalKeys: [GroupKey] {
+        target == nil && aggregate != .count && groupBy.contains(.currency) ? [.currency] : []
+    }
+
+    /// The statement restricted to the entries of some rows of its result (after `top N`),
+    /// whose first cells are the values of `groupBy`: each entry once, however many rows
+    /// it is in (tags).
+    func restricted(toRows rows: [[Cell]]) -> LogicalPlan {
+        var terms: [LogicalCondition] = []
+        for row in rows {
+            var parts: [LogicalCondition] = []
+            for (key, cell) in zip(groupBy, row) {
+                if let c = LogicalPlan.condition(key, cell) { parts.append(c) }
+            }
+            terms.append(parts.count == 1 ? parts[0] : .and(parts))
+        }
+        let shown: LogicalCondition = terms.count == 1 ? terms[0] : .or(terms)
+        var p = self
+        p.condition = condition.map { .and([$0, shown]) } ?? shown
+        return p
+    }
+
+    /// The test that an entry has a key's value.
+    static func condition(_ key: GroupKey, _ cell: Cell) -> LogicalCondition? {
+        switch (key, cell) {
+        case (_, .period(let p)): return .days(p.days)
+        case (_, .currency(let c)): return .currencies([c])
+        case (_, .text(let name)): return NameField(rawValue: key.rawValue).map { .names($0, [name]) }
+        case (_, .none): return NameField(rawValue: key.rawValue).map { .names($0, [nil]) }
+        default: return nil
+        }
+    }
+}
+
+extension Aggregate {
+    /// A group's value where it has no entries: 0 for sum and count, nothing for the others.
+    func emptyValue(in currency: Currency?) -> Cell {
+        switch self {
+        case .count: return .count(0)
+        case .sum: return currency.map { .money(ExactDecimal(significand: 0, scale: $0.minorUnits), $0) } ?? .empty
+        default: return .empty
+        }
+    }
+
+    /// Whether its values add up (`sum`, `count`).
+    var adds: Bool { self == .sum || self == .count }
+}
+
+extension TotalLabel {
+    /// Whether the total covers only the rows `top N` kept.
+    var isTopCut: Bool {
+        switch self {
+        case .totalOfTop, .overallOfTop: return true
+        default: return false
+        }
+    }
+}
+
+extension Cell {
+    /// The currency of a money cell or a currency key.
+    var currencyValue: Currency? {
+        switch self {
+        case .money(_, let c), .currency(let c): return c
+        default: return nil
+        }
+    }
+
+    /// The number a value cell holds (money or a count).
+    var amount: ExactDecimal? {
+        switch self {
+        case .money(let d, _): return d
+        case .count(let n): return ExactDecimal(n)
+        default: return nil
+        }
+    }
+}
+
+extension Optional where Wrapped == Cell {
+    /// The cell, or `fallback` where there is none.
+    func or(_ fallback: Cell) -> Cell {
+        if let c = self { return c }
+        return fallback
+    }
+}
+
+extension Array where Element == Cell {
+    /// The currency a row's key cells name (`in native`), if any.
+    var currency: Currency? {
+        for c in self { if case .currency(let cur) = c { return cur } }
+        return nil
+    }
+}
+
+extension ResultSet {
+    /// The rows (and total rows) and their values: key cells → the last cell.
+    var valuesByKey: [[Cell]: Cell] {
+        var out: [[Cell]: Cell] = [:]
+        for row in rows { out[Array(row.dropLast())] = row.last ?? .empty }
+        return out
+    }
+
+    /// Whether the total rows cover only the rows `top N` kept.
+    var totalsAreCut: Bool {
+        totals.contains { $0.contains { if case .total(let l) = $0 { return l.isTopCut } else { return false } } }
+    }
+}

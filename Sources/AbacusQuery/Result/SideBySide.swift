@@ -1,0 +1,101 @@
+// A comparison (`sum expenses by category this month vs previous period`): the
+// statement as written (A) and once more with one thing changed (B), side by side.
+//
+// Both sides run as plain plans over every group, in key order; the rows are the
+// groups of either side (0 or empty on the side without it), ordered as the statement
+// says (`order by amount` ranks by A's value), then cut by `top N`. `change` is A − B of
+// the values as shown, so the columns add up; `change %` is (A − B) / |B| × 100,
+// half-even to one decimal, empty when B is 0 or empty. docs/language.md, Reports.
+
+import AbacusCore
+import BigInt
+
+struct SideBySide {
+    /// A, as written.
+    let a: LogicalPlan
+    /// B: one thing changed.
+    let b: LogicalPlan
+    /// The value columns' names: what differs (periods, valuations, rates).
+    let names: (a: String, b: String)
+    let session: Session
+
+    func run() throws(QueryError) -> ResultSet {
+        let ra = try session.result(of: a.unranked), rb = try session.result(of: b.unranked)
+        let keys = a.groupBy
+        let valuesA = ra.valuesByKey, valuesB = rb.valuesByKey
+        // Every group of either side, A's first.
+        var seen = Set<[Cell]>()
+        var groups: [GroupValue] = []
+        for row in ra.rows + rb.rows {
+            let key = Array(row.dropLast())
+            guard seen.insert(key).inserted else { continue }
+            let value = valuesA[key].or(a.aggregate.emptyValue(in: a.target ?? key.currency))
+            groups.append(GroupValue(id: groups.count, key: key, value: value, entries: 0))
+        }
+        var rows = keys.isEmpty ? groups : ResultShaper.ordered(groups, keys: keys, order: a.order, byEntries: false)
+        if a.target == nil, a.order?.key == .value, a.aggregate != .count {
+            try ResultShaper.refuseRankingAcrossCurrencies(rows.compactMap(\.value.currencyValue), home: session.ledger.defaultCurrency)
+        }
+        let cut = a.top.map { $0 < rows.count } ?? false
+        if let top = a.top, cut { rows = Array(rows.prefix(top)) }
+
+        let kind = ra.columns.last?.kind ?? .money
+        var out = ResultSet(columns: Array(ra.columns.dropLast()) + [Column(names.a, kind), Column(names.b, kind), Column("change", kind), Column("change %", .quantity)],
+                            rows: [], currency: ra.currency, warnings: SideBySide.merged(ra.warnings, rb.warnings),
+                            provenance: ra.provenance, rateNotes: ra.rateNotes)
+        for g in rows {
+            let other = valuesB[g.key].or(a.aggregate.emptyValue(in: a.target ?? g.key.currency))
+            out.rows.append(g.key + [g.value, other] + (try SideBySide.change(g.value, other)))
+        }
+        // Total rows: each side's own, or, after `top N`, over the entries of the rows shown.
+        guard !keys.isEmpty else { return out }
+        if cut {
+            let shown = rows.map(\.key)
+            var ta = a.restricted(toRows: shown).unranked, tb = b.restricted(toRows: shown).unranked
+            ta.groupBy = a.totalKeys
+            tb.groupBy = a.totalKeys
+            let totalsA = try session.result(of: ta), totalsB = try session.result(of: tb).valuesByKey
+            let label = Cell.total(a.aggregate.adds ? .totalOfTop(a.top ?? 0) : .overallOfTop(a.top ?? 0))
+            for row in totalsA.rows {
+                let totalKey = Array(row.dropLast())
+                var labels = [label] + Array(repeating: Cell.empty, count: keys.count - 1)
+                if let c = totalKey.first, let ci = keys.firstIndex(of: .currency) {
+                    labels[ci] = c
+                    if ci == 0 { labels[1] = label }
+                }
+                let va = row.last ?? .empty, vb = totalsB[totalKey].or(a.aggregate.emptyValue(in: a.target ?? totalKey.currency))
+                out.totals.append(labels + [va, vb] + (try SideBySide.change(va, vb)))
+            }
+        } else {
+            let totalsB = Dictionary(rb.totals.map { (Array($0.dropLast()), $0.last ?? .empty) }, uniquingKeysWith: { x, _ in x })
+            for total in ra.totals {
+                let labels = Array(total.dropLast())
+                let va = total.last ?? .empty, vb = totalsB[labels].or(a.aggregate.emptyValue(in: a.target ?? labels.currency))
+                out.totals.append(labels + [va, vb] + (try SideBySide.change(va, vb)))
+            }
+        }
+        return out
+    }
+
+    /// `change` and `change %` of two values as shown.
+    static func change(_ a: Cell, _ b: Cell) throws(QueryError) -> [Cell] {
+        guard let x = a.amount, let y = b.amount else { return [.empty, .empty] }
+        let d: ExactDecimal
+        do throws(ExactDecimal.Overflow) { d = try x.subtracting(y) } catch { throw QueryError(.overflow, at: nil) }
+        let change: Cell
+        switch a {
+        case .money(_, let c): change = .money(d, c)
+        default: change = .count(Int(d.significand))
+        }
+        guard !y.isZero else { return [change, .empty] }
+        let percent = Fraction(BigInt(d.significand) * 100 * bigPowerOfTen(y.scale), BigInt(y.significand.magnitude) * bigPowerOfTen(d.scale))
+        return [change, percent.rounded(toScale: 1).map(Cell.decimal) ?? .empty]
+    }
+
+    /// Both sides' warnings, each once, A's first.
+    static func merged(_ a: [String], _ b: [String]) -> [String] {
+        var out = a
+        for w in b where !out.contains(w) { out.append(w) }
+        return out
+    }
+}

@@ -1,0 +1,112 @@
+// `… vs ALTERNATIVE`: the statement as written (A) beside the same statement with one
+// thing changed (B): another period, another valuation, other what-if rates
+// (Result/SideBySide.swift). `explain` shows both plans.
+
+import AbacusCore
+
+struct ComparisonStatement: StatementRunner {
+    let query: Query
+
+    func run(in session: Session) throws(QueryError) -> Output {
+        var result = try ComparisonStatement.comparison(query, in: session).run()
+        result.warnings += QueryStatement.notes(query)
+        return .table(result)
+    }
+
+    static func explain(_ query: Query, in session: Session) throws(QueryError) -> Output {
+        let c = try comparison(query, in: session)
+        var text = "compare A (\(c.names.a)) with B (\(c.names.b)): the keys, A, B, change, change %"
+        var rates: [String] = [], warnings: [String] = []
+        for (side, plan) in [("A", c.a), ("B", c.b)] {
+            let lowered = session.lowered(plan)
+            guard case .explain(let t, let r, let w) = try ExplainStatement.explained(lowered, text: lowered.description, in: session) else { continue }
+            text += "\n\(side): " + t
+            rates += r.map { "\(side): " + $0 }
+            warnings = SideBySide.merged(warnings, w)
+        }
+        return .explain(plan: text, rates: rates, warnings: warnings)
+    }
+
+    /// A's plan, B's plan and the names of their columns.
+    static func comparison(_ query: Query, in session: Session) throws(QueryError) -> SideBySide {
+        let a = try Binder.bind(query, in: session.context)
+        var b = a
+        var names: (String, String)
+        switch query.versus {
+        case .previousPeriod?, .samePeriodLastYear?:
+            let previous = query.versus == .previousPeriod
+            guard let days = a.days, days.first != .distantPast, days.last != .distantFuture, !days.isEmpty else {
+                throw QueryError(.unsupported("`vs \(previous ? "previous period" : "same period last year")` needs the statement's own period to compare with: add one (during 2025-10, this month, since 2025-10-01 until 2025-10-15)"), at: query.versusRange)
+            }
+            b.days = previous ? ComparisonStatement.previous(days) : DayRange(days.first.yearEarlier, days.last.yearEarlier)
+            names = (label(days), label(b.days ?? .all))
+        case .period(let p)?:
+            var q = query
+            q.periods = [PeriodClause(kind: .during, date: p, range: query.versusRange ?? 0..<0)]
+            q.versus = nil
+            b = try Binder.bind(q, in: session.context)
+            names = (label(a.days ?? .all), label(b.days ?? .all))
+        case .valuation(let v)?:
+            var q = query
+            q.valuation = v
+            q.whatIf = []
+            q.versus = nil
+            b = try Binder.bind(q, in: session.context)
+            names = (ratesName(a), ratesName(b))
+        case .whatIf(let rates)?:
+            var q = query
+            q.whatIf = rates
+            q.versus = nil
+            b = try Binder.bind(q, in: session.context)
+            names = (ratesName(a), ratesName(b))
+        case nil:
+            throw QueryError(.unsupported("not a comparison"), at: nil)
+        }
+        guard names.0 != names.1 else {
+            throw QueryError(.unsupported("both sides of `vs` would be \(names.0): compare with another period, valuation or rate"), at: query.versusRange)
+        }
+        return SideBySide(a: a, b: b, names: names, session: session)
+    }
+
+    /// The period of the same length just before: the calendar month, quarter or year
+    /// before one, else as many days just before.
+    static func previous(_ days: DayRange) -> DayRange {
+        for unit in [PeriodUnit.year, .quarter, .month] {
+            let p = Period(unit, containing: days.first)
+            if p.days == days { return p.advanced(by: -1).days }
+        }
+        let n = Int32(days.dayCount)
+        return DayRange(days.first.advanced(by: -n), days.first.advanced(by: -1))
+    }
+
+    /// A column's name for a range of days: the calendar period it is (`2025-10`,
+    /// `2025-Q4`, `2025`, `2025-W41`, a day), else `2025-10-01..2025-10-15`.
+    static func label(_ days: DayRange) -> String {
+        if days == .all { return "all dates" }
+        for unit in [PeriodUnit.year, .quarter, .month, .week, .day] {
+            let p = Period(unit, containing: days.first)
+            if p.days == days { return p.description }
+        }
+        return days.description
+    }
+
+    /// A column's name for a valuation and its what-if rates: the rates (`SGD/INR = 55`),
+    /// else the valuation (`booked`, `market`, `latest`, `at 2025-12-31`).
+    static func ratesName(_ p: LogicalPlan) -> String {
+        if !p.whatIf.isEmpty { return p.whatIf.map { "\($0.pair) = \($0.rate)" }.joined(separator: ", ") }
+        switch p.valuation {
+        case .booked: return "booked"
+        case .market: return "market"
+        case .latest: return "latest"
+        case .asOf(let d): return "at \(d)"
+        }
+    }
+}
+
+extension Day {
+    /// The same date a year earlier (29 February becomes 28 February).
+    var yearEarlier: Day {
+        let (y, m, d) = civil
+        return Day(year: y - 1, month: m, day: min(d, Day.daysIn(year: y - 1, month: m))) ?? self
+    }
+}

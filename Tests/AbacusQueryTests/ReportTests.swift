@@ -1,0 +1,232 @@
+// Crosstabs (`per`), comparisons (`vs`) and saved queries (`define`), on a ledger small
+// enough to work every answer out by hand (in the comments).
+
+import AbacusCore
+@testable import AbacusQuery
+import Testing
+
+@Suite struct ReportTests {
+    /// Book H keeps rupees; book T keeps Singapore dollars, locked at 60 rupees each. One market
+    /// rate, SGD/INR 62 from 2025-03-01.
+    ///   1  H  -100 INR  2025-01-10  Food  tags a
+    ///   2  H   -50 INR  2025-01-20  Rent
+    ///   3  H   -30 INR  2025-03-05  Food  tags a, b
+    ///   4  T   -10 SGD  2025-03-07  Food            (booked 600 INR; at market 620)
+    ///   5  H    -7 INR  2024-03-15  Food
+    ///   6  H  -200 INR  2024-12-20  Rent
+    static let ledger = """
+    {"version": 1, "defaultCurrency": "INR",
+     "books": [{"id": "h", "name": "H", "currency": "INR"},
+               {"id": "t", "name": "T", "currency": "SGD", "lockedExchangeRate": 60, "targetCurrency": "INR"}],
+     "entries": [{"id": "1", "bookId": "h", "amount": -100, "date": "2025-01-10", "category": "Food", "tags": ["a"]},
+                 {"id": "2", "bookId": "h", "amount": -50, "date": "2025-01-20", "category": "Rent"},
+                 {"id": "3", "bookId": "h", "amount": -30, "date": "2025-03-05", "category": "Food", "tags": ["a", "b"]},
+                 {"id": "4", "bookId": "t", "amount": -10, "date": "2025-03-07", "category": "Food"},
+                 {"id": "5", "bookId": "h", "amount": -7, "date": "2024-03-15", "category": "Food"},
+                 {"id": "6", "bookId": "h", "amount": -200, "date": "2024-12-20", "category": "Rent"}],
+     "rates": [{"from": "SGD", "to": "INR", "rate": 62, "date": "2025-03-01"}]}
+    """
+
+    func session() throws -> Session {
+        Session(ledger: try LedgerLoader.load(documents: [("r.json", ReportTests.ledger)]), today: Day(year: 2025, month: 12, day: 31)!)
+    }
+
+    /// Cells as plain text; a total row's label as its case (`total`, `totalOfTop(1)`).
+    func cells(_ rows: [[Cell]]) -> [[String]] {
+        rows.map { $0.map { c in if case .total(let l) = c { return "\(l)" } else { return plainText(c) ?? "" } } }
+    }
+
+    func failure(_ q: String, in s: Session? = nil) throws -> QueryError? {
+        let s = try s ?? session()
+        do { _ = try s.execute(q) } catch { return error }
+        return nil
+    }
+
+    // MARK: Crosstabs
+
+    @Test func aCrosstabHasEveryPeriodOfTheRangeATotalAndAnAverage() throws {
+        let r = try session().run("sum expenses by category per month during 2025-Q1")
+        // February has no entries and is still a column.
+        #expect(r.names == ["category", "2025-01", "2025-02", "2025-03", "Total", "Average"])
+        #expect(r.columns.suffix(2).allSatisfy { $0.summary })
+        // Food 100, 0, 30 + 600 (T's lock) = 630; Total 730, Average 730 / 3 = 243.33…
+        // Rent 50, 0, 0; Total 50, Average 16.666… → 16.67. Total row 150, 0, 630, 780, 260.00.
+        #expect(cells(r.rows) == [["Food", "100.00", "0.00", "630.00", "730.00", "243.33"],
+                                  ["Rent", "50.00", "0.00", "0.00", "50.00", "16.67"]])
+        #expect(cells(r.totals) == [["total", "150.00", "0.00", "630.00", "780.00", "260.00"]])
+    }
+
+    @Test func anOpenRangeRunsToTheLastMatchingEntry() throws {
+        // Since February, no end: columns February to the last entry's month (March).
+        let r = try session().run("sum expenses by category per month since 2025-02")
+        #expect(r.names == ["category", "2025-02", "2025-03", "Total", "Average"])
+        #expect(cells(r.rows) == [["Food", "0.00", "630.00", "630.00", "315.00"]])
+    }
+
+    @Test func otherKeysGiveTheValuesThatOccurNoneLastAndEachEntryOnceInTheTotal() throws {
+        let r = try session().run("count expenses by category per tag during 2025")
+        #expect(r.names == ["category", "a", "b", "(none)", "Total"])
+        // Food: a = entries 1 and 3, b = entry 3, none = entry 4; its Total counts 1, 3, 4 once: 3.
+        #expect(cells(r.rows) == [["Food", "2", "1", "1", "3"], ["Rent", "0", "0", "1", "1"]])
+        #expect(cells(r.totals) == [["total", "2", "1", "2", "4"]])
+    }
+
+    @Test func avgCellsWithoutEntriesAreEmpty() throws {
+        let r = try session().run("avg expenses by category per month during 2025-Q1")
+        // Food in January 100; in March (30 + 600) / 2 = 315; overall (100 + 30 + 600) / 3 = 243.33.
+        #expect(cells(r.rows) == [["Food", "100.00", "", "315.00", "243.33"], ["Rent", "50.00", "", "", "50.00"]])
+        #expect(r.rows[0][2] == .empty)
+        // Each column over all its entries: January (100 + 50) / 2 = 75; overall 780 / 4 = 195.00.
+        #expect(cells(r.totals) == [["overall", "75.00", "", "315.00", "195.00"]])
+    }
+
+    @Test func topRanksRowsByTheirTotalAndTheTotalRowKeepsToThem() throws {
+        let r = try session().run("sum expenses by category per month during 2025-Q1 top 1")
+        #expect(cells(r.rows) == [["Food", "100.00", "0.00", "630.00", "730.00", "243.33"]])
+        #expect(cells(r.totals) == [["totalOfTop(1)", "100.00", "0.00", "630.00", "730.00", "243.33"]])
+    }
+
+    @Test func withoutByOneRow() throws {
+        let r = try session().run("sum expenses per book during 2025")
+        #expect(r.names == ["H", "T", "Total"])
+        #expect(cells(r.rows) == [["180.00", "600.00", "780.00"]])
+        #expect(r.totals.isEmpty)
+    }
+
+    // MARK: Comparisons
+
+    @Test func previousPeriodOfACalendarQuarter() throws {
+        let r = try session().run("sum expenses by category during 2025-Q1 vs previous period")
+        #expect(r.names == ["category", "2025-Q1", "2024-Q4", "change", "change %"])
+        // Food 730 against 0: no percentage. Rent 50 against 200: −150, −75.0 %.
+        #expect(cells(r.rows) == [["Food", "730.00", "0.00", "730.00", ""], ["Rent", "50.00", "200.00", "-150.00", "-75.0"]])
+        // 780 against 200: +580, +290.0 %.
+        #expect(cells(r.totals) == [["total", "780.00", "200.00", "580.00", "290.0"]])
+    }
+
+    @Test func samePeriodLastYear() throws {
+        let r = try session().run("sum expenses by category during 2025-03 vs same period last year")
+        #expect(r.names == ["category", "2025-03", "2024-03", "change", "change %"])
+        // Food 630 against 7: 623, 623 / 7 = 89, so 8900.0 %.
+        #expect(cells(r.rows) == [["Food", "630.00", "7.00", "623.00", "8900.0"]])
+    }
+
+    @Test func previousPeriodOfSomeDaysIsAsManyDaysBefore() throws {
+        let r = try session().run("count expenses since 2025-01-10 until 2025-01-19 vs previous period")
+        // Ten days; the ten before run from 2024-12-31 to 2025-01-09 and hold nothing.
+        #expect(r.names == ["2025-01-10..2025-01-19", "2024-12-31..2025-01-09", "change", "change %"])
+        #expect(cells(r.rows) == [["1", "0", "1", ""]])
+        #expect(ComparisonStatement.previous(DayRange(Day(year: 2024, month: 2, day: 1)!, Day(year: 2024, month: 2, day: 29)!))
+                == DayRange(Day(year: 2024, month: 1, day: 1)!, Day(year: 2024, month: 1, day: 31)!))
+        #expect(Day(year: 2024, month: 2, day: 29)!.yearEarlier == Day(year: 2023, month: 2, day: 28)!)
+    }
+
+    @Test func aValuationAgainstBookedIsTheExchangeGain() throws {
+        let r = try session().run("sum expenses by book during 2025-03 at market vs booked")
+        #expect(r.names == ["book", "market", "booked", "change", "change %"])
+        // T: 10 SGD at 62 = 620 against the lock's 600: 20, 20 / 600 = 3.33 %. H: 30 both.
+        #expect(cells(r.rows) == [["H", "30.00", "30.00", "0.00", "0.0"], ["T", "620.00", "600.00", "20.00", "3.3"]])
+    }
+
+    @Test func whatIfRatesInsteadOfTheStatements() throws {
+        let r = try session().run("sum expenses by book during 2025-03 vs with rate SGD/INR = 65")
+        #expect(r.names == ["book", "booked", "SGD/INR = 65", "change", "change %"])
+        // A what-if rate comes before the lock: 650. 600 − 650 = −50, −50 / 650 = −7.69 %.
+        #expect(cells(r.rows)[1] == ["T", "600.00", "650.00", "-50.00", "-7.7"])
+    }
+
+    @Test func aGroupOnOneSideOnlyIsEmptyForAvg() throws {
+        let r = try session().run("avg expenses by category during 2025-03 vs 2024-12")
+        // Food in March: (30 + 600) / 2 = 315, none in December; Rent only in December: 200.
+        #expect(cells(r.rows) == [["Food", "315.00", "", "", ""], ["Rent", "", "200.00", "", ""]])
+    }
+
+    /// Every combination the reports refuse, each with a message that says why.
+    @Test(arguments: [
+        ("list expenses per month", "`per` makes a crosstab"),
+        ("sum expenses by month per month", "already a row key"),
+        ("sum expenses per month during 2025 vs 2024", "cannot go together"),
+        ("sum expenses by category per month with share", "not a crosstab"),
+        ("sum expenses by category per month order by month", "cannot order by month"),
+        ("sum expenses by category, book, party, tag per month", "at most 4"),
+        ("sum expenses in native per currency", "per currency"),
+        // Ten years of days: more columns than a crosstab takes.
+        ("sum expenses per day since 2016-01-01 until 2025-12-31", "columns (at most 1000)"),
+        ("sum expenses vs previous period", "needs the statement's own period"),
+        ("sum expenses during 2025-03 vs 2025-03", "both sides"),
+        ("list expenses during 2025 vs 2024", "`list` shows entries"),
+        ("sum expenses by book during 2025 vs 2024 with share", "cannot go with `vs`"),
+        ("define sum as books", "is a word of the language"),
+        ("define f(a) as count entries where party = $b", "`$b` is not a parameter of f"),
+        ("define f(a, a) as books", "a parameter not already listed"),
+        ("define f as define g as books", "cannot define another"),
+        ("count entries where party = $x", "only in the statement of a `define`"),
+        ("nothingdefined(1)", "expected a statement"),
+    ])
+    func reportsRefuse(_ q: String, _ message: String) throws {
+        let e = try failure(q)
+        #expect(e?.message.contains(message) == true, "\(q): \(e?.message ?? "no error")")
+    }
+
+    @Test func explainShowsBothPlans() throws {
+        guard case .explain(let plan, let rates, _) = try session().execute("explain sum expenses by book during 2025-03 at market vs booked") else {
+            Issue.record("not an explanation")
+            return
+        }
+        #expect(plan.contains("A: sum expenses in INR") && plan.contains("B: sum expenses in INR"))
+        #expect(plan.contains("at market valuation") && plan.contains("booked valuation"))
+        #expect(rates.contains { $0.hasPrefix("A: ") } && rates.contains { $0.hasPrefix("B: ") })
+    }
+
+    // MARK: Saved queries
+
+    @Test func aDefinitionRunsWithItsArguments() throws {
+        let s = try session()
+        guard case .message(let m) = try s.execute("define spent(c, m) as sum expenses where category = $c during $m") else {
+            Issue.record("define says nothing")
+            return
+        }
+        #expect(m == "defined spent($c, $m)")
+        #expect(cells(try s.run("spent(Food, 2025-03)").rows) == [["630.00"]])
+        #expect(cells(try s.run("SPENT(\"Rent\", 2025)").rows) == [["50.00"]])
+        #expect(cells(try s.run("defines").rows) == [["spent", "$c, $m", "sum expenses where category = $c during $m"]])
+        _ = try s.execute("undefine spent")
+        #expect(try failure("spent(Food, 2025)", in: s) != nil)
+    }
+
+    @Test func anArgumentStaysOneValue() throws {
+        let s = try session()
+        _ = try s.execute("define spent(c) as sum expenses where category = $c")
+        // A quoted argument holding quotes and keywords is one name, which the ledger lacks.
+        let e = try failure(#"spent("Food\" or category = \"Rent")"#, in: s)
+        guard case .unknownName(_, let value, _)? = e?.kind else {
+            Issue.record("expected an unknown name, got \(String(describing: e))")
+            return
+        }
+        #expect(value == #"Food" or category = "Rent"#)
+        // A keyword as the argument fails where it stands; it does not become a clause.
+        #expect(try failure("spent(where)", in: s)?.expansion?.text == "sum expenses where category = where")
+        // Two words are two tokens: refused at the call, with advice.
+        #expect(try failure("spent(Big Co)", in: s)?.advice == .oneTokenArgument)
+    }
+
+    @Test func errorsInsideAnExpansionShowTheCallAndTheStatement() throws {
+        let s = try session()
+        _ = try s.execute("define monthly(m) as sum expenses by category during $m")
+        let e = try #require(try failure("monthly(2025-13)", in: s))
+        #expect(e.expansion == QueryError.Expansion(call: "monthly(2025-13)", text: "sum expenses by category during 2025-13"))
+        let picture = Diagnostic.render(e, statement: "monthly(2025-13)")
+        #expect(picture.hasPrefix("  monthly(2025-13)\n  which runs:\n  sum expenses by category during 2025-13\n"
+                                  + String(repeating: " ", count: 34) + "^~~~~~~\nerror: '2025-13' is not a date"))
+    }
+
+    @Test func wrongArgumentCountsAndEndlessCallsFail() throws {
+        let s = try session()
+        _ = try s.execute("define f(a) as count entries where category = $a")
+        #expect(try failure("f(Food, Rent)", in: s)?.message == "f takes 1 argument (f($a)), not 2")
+        _ = try s.execute("define again as again")
+        #expect(try failure("again", in: s)?.message.contains("calls nest deeper than 16") == true)
+        _ = try s.execute("define again() as books")
+        _ = try s.execute("again()")
+    }
+}
