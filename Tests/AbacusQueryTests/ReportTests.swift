@@ -156,6 +156,7 @@ import Testing
         ("sum expenses during 2025-03 vs 2025-03", "both sides"),
         ("list expenses during 2025 vs 2024", "`list` shows entries"),
         ("sum expenses by book during 2025 vs 2024 with share", "cannot go with `vs`"),
+        ("sum expenses by book during 2025 vs 2024 order by count", "rank by A's value"),
         ("define sum as books", "is a word of the language"),
         ("define f(a) as count entries where party = $b", "`$b` is not a parameter of f"),
         ("define f(a, a) as books", "a parameter not already listed"),

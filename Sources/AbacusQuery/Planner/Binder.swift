@@ -134,6 +134,9 @@ public struct Binder {
             if q.withShare || q.withRunningTotal {
                 throw QueryError(.unsupported("`with share` and `with running total` cannot go with `vs`: a comparison has two value columns"), at: q.extrasRange)
             }
+            if q.aggregate != .count, q.order?.byEntryCount == true {
+                throw QueryError(.unsupported("with `vs`, rows rank by A's value or a key: order by amount, or by a group key"), at: q.order?.range)
+            }
         }
     }
 
