@@ -117,12 +117,16 @@ public struct Parser {
 
     // MARK: Statements
 
-    /// statement -> (query | explain | convert | rate | rates | set | unset | 'books' | 'categories' | 'watch' currency_list | 'unwatch' currency_list | 'watching') END
+    /// statement -> (query | explain | report | convert | rate | rates | set | unset | 'books' | 'categories' | 'watch' currency_list | 'unwatch' currency_list | 'watching') END
     mutating func statement() throws(QueryError) -> Statement {
         if current.kind == .end { throw QueryError(.emptyStatement, at: nil) }
         let s: Statement
         switch word(current) {
+        case "explain" where index + 1 < tokens.count && Parser.reportWords.contains(word(tokens[index + 1]) ?? ""):
+            advance()
+            s = .explainReport(try report())
         case "explain": s = .explain(try explain())
+        case let w? where Parser.reportWords.contains(w): s = .report(try report())
         case "convert": s = try convert()
         case "rate": s = .rate(try rate())
         case "rates":
@@ -165,7 +169,7 @@ public struct Parser {
         return s
     }
 
-    /// explain -> 'explain' query
+    /// explain -> 'explain' (query | report)
     mutating func explain() throws(QueryError) -> Query {
         advance()
         guard let w = word(current), Keywords.aggregate(w) != nil else {
@@ -302,9 +306,14 @@ public struct Parser {
 
     /// group_key -> 'category' | 'categories' | 'book' | 'books' | 'party' | 'parties' | 'payment' | 'payments' | 'paymentMode'
     ///   | 'currency' | 'currencies' | 'tag' | 'tags' | 'day' | 'days' | 'week' | 'weeks' | 'month' | 'months'
-    ///   | 'quarter' | 'quarters' | 'year' | 'years'
+    ///   | 'quarter' | 'quarters' | 'year' | 'years' | 'top' 'category'
     mutating func groupKey() throws(QueryError) -> GroupKey {
         let names = Keywords.words(.groupKey)
+        if isWord("top"), index + 1 < tokens.count, let next = word(tokens[index + 1]), Keywords.groupKey(next) == .category {
+            advance()
+            advance()
+            return .topCategory
+        }
         guard let w = word(current), let key = Keywords.groupKey(w) else {
             throw expected(["a group key (\(names.joined(separator: ", ")))"], keywords: names,
                            suggestion: word(current).flatMap { Keywords.periodSynonyms[$0] })

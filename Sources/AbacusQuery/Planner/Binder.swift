@@ -211,6 +211,13 @@ public struct Binder {
                 for v in cmp.values {
                     for n in try resolve(v, field, among: all) where seen.insert(n).inserted { found.append(n) }
                 }
+                // A category names its subtree (docs/language.md#the-category-tree): `!=` and
+                // `not in` then leave out the whole subtree.
+                if field == .category, !ledger.categoryLinks.isEmpty {
+                    for case let n? in found {
+                        for d in ledger.categoryAndDescendants(n).dropFirst() where seen.insert(d).inserted { found.append(d) }
+                    }
+                }
                 return negated ? .not(.names(field, found)) : .names(field, found)
             }
         }
