@@ -84,6 +84,8 @@ public struct Ledger: Sendable {
     public var prices: [PriceRecord] = []
     /// In a split view only: the booked rate of each part whose entry has a normalizedAmount, by row.
     public var bookedShares: [Int: BookedShare] = [:]
+    /// Whether this is a split view (`splitView()`): rows are parts of entries.
+    public var isSplitView = false
 
     public func book(named name: String) -> Int? {
         books.firstIndex { $0.name == name }

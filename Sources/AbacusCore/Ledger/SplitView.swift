@@ -75,6 +75,7 @@ extension Ledger {
         view.entries = out
         view.splits = SplitTable()
         view.bookedShares = shares
+        view.isSplitView = true
         return view
     }
 }

@@ -308,7 +308,8 @@ public struct Parser {
     ///   | 'currency' | 'currencies' | 'tag' | 'tags' | 'day' | 'days' | 'week' | 'weeks' | 'month' | 'months'
     ///   | 'quarter' | 'quarters' | 'year' | 'years' | 'top' 'category'
     mutating func groupKey() throws(QueryError) -> GroupKey {
-        let names = Keywords.words(.groupKey)
+        // The one-word keys; `top category` is two.
+        let names = Keywords.words(.groupKey).filter { !$0.contains(" ") }
         if isWord("top"), index + 1 < tokens.count, let next = word(tokens[index + 1]), Keywords.groupKey(next) == .category {
             advance()
             advance()

@@ -41,7 +41,9 @@ public struct Binder {
     public static let maxGroupKeys = 4
 
     public static func bind(_ q: Query, in context: PlanContext) throws(QueryError) -> LogicalPlan {
-        try Binder(ledger: context.ledger, today: context.today).bind(q, defaultCurrency: context.defaultCurrency)
+        var plan = try Binder(ledger: context.ledger, today: context.today).bind(q, defaultCurrency: context.defaultCurrency)
+        plan.readsSplits = context.ledger.isSplitView
+        return plan
     }
 
     func bind(_ q: Query, defaultCurrency: Currency) throws(QueryError) -> LogicalPlan {

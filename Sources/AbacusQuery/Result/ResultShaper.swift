@@ -67,7 +67,7 @@ struct ResultShaper {
         let adds = plan.aggregate == .sum || plan.aggregate == .count
         let label: TotalLabel
         if !shownAll, let top = plan.top { label = adds ? .totalOfTop(top) : .overallOfTop(top) }
-        else if keys.contains(.tag) { label = adds ? .totalEachEntryOnce : .overallEachEntryOnce }
+        else if keys.contains(.tag) || (plan.logical.readsSplits && plan.aggregate == .count && (keys.contains(.category) || keys.contains(.topCategory))) { label = adds ? .totalEachEntryOnce : .overallEachEntryOnce }
         else { label = adds ? .total : .overall }
         let labelCells = [Cell.total(label)] + Array(repeating: Cell.empty, count: keys.count - 1)
         if plan.target != nil || plan.aggregate == .count {

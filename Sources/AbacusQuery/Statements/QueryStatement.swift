@@ -35,19 +35,17 @@ struct ExplainStatement: StatementRunner {
     func run(in session: Session) throws(QueryError) -> Output {
         let (context, executor) = session.engine(for: query)
         let plan = try Planner.plan(query, in: context)
-        // Category reads the parts of split entries: say so under the plan.
-        let splits = session.readsSplits(query) ? "\n  SPLITS: category reads the parts of \(session.ledger.splits.rows.count) split \(session.ledger.splits.rows.count == 1 ? "entry" : "entries")" : ""
         do throws(QueryError) {
             let result = try executor.run(plan)
-            return .explain(plan: plan.description + splits, rates: result.rateNotes, warnings: result.warnings)
+            return .explain(plan: plan.description, rates: result.rateNotes, warnings: result.warnings)
         } catch {
             // The plan of a statement that cannot run is what one most wants to see.
             if case .ratesTooOld = error.kind {
-                return .explain(plan: plan.description + splits, rates: [], warnings: [error.message])
+                return .explain(plan: plan.description, rates: [], warnings: [error.message])
             }
             guard case .missingRates(let missing, let target) = error.kind else { throw error }
             let lines = missing.map { "\($0.entries) \($0.entries == 1 ? "entry needs" : "entries need") \($0.pair), which no rate supplies" }
-            return .explain(plan: plan.description + splits, rates: lines,
+            return .explain(plan: plan.description, rates: lines,
                             warnings: ["this statement cannot run until those rates into \(target.code) are supplied (`set rate PAIR = …` or `with rate PAIR = …`)"])
         }
     }
