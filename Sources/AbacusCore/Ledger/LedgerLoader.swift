@@ -9,6 +9,7 @@
 // when every file passed. References that may point forward or into another file
 // (an entry's book) are resolved once all files are read.
 
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -213,6 +214,9 @@ struct ShrinkGuard {
 
     /// The message, made before the signal can come: a handler may only write and exit.
     nonisolated(unsafe) private static var message: UnsafeMutableBufferPointer<UInt8>?
+    /// Loads on several threads at once (tests) each replace the message: one at a time,
+    /// or two could free the same one.
+    private static let messageLock = Mutex<Void>(())
 
     init(paths: [String]) {
         self.init(message: "error: \(paths.joined(separator: ", ")): a ledger file got shorter while it was being read; nothing was loaded\n")
@@ -221,8 +225,10 @@ struct ShrinkGuard {
     init(message text: String) {
         let bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: text.utf8.count)
         _ = bytes.initialize(from: text.utf8)
-        ShrinkGuard.message?.deallocate()
-        ShrinkGuard.message = bytes
+        ShrinkGuard.messageLock.withLock { _ in
+            ShrinkGuard.message?.deallocate()
+            ShrinkGuard.message = bytes
+        }
         var action = sigaction()
         #if canImport(Glibc)
         action.__sigaction_handler.sa_handler = { _ in
