@@ -95,22 +95,13 @@ extension FileParser {
     // MARK: The category tree
 
     mutating func parseCategory(into b: inout LedgerBuilder) throws {
-        let objectStart = reader.skipSpace(from: reader.pos)
-        try reader.beginObject("a category object ({\"name\", \"parent\"})")
-        var first = true, seen: UInt32 = 0
-        var unknown: [[UInt8]] = []
-        var name: String?, parent: String?, parentAt = objectStart
-        while let key = try reader.nextKey(&first) {
-            let keyOffset = key.start - 1
-            let k = reader.string(key)
-            field = k
-            switch k {
-            case "name": try markSeen(0, &seen, keyOffset, k); let s = try string(); name = reader.string(s)
-            case "parent": try markSeen(1, &seen, keyOffset, k); parentAt = reader.skipSpace(from: reader.pos); parent = try optionalString().map { reader.string($0) }
-            default: try skipUnknown(key, &unknown, keyOffset)
-            }
+        var name: String?, parent: String?, parentOffset: Int?
+        let objectStart = try object("a category object ({\"name\", \"parent\"})", keys: ["name", "parent"]) { p, k in
+            if k == "name" { name = try p.text(); return }
+            parentOffset = p.reader.skipSpace(from: p.reader.pos)
+            parent = try p.optionalString().map { p.reader.string($0) }
         }
-        field = ""
+        let parentAt = parentOffset ?? objectStart
         guard let name else { throw rule("missing \"name\": the category's name as entries write it", at: objectStart) }
         if b.categoryLinks.contains(where: { $0.name == name }) {
             field = "name"
@@ -126,8 +117,8 @@ extension FileParser {
 
     // MARK: Assets, liabilities, holdings, prices
 
-    /// Reads an object's fields by name; `read` gets each known key (with its bit) and returns
-    /// false for a key it does not know, which is then skipped (but must not repeat).
+    /// Reads an object's fields by name: `read` gets each key of `keys` (a repeat is refused);
+    /// any other key is skipped (but must not repeat either). Returns where the object starts.
     mutating func object(_ what: String, keys: [String], _ read: (inout FileParser, String) throws -> Void) throws -> Int {
         let objectStart = reader.skipSpace(from: reader.pos)
         try reader.beginObject(what)

@@ -123,10 +123,13 @@ struct Chart {
         if let date = text(.date), columns.contains(where: { $0.kind == .key(.party) }) {
             return [date, text(.key(.party)) ?? text(.key(.category))].compactMap { $0 }.joined(separator: "  ")
         }
-        return zip(columns, row).dropLast().compactMap { column, cell -> String? in
+        // Rows named by a first text column (`networth`'s measures, `holdings`' symbols).
+        if columns.first?.kind == .text, let first = row.first { return renderer.display(first) }
+        let keys = zip(columns, row).dropLast().compactMap { column, cell -> String? in
             guard case .key = column.kind else { return nil }
             return renderer.display(cell)
-        }.joined(separator: " / ")
+        }
+        return keys.joined(separator: " / ")
     }
 
     /// The history of one pair (`rates SGD/INR since …`): a column chart over time, 12 lines
