@@ -9,7 +9,10 @@ import AbacusCore
 struct BudgetStatement: ReportRunner {
     let request: BudgetRequest
 
-    var summary: String { "budget" + (request.currency.map { " in \($0.code)" } ?? "") }
+    var summary: String {
+        "budget" + request.periods.map { $0.kind == .during ? " \($0.date.description)" : " \($0.kind.rawValue) \($0.date.description)" }.joined()
+            + (request.currency.map { " in \($0.code)" } ?? "")
+    }
 
     /// A budget's category and book: a month-specific budget replaces the recurring one of the same key.
     struct Key: Hashable {
@@ -88,10 +91,12 @@ struct BudgetStatement: ReportRunner {
                 let spentF = Fraction(spentValue)
                 let remaining = limit - spentF
                 guard let limitShown = limit.rounded(toScale: c.minorUnits) else { throw QueryError(.overflow, at: nil) }
+                guard let carried = (limit - Fraction(budget.limitAmount)).rounded(toScale: c.minorUnits) else { throw QueryError(.overflow, at: nil) }
                 let used = spentF.percent(of: Fraction(limitShown))
                 let alert = used.flatMap { u in budget.alerts.last { $0 <= u } }
                 trace.plan.append("\(month) \"\(key.category)\"" + (key.book.map { " book \"\($0)\"" } ?? "") + ": limit \(limitShown) \(c)"
-                                  + (limit == Fraction(budget.limitAmount) ? "" : " (\(budget.limitAmount) + carried)") + ", spent \(spentValue)")
+                                  + (carried.isZero ? "" : " (\(budget.limitAmount) + \(carried) carried over)")
+                                  + ", spent \(spentValue)")
                 var cells: [Cell] = [.period(month), .text(key.category)]
                 if hasBooks { cells.append(key.book.flatMap { id in ledger.books.first { $0.id == id }?.name }.map(Cell.text) ?? .none) }
                 if let target = request.currency {
