@@ -822,6 +822,99 @@ def finish_entries():
     return out
 
 
+# ------------------------------------------------- budgets and net worth
+
+# The category tree: new parents over the entries' own categories (no entry names a parent,
+# so every query that names an entry's category answers as before).
+CATEGORY_TREE = [
+    {"name": "Essentials", "parent": None},
+    {"name": "Home Upkeep", "parent": "Essentials"},
+    {"name": "Rent", "parent": "Essentials"},
+    {"name": "Groceries", "parent": "Essentials"},
+    {"name": "Health", "parent": "Essentials"},
+    {"name": "Insurance", "parent": "Essentials"},
+    {"name": "Utilities", "parent": "Home Upkeep"},
+    {"name": "Household", "parent": "Home Upkeep"},
+    {"name": "Lifestyle", "parent": None},
+    {"name": "Food & Dining", "parent": "Lifestyle"},
+    {"name": "Entertainment", "parent": "Lifestyle"},
+    {"name": "Shopping", "parent": "Lifestyle"},
+    {"name": "Personal Care", "parent": "Lifestyle"},
+    {"name": "Gifts", "parent": "Lifestyle"},
+    {"name": "Trips", "parent": None},
+    {"name": "Travel", "parent": "Trips"},
+    {"name": "Hotels", "parent": "Trips"},
+    {"name": "Sightseeing", "parent": "Trips"},
+    {"name": "Work", "parent": None},
+    {"name": "Software", "parent": "Work"},
+    {"name": "Office Supplies", "parent": "Work"},
+    {"name": "Equipment", "parent": "Work"},
+    {"name": "Conferences", "parent": "Work"},
+    {"name": "Professional Services", "parent": "Work"},
+]
+
+# A flat (outside core net worth), a car whose value is written down, gold (volatile) and
+# some crypto (volatile, outside core).
+ASSETS = [
+    {"id": "a-flat", "name": "Flat in Bengaluru", "type": "tangible", "value": D("8500000"), "currency": "INR", "date": "2025-01-01", "includeInCore": False},
+    {"id": "a-car", "name": "Car", "type": "tangible", "value": D("650000"), "currency": "INR", "date": "2025-01-01"},
+    {"id": "a-car", "name": "Car", "type": "tangible", "value": D("560000"), "currency": "INR", "date": "2025-07-01"},
+    {"id": "a-gold", "name": "Gold coins", "type": "tangible", "value": D("310000"), "currency": "INR", "date": "2025-06-30", "volatile": True},
+    {"id": "a-gold", "name": "Gold coins", "type": "tangible", "value": D("365000"), "currency": "INR", "date": "2025-12-01", "volatile": True},
+    {"id": "a-crypto", "name": "Crypto wallet", "type": "intangible", "value": D("1850.00"), "currency": "USD", "date": "2025-11-15", "volatile": True, "includeInCore": False},
+]
+
+# The flat's loan, paid down through the year.
+LIABILITIES = [
+    {"id": "l-home-loan", "name": "Home loan", "type": "loan", "balance": D("4200000"), "currency": "INR", "date": "2025-01-01", "interestRate": D("8.45"), "dueDate": "2040-03-31"},
+    {"id": "l-home-loan", "name": "Home loan", "type": "loan", "balance": D("4010000"), "currency": "INR", "date": "2025-07-01", "interestRate": D("8.45"), "dueDate": "2040-03-31"},
+    {"id": "l-home-loan", "name": "Home loan", "type": "loan", "balance": D("3905000"), "currency": "INR", "date": "2025-12-01", "interestRate": D("8.25"), "dueDate": "2040-03-31"},
+]
+
+# Lots of two funds, one in USD and one in INR; one lot is bought after the year ends.
+HOLDINGS = [
+    {"id": "h-1", "account": "Brokerage", "symbol": "VWRA", "quantity": D("40"), "costPerUnit": D("118.20"), "fee": D("4.95"), "currency": "USD", "date": "2025-02-14"},
+    {"id": "h-2", "account": "Brokerage", "symbol": "VWRA", "quantity": D("25"), "costPerUnit": D("124.10"), "fee": D("4.95"), "currency": "USD", "date": "2025-08-20"},
+    {"id": "h-3", "account": "Demat", "symbol": "NIFTYBEES", "quantity": D("500"), "costPerUnit": D("248.35"), "fee": D("20"), "currency": "INR", "date": "2025-03-10"},
+    {"id": "h-4", "account": "Demat", "symbol": "NIFTYBEES", "quantity": D("200"), "costPerUnit": D("282.10"), "fee": D("20"), "currency": "INR", "date": "2026-01-15"},
+]
+
+PRICES = [
+    {"symbol": "VWRA", "date": "2025-02-14", "price": D("118.20"), "currency": "USD", "source": "LSE close"},
+    {"symbol": "VWRA", "date": "2025-06-30", "price": D("121.75"), "currency": "USD", "source": "LSE close"},
+    {"symbol": "VWRA", "date": "2025-12-31", "price": D("131.40"), "currency": "USD", "source": "LSE close"},
+    {"symbol": "NIFTYBEES", "date": "2025-03-10", "price": D("248.35"), "currency": "INR", "source": "NSE close"},
+    {"symbol": "NIFTYBEES", "date": "2025-06-30", "price": D("271.90"), "currency": "INR", "source": "NSE close"},
+    {"symbol": "NIFTYBEES", "date": "2025-12-31", "price": D("286.45"), "currency": "INR", "source": "NSE close"},
+]
+
+# Two accounts: the household's bank account and the consulting account.
+OPENING_BALANCES = {"b-home": D("250000.00"), "b-us-consulting": D("1500.00")}
+
+
+def add_splits(entries):
+    """Split a few entries across categories: the first three large Groceries bills of the
+    Home book (part household goods, one also personal care) and the first Europe Tour
+    dinner with a normalizedAmount (part sightseeing). No randomness is used."""
+    groceries = [e for e in entries if e["category"] == "Groceries" and e["bookId"] == "b-home" and e["amount"] <= D("-2000")][:3]
+    for k, e in enumerate(groceries):
+        amount = e["amount"]
+        food = q2(amount * D("0.6"))
+        if k == 2:
+            care = q2(amount * D("0.15"))
+            e["splits"] = [{"amount": food, "category": "Groceries"},
+                           {"amount": amount - food - care, "category": "Household", "memo": "cleaning supplies"},
+                           {"amount": care, "category": "Personal Care", "memo": "toiletries"}]
+        else:
+            e["splits"] = [{"amount": food, "category": "Groceries"},
+                           {"amount": amount - food, "category": "Household", "memo": "kitchen things"}]
+    europe = [e for e in entries if e["bookId"] == "b-europe" and e["category"] == "Food & Dining" and "normalizedAmount" in e][:1]
+    for e in europe:
+        dinner = q2(e["amount"] * D("0.7"))
+        e["splits"] = [{"amount": dinner, "category": "Food & Dining"},
+                       {"amount": e["amount"] - dinner, "category": "Sightseeing", "memo": "museum tickets with dinner"}]
+
+
 def build():
     gen_home_fixed()
     gen_office()
@@ -834,12 +927,20 @@ def build():
     assert n > 0, len(ENTRIES)
     gen_home_discretionary(n)
     entries = finish_entries()
+    add_splits(entries)
+    for b in BOOKS:
+        if b["id"] in OPENING_BALANCES:
+            b["openingBalance"] = OPENING_BALANCES[b["id"]]
     budgets = [
         {"category": "Food & Dining", "month": "2025-10", "limitAmount": D("15000"), "currencyCode": "INR"},
         {"category": "Groceries", "limitAmount": D("12000"), "currencyCode": "INR"},
         {"category": "Shopping", "month": "2025-10", "limitAmount": D("40000"), "currencyCode": "INR"},
-        {"category": "Entertainment", "limitAmount": D("3500.00"), "currencyCode": "INR"},
+        {"category": "Entertainment", "limitAmount": D("5000.00"), "currencyCode": "INR", "carryOver": True, "startMonth": "2025-11"},
         {"category": "Sightseeing", "month": "2025-10", "limitAmount": D("300"), "currencyCode": "SGD"},
+        {"category": "Lifestyle", "limitAmount": D("40000"), "currencyCode": "INR", "alerts": [D("75"), D("90"), D("100")]},
+        {"category": "Transport", "limitAmount": D("6000"), "currencyCode": "INR"},
+        {"category": "Transport", "month": "2025-12", "limitAmount": D("9000"), "currencyCode": "INR"},
+        {"category": "Software", "bookId": "b-us-consulting", "limitAmount": D("120"), "currencyCode": "USD"},
     ]
     return {
         "version": 1,
@@ -849,6 +950,11 @@ def build():
         "rates": SNAPSHOTS + RATE_PAIRS,
         "customRates": CUSTOM_RATES,
         "budgets": budgets,
+        "categories": CATEGORY_TREE,
+        "assets": ASSETS,
+        "liabilities": LIABILITIES,
+        "holdings": HOLDINGS,
+        "prices": PRICES,
     }
 
 
@@ -942,6 +1048,8 @@ def check(path):
             assert isinstance(amt, Decimal) and amt.as_tuple().exponent == -2, e
         if e.get("isTransfer"):
             assert e["category"] == "Transfer"
+        if "splits" in e:
+            assert sum(D(p["amount"]) for p in e["splits"]) == D(amt), e
         if cur != "INR":
             foreign += 1
         if "normalizedAmount" in e:

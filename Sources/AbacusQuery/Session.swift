@@ -21,6 +21,9 @@ public final class Session {
     /// Which rate converts each entry, per target and valuation: built on first use, dropped
     /// whenever the rates change.
     private var columns: RateColumnCache
+    /// The split view of the ledger and its rate columns, built when a statement first reads
+    /// splits (Session+Splits.swift); dropped with the rates.
+    var splitEngine: (ledger: Ledger, columns: RateColumnCache)?
     /// Off only in tests that compare index access with scans.
     public var useIndexes = true
     /// Off only in tests that compare the dense aggregation kernel with the general path.
@@ -56,16 +59,24 @@ public final class Session {
         resolver = RateResolver(ledger: ledger, session: sessionRates)
         columns = RateColumnCache(ledger: ledger, resolver: resolver)
         columns.agePolicy = RateAgePolicy(maxAgeDays: maxRateAge)
+        splitEngine = nil
     }
 
     var executor: Executor {
+        executor(ledger, columns)
+    }
+
+    /// An executor over `ledger` (the session's, or its split view) with its rate columns.
+    func executor(_ ledger: Ledger, _ columns: RateColumnCache) -> Executor {
         var e = Executor(ledger: ledger, columns: columns, today: today, isCancelled: isCancelled)
         e.useDenseKernel = useDenseKernel
         e.parallelRows = parallelRows
         return e
     }
 
-    public var context: PlanContext {
+    public var context: PlanContext { context(ledger) }
+
+    func context(_ ledger: Ledger) -> PlanContext {
         var c = PlanContext(ledger: ledger, today: today, defaultCurrency: currency)
         c.useIndexes = useIndexes
         return c
@@ -90,12 +101,14 @@ public final class Session {
 
     /// The logical plan of a query.
     public func logicalPlan(_ text: String) throws(QueryError) -> LogicalPlan {
-        try Binder.bind(try Parser.query(text), in: context)
+        let q = try Parser.query(text)
+        return try Binder.bind(q, in: engine(for: q).context)
     }
 
     /// The physical plan of a query.
     public func plan(_ text: String) throws(QueryError) -> Plan {
-        try Planner.plan(try Parser.query(text), in: context)
+        let q = try Parser.query(text)
+        return try Planner.plan(q, in: engine(for: q).context)
     }
 
     /// Runs a query and returns its table (a convenience for tests and callers that only query).

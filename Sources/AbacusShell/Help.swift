@@ -1,7 +1,7 @@
 // `.help` and its topics. Every example here runs on the demo ledger (a test runs them).
 
 enum Help {
-    static let topics = ["query", "where", "dates", "reports", "rates", "units", "statements", "format", "commands"]
+    static let topics = ["query", "where", "dates", "reports", "rates", "units", "budget", "networth", "statements", "format", "commands"]
 
     static func text(topic: String) -> String? {
         switch topic.lowercased() {
@@ -12,6 +12,8 @@ enum Help {
         case "reports", "report", "per", "vs", "crosstab", "compare", "define", "defines", "share": return reports
         case "rates", "rate", "convert", "currency", "currencies", "watch": return rates
         case "units", "unit": return units
+        case "budget", "budgets", "alerts", "tree", "splits": return budget
+        case "networth", "net worth", "balance", "balances", "holdings", "assets", "liabilities": return networth
         case "statements", "statement": return statements
         case "format", "formats", "output": return format
         case "commands", "command", "dot": return commands
@@ -28,7 +30,7 @@ enum Help {
       count entries by book
       convert 100 SGD to INR
 
-    Topics: .help query | where | dates | reports | rates | units | statements | format | commands
+    Topics: .help query | where | dates | reports | rates | units | budget | networth | statements | format | commands
     """
 
     static let query = """
@@ -38,7 +40,7 @@ enum Help {
 
       AGG      sum count avg min max list
       SUBJECT  expenses (shown positive) income transfers entries (the default)
-      KEY      category book party payment currency tag day week month quarter year
+      KEY      category book party payment currency tag day week month quarter year, top category
 
     Examples:
       sum expenses in INR by category since 2025-10
@@ -146,6 +148,46 @@ enum Help {
       explain sum expenses in INR by book
     """
 
+    static let budget = """
+    budget [PERIOD] [in CUR]: each budget's month (this month by default): limit (with what
+    carries over), spent (the month's expenses in the category and everything below it,
+    in the budget's book if it names one, in the budget's currency), remaining, used %,
+    and the highest alert reached (50/80/100% unless the budget says). Tables mark
+    alerts (colour, or `!`; `!!` when used up); --format chart draws use against 100%.
+
+    The category tree: a category in a condition or budget includes its subtree;
+    `by top category` groups by the root. Split entries: by category (and in category
+    conditions) each part counts in its own category; other keys take the entry once.
+
+    Examples:
+      budget
+      budget 2025-10 in USD
+      budget since 2025-10
+      sum expenses by top category
+      sum expenses where category = Essentials by category
+      explain budget
+    """
+
+    static let networth = """
+    balance [by book] [in CUR] [at DATE]: each account (a book with an openingBalance):
+      opening balance + its entries up to DATE (today), in its currency; in CUR converted.
+    networth [in CUR] [at DATE]: assets (accounts, assets, holdings), liabilities (loans,
+      negative accounts), net worth, core (without assets outside core), tangible,
+      volatile (volatile assets and holdings). Records with one id are a history: the
+      newest on or before DATE counts. Everything converts at DATE.
+    networth by month|quarter|year [PERIOD] [in CUR]: the history, each period's last day.
+    holdings [in CUR] [at DATE]: per symbol, quantity, cost, newest price, value, gain.
+
+    Examples:
+      balance
+      balance in USD at 2025-06-30
+      networth
+      networth in USD at 2025-06-30
+      networth by quarter
+      holdings in INR
+      explain networth
+    """
+
     static let units = """
     convert N UNIT to UNIT: length (mm cm m km in ft yd mi), mass (mg g kg oz lb st),
     temperature (C F K), with the exact definitions 1 in = 0.0254 m, 1 lb =
@@ -173,6 +215,8 @@ enum Help {
       watch USD, SGD | unwatch SGD | watching | rates watched
       convert 5 kg to lb             units of length, mass, temperature (.help units)
       books | categories
+      budget [PERIOD] [in CUR]       budgets this month (.help budget)
+      balance | networth | holdings  accounts, net worth, investments (.help networth)
       define NAME(P, …) as STATEMENT | NAME(ARG, …) | defines | undefine NAME   (.help reports)
     """
 

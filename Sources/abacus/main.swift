@@ -14,6 +14,9 @@ struct Abacus: ParsableCommand {
         discussion: """
         Loads one or more ledger files (JSON, version 1) and answers statements such as:
           sum expenses in INR by category since 2025-10
+          budget                      (budgets this month, with their alerts)
+          networth in USD             (accounts, assets, holdings and loans)
+          balance | holdings | networth by month
 
         With no -e or -f and a terminal on stdin and stdout, opens the interactive shell; \
         piped stdin is read as a script. With no ledger named, the bundled demo ledger is used.

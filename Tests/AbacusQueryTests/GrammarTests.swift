@@ -39,7 +39,8 @@ enum Repository {
     /// Rules quoted in the parser's doc comments (a rule may wrap onto `///   | …` lines).
     static func parserRules() throws -> Set<String> {
         var rules: [String] = []
-        for line in try Repository.text("Sources/AbacusQuery/Parser/Parser.swift").split(separator: "\n") {
+        let files = ["Parser.swift", "Parser+Reports.swift"].map { "Sources/AbacusQuery/Parser/" + $0 }
+        for line in try files.map(Repository.text).joined(separator: "\n").split(separator: "\n") {
             let t = line.trimmingCharacters(in: .whitespaces)
             guard t.hasPrefix("///") else { continue }
             let body = t.dropFirst(3).trimmingCharacters(in: .whitespaces)

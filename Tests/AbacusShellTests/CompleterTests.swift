@@ -157,3 +157,29 @@ import Testing
         #expect(try complete(".run \"\(root)/dir with space/x") == ["\(root)/dir with space/x.abq\""])
     }
 }
+
+@Suite struct ReportCompletionTests {
+    func complete(_ line: String) throws -> [String] {
+        try #require(CompleterTests.completer).complete(line).candidates
+    }
+
+    @Test func theReportStatementsAndTheirClausesComplete() throws {
+        #expect(try complete("bu") == ["budget"])
+        #expect(try complete("net") == ["networth"])
+        #expect(try complete("ho") == ["holdings"])
+        #expect(try complete("balance by ") == ["book"])
+        #expect(try complete("networth by ") == ["month", "quarter", "year"])
+        #expect(try complete("networth by month ").contains("since"))
+        #expect(try complete("budget ").contains("in"))
+        #expect(try complete("holdings ") == ["in", "at"])
+        #expect(try complete("holdings in U").contains("USD"))
+        #expect(try complete("explain bu") == ["budget"])
+    }
+
+    @Test func topCategoryAndTreeNamesComplete() throws {
+        #expect(try complete("sum expenses by to") == ["top"])
+        #expect(try complete("sum expenses by top ") == ["category"])
+        // A parent of the category tree that no entry names is a name like any other.
+        #expect(try complete("sum expenses where category = Ess").contains("Essentials"))
+    }
+}

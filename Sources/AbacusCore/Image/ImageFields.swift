@@ -158,6 +158,7 @@ extension StoreImage {
         for b in l.budgets {
             w.string(b.category); w.day(b.month); w.decimal(b.limitAmount); w.currency(b.currency)
         }
+        encodeExtras(l, into: &w)
     }
 
     static func decodeSmall(_ r: inout ByteReader) throws(ImageProblem) -> Small {
@@ -202,8 +203,9 @@ extension StoreImage {
             guard !budget.limitAmount.isNegative else { throw ImageProblem("a budget limit is negative: damaged") }
             budgets.append(budget)
         }
-        let ledger = Ledger(files: [], defaultCurrency: defaultCurrency, books: books, entries: EntryStore(),
+        var ledger = Ledger(files: [], defaultCurrency: defaultCurrency, books: books, entries: EntryStore(),
                             snapshots: snapshots, pairs: lists[0], customRates: lists[1], budgets: budgets)
+        try decodeExtras(&r, into: &ledger, rows: count, amountScale: amountScale)
         return Small(ledger: ledger, count: count, amountScale: amountScale, normalizedScales: normalizedScales,
                      conversionRateScales: conversionRateScales, currencies: currencies)
     }

@@ -178,6 +178,7 @@ extension LedgerBuilder {
             hasAmounts = true
         }
         let bookRefCode = bookRefCodes
+        pendingSplits.append(contentsOf: h.pendingSplits.map { ($0.row + day.count, $0.parts) })
         let tagBase = UInt32(tagCodes.count)
         let bookedBase = Int32(booked.count)
         // Each column is moved out (so it stays uniquely referenced and grows in place) and

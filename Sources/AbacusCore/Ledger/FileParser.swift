@@ -75,6 +75,11 @@ struct FileParser {
             case "rates": try array { p in try p.parseRate(into: &b, custom: false) }
             case "customRates": try array { p in try p.parseRate(into: &b, custom: true) }
             case "budgets": try array { p in try p.parseBudget(into: &b) }
+            case "categories": try array { p in try p.parseCategory(into: &b) }
+            case "assets": try array { p in try p.parseAsset(into: &b) }
+            case "liabilities": try array { p in try p.parseLiability(into: &b) }
+            case "holdings": try array { p in try p.parseHolding(into: &b) }
+            case "prices": try array { p in try p.parsePrice(into: &b) }
             default: try reader.skipValue()
             }
             section = ""
@@ -89,7 +94,7 @@ struct FileParser {
     }
 
     /// Reads an array (or null, as empty) calling `element` for each item with `index` set.
-    private mutating func array(_ element: (inout FileParser) throws -> Void) throws {
+    mutating func array(_ element: (inout FileParser) throws -> Void) throws {
         if try reader.consumeNull() { return }
         try reader.beginArray("an array")
         var first = true
@@ -222,7 +227,7 @@ struct FileParser {
     }
 
     static let entryFieldNames = ["id", "bookId", "amount", "currency", "date", "category", "party", "paymentMode", "remarks",
-                                  "tags", "isTransfer", "normalizedAmount", "normalizedCurrency", "conversionRate", "historicalRates"]
+                                  "tags", "isTransfer", "normalizedAmount", "normalizedCurrency", "conversionRate", "historicalRates", "splits"]
 
     /// Bits of the fields every entry must have, and how a message names them.
     static let requiredEntryFields: UInt32 = 0b110111
@@ -238,7 +243,7 @@ struct FileParser {
         case 2: return reader.equals(key, "id") ? 0 : -1
         case 4: return reader.equals(key, "date") ? 4 : reader.equals(key, "tags") ? 9 : -1
         case 5: return reader.equals(key, "party") ? 6 : -1
-        case 6: return reader.equals(key, "bookId") ? 1 : reader.equals(key, "amount") ? 2 : -1
+        case 6: return reader.equals(key, "bookId") ? 1 : reader.equals(key, "amount") ? 2 : reader.equals(key, "splits") ? 15 : -1
         case 7: return reader.equals(key, "remarks") ? 8 : -1
         case 8: return reader.equals(key, "currency") ? 3 : reader.equals(key, "category") ? 5 : -1
         case 10: return reader.equals(key, "isTransfer") ? 10 : -1
@@ -282,6 +287,7 @@ struct FileParser {
         var unknown: [[UInt8]] = []
         var id: String?, name: String?, currency: Currency?, locked: ExactDecimal?, target: Currency?
         var lockedAt: Day?, description: String?, archived = false
+        var opening: ExactDecimal?, inNetWorth = true
         var placeOf: [String: Int] = [:]
         while let key = try reader.nextKey(&first) {
             let keyOffset = key.start - 1
@@ -302,6 +308,8 @@ struct FileParser {
             case "description": try markSeen(6, &seen, keyOffset, k); description = try optionalString().map { reader.string($0) }
             case "createdAt": try markSeen(7, &seen, keyOffset, k); _ = try optionalDate()
             case "archived": try markSeen(8, &seen, keyOffset, k); archived = try bool() ?? false
+            case "openingBalance": try markSeen(9, &seen, keyOffset, k); opening = try reader.consumeNull() ? nil : try number()
+            case "includeInNetWorth": try markSeen(10, &seen, keyOffset, k); inNetWorth = try bool() ?? true
             default: try skipUnknown(key, &unknown, keyOffset)
             }
         }
@@ -330,7 +338,8 @@ struct FileParser {
         b.bookNames[name] = b.books.count
         b.bookPlaces.append(here)
         b.books.append(Book(id: id, name: name, currency: currency, lockedExchangeRate: locked,
-                            targetCurrency: target ?? .none, rateLockedAt: lockedAt, description: description, archived: archived))
+                            targetCurrency: target ?? .none, rateLockedAt: lockedAt, description: description, archived: archived,
+                            openingBalance: opening, includeInNetWorth: inNetWorth))
     }
 
     // MARK: Entry
@@ -350,6 +359,7 @@ struct FileParser {
         var transfer = false
         var normalizedAmount: ExactDecimal?, normalizedCurrency = Currency.none, conversionRate: ExactDecimal?
         var normalizedAt = 0
+        var splits: [SplitPart]?, splitsAt = 0
         let tagsBefore = b.tagCodes.count
         while let key = try reader.nextKey(&first) {
             let keyOffset = key.start - 1
@@ -437,6 +447,10 @@ struct FileParser {
             case 14:
                 try markEntryField(14, &seen, keyOffset)
                 try parseRateTable(allowNull: true)
+            case 15:
+                try markEntryField(15, &seen, keyOffset)
+                splitsAt = reader.skipSpace(from: reader.pos)
+                splits = try parseSplits(into: &b)
             default:
                 entryField = -1
                 field = reader.string(key)
@@ -461,12 +475,21 @@ struct FileParser {
             field = "normalizedAmount"
             throw rule("\(n) has the opposite sign of amount \(amount); normalizedAmount is the amount converted, so it keeps its sign (negative for an expense)", at: normalizedAt)
         }
+        if let splits {
+            try checkSplits(splits, add: amount, at: splitsAt)
+            b.pendingSplits.append((b.day.count, splits))
+        }
         b.day.append(day)
         b.amount.append(amount.significand)
         let scale = UInt8(amount.scale)
         b.amountScale.append(scale)
         if !b.hasAmounts { b.amountScales = scale...scale; b.hasAmounts = true }
         else if !b.amountScales.contains(scale) { b.amountScales = min(scale, b.amountScales.lowerBound)...max(scale, b.amountScales.upperBound) }
+        // Parts of a split are held at the store's one scale too.
+        for part in splits ?? [] {
+            let ps = UInt8(min(part.amount.scale, Int(UInt8.max)))
+            if !b.amountScales.contains(ps) { b.amountScales = min(ps, b.amountScales.lowerBound)...max(ps, b.amountScales.upperBound) }
+        }
         b.currency.append(currency)
         b.bookRef.append(bookRef)
         b.category.append(category)
@@ -589,22 +612,14 @@ struct FileParser {
         var seen: UInt32 = 0
         var unknown: [[UInt8]] = []
         var category: String?, month: Day?, limit: ExactDecimal?, currency: Currency?
+        var bookID: String?, bookAt: Int?, alerts: [ExactDecimal]?, carryOver = false, carryOverAt = 0, startMonth: Day?
         while let key = try reader.nextKey(&first) {
             let keyOffset = key.start - 1
             let k = reader.string(key)
             field = k
             switch k {
             case "category": try markSeen(0, &seen, keyOffset, k); let s = try string(); category = reader.string(s)
-            case "month":
-                try markSeen(1, &seen, keyOffset, k)
-                let at = reader.skipSpace(from: reader.pos)
-                if let s = try optionalString() {
-                    let text = reader.string(s)
-                    guard let d = Day.parse(text + "-01"), text.utf8.count == 7 else {
-                        throw rule("found \(quoted(text)), expected a month YYYY-MM", at: at)
-                    }
-                    month = d
-                }
+            case "month": try markSeen(1, &seen, keyOffset, k); month = try optionalMonth()
             case "limitAmount":
                 try markSeen(2, &seen, keyOffset, k)
                 let at = reader.skipSpace(from: reader.pos)
@@ -612,6 +627,13 @@ struct FileParser {
                 guard !v.isNegative else { throw rule("limitAmount must not be negative, found \(v)", at: at) }
                 limit = v
             case "currencyCode": try markSeen(3, &seen, keyOffset, k); currency = try currencyCode()
+            case "bookId":
+                try markSeen(4, &seen, keyOffset, k)
+                bookAt = reader.skipSpace(from: reader.pos)
+                bookID = try optionalString().map { reader.string($0) }
+            case "alerts": try markSeen(5, &seen, keyOffset, k); alerts = try parseAlerts()
+            case "carryOver": try markSeen(6, &seen, keyOffset, k); carryOverAt = reader.skipSpace(from: reader.pos); carryOver = try bool() ?? false
+            case "startMonth": try markSeen(7, &seen, keyOffset, k); startMonth = try optionalMonth()
             default: try skipUnknown(key, &unknown, keyOffset)
             }
         }
@@ -619,7 +641,13 @@ struct FileParser {
         guard let category else { throw rule("missing \"category\"", at: objectStart) }
         guard let limit else { throw rule("missing \"limitAmount\"", at: objectStart) }
         guard let currency else { throw rule("missing \"currencyCode\"", at: objectStart) }
-        b.budgets.append(Budget(category: category, month: month, limitAmount: limit, currency: currency))
+        if carryOver && month != nil {
+            field = "carryOver"
+            throw rule("carryOver is for a budget without \"month\" (one for every month); a budget for one month has nothing to carry", at: carryOverAt)
+        }
+        b.budgets.append(Budget(category: category, month: month, limitAmount: limit, currency: currency, bookID: bookID,
+                                alerts: alerts ?? Budget.defaultAlerts, carryOver: carryOver, startMonth: startMonth))
+        b.budgetPlaces.append(Place(file: fileIndex, path: "\(section)[\(index)]", offset: bookAt ?? objectStart))
     }
 }
 

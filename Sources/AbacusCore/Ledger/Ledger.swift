@@ -12,6 +12,11 @@ public struct Book: Sendable {
     public var rateLockedAt: Day?
     public var description: String?
     public var archived: Bool
+    /// In the book's currency: the book is an account (a wallet, a bank account) whose
+    /// balance `balance` and `networth` report (docs/ledger-format.md#books).
+    public var openingBalance: ExactDecimal? = nil
+    /// Whether an account's balance counts in `networth`.
+    public var includeInNetWorth: Bool = true
 }
 
 /// One rate source as a rate API returns it: 1 `base` = `rates[X]` of X.
@@ -42,6 +47,17 @@ public struct Budget: Sendable {
     public var month: Day?
     public var limitAmount: ExactDecimal
     public var currency: Currency
+    /// Only this book's entries count (its id); nil for every book.
+    public var bookID: String? = nil
+    /// Thresholds in percent, ascending (default 50, 80, 100).
+    public var alerts: [ExactDecimal] = Budget.defaultAlerts
+    /// A month's limit adds the previous month's remaining (budgets without `month` only).
+    public var carryOver: Bool = false
+    /// First day of the month carrying over starts from; nil: the ledger's earliest entry's month.
+    public var startMonth: Day? = nil
+
+    public static let defaultAlerts: [ExactDecimal] = [ExactDecimal(significand: 50, scale: 0), ExactDecimal(significand: 80, scale: 0),
+                                                       ExactDecimal(significand: 100, scale: 0)]
 }
 
 /// Everything loaded from one or more ledger files.
@@ -58,6 +74,18 @@ public struct Ledger: Sendable {
     public var rateFiles: [String] = []
     /// What loading decided that a person should hear of (printed on stderr).
     public var notes: [String] = []
+    /// The category tree: each child and its parent, in file order (docs/ledger-format.md#categories).
+    public var categoryLinks: [CategoryLink] = []
+    /// Entries split across categories, by row.
+    public var splits = SplitTable()
+    public var assets: [AssetRecord] = []
+    public var liabilities: [LiabilityRecord] = []
+    public var holdings: [HoldingLot] = []
+    public var prices: [PriceRecord] = []
+    /// In a split view only: the booked rate of each part whose entry has a normalizedAmount, by row.
+    public var bookedShares: [Int: BookedShare] = [:]
+    /// Whether this is a split view (`splitView()`): rows are parts of entries.
+    public var isSplitView = false
 
     public func book(named name: String) -> Int? {
         books.firstIndex { $0.name == name }

@@ -9,6 +9,7 @@
 // when every file passed. References that may point forward or into another file
 // (an entry's book) are resolved once all files are read.
 
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -213,6 +214,9 @@ struct ShrinkGuard {
 
     /// The message, made before the signal can come: a handler may only write and exit.
     nonisolated(unsafe) private static var message: UnsafeMutableBufferPointer<UInt8>?
+    /// Loads on several threads at once (tests) each replace the message: one at a time,
+    /// or two could free the same one.
+    private static let messageLock = Mutex<Void>(())
 
     init(paths: [String]) {
         self.init(message: "error: \(paths.joined(separator: ", ")): a ledger file got shorter while it was being read; nothing was loaded\n")
@@ -221,8 +225,10 @@ struct ShrinkGuard {
     init(message text: String) {
         let bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: text.utf8.count)
         _ = bytes.initialize(from: text.utf8)
-        ShrinkGuard.message?.deallocate()
-        ShrinkGuard.message = bytes
+        ShrinkGuard.messageLock.withLock { _ in
+            ShrinkGuard.message?.deallocate()
+            ShrinkGuard.message = bytes
+        }
         var action = sigaction()
         #if canImport(Glibc)
         action.__sigaction_handler.sa_handler = { _ in
@@ -307,6 +313,18 @@ struct LedgerBuilder {
     var customRates: [RatePair] = []
     var budgets: [Budget] = []
     var marketOrder = 0
+    /// Where each budget was read (for a bookId naming no book).
+    var budgetPlaces: [Place] = []
+    /// Split entries by load row, resolved to rows in `finish`.
+    var pendingSplits: [(row: Int, parts: [SplitPart])] = []
+    var categoryLinks: [CategoryLink] = []
+    var categoryPlaces: [Place] = []
+    var assets: [AssetRecord] = []
+    var liabilities: [LiabilityRecord] = []
+    var holdings: [HoldingLot] = []
+    var holdingPlaces: [Place] = []
+    var prices: [PriceRecord] = []
+    var pricePlaces: [Place] = []
 
     /// Where the parser's threads count the bytes they have read (shown on a terminal).
     var progress: LoadProgress?
@@ -380,6 +398,7 @@ struct LedgerBuilder {
             throw LoadError(file: files.first ?? "ledger", path: "defaultCurrency",
                             message: "missing \"defaultCurrency\": add the ISO 4217 code to convert into by default, e.g. \"defaultCurrency\": \"INR\"")
         }
+        try checkNetWorthParts()
         // Resolve book references.
         var bookOfRefs = [UInt32](repeating: 0, count: bookRefs.count)
         for ref in 0..<bookRefs.count {
@@ -459,6 +478,7 @@ struct LedgerBuilder {
             },
         ])
         if mayRepeat.value == true { return nil }
+        let splits = try finishSplits(order: order, scale: scale)
 
         var store = EntryStore()
         store.setCount(n)
@@ -500,8 +520,15 @@ struct LedgerBuilder {
         store.byCurrency = byCurrency.value ?? PostingIndex()
         store.currencies = (0..<(store.byCurrency.starts.count - 1)).filter { store.byCurrency.starts[$0 + 1] > store.byCurrency.starts[$0] }
             .map { Currency(packed: UInt16($0)) }
-        return Ledger(files: files, defaultCurrency: defaultCurrency, books: books, entries: store,
-                      snapshots: snapshots, pairs: pairs, customRates: customRates, budgets: budgets, notes: notes)
+        var ledger = Ledger(files: files, defaultCurrency: defaultCurrency, books: books, entries: store,
+                            snapshots: snapshots, pairs: pairs, customRates: customRates, budgets: budgets, notes: notes)
+        ledger.categoryLinks = categoryLinks
+        ledger.splits = splits
+        ledger.assets = assets
+        ledger.liabilities = liabilities
+        ledger.holdings = holdings
+        ledger.prices = prices
+        return ledger
     }
 
     /// Row numbers in order of day, ties in load order (counting sort when the span allows).

@@ -40,6 +40,10 @@ public enum RateOrigin: Hashable, Sendable {
     case locked(book: Int)
     case custom(CustomQuote)
     case market(MarketQuote)
+    /// A part of a split entry whose booked value is a normalizedAmount: the entry's booked
+    /// rate, normalizedAmount ÷ amount, as an exact fraction (docs/conversion.md#splits).
+    /// `entry` is the part's row in the split view.
+    case bookedShare(entry: Int)
 }
 
 public struct ResolvedRate: Hashable, Sendable {
@@ -397,6 +401,7 @@ public struct ConversionTally: Sendable {
             switch r.resolved.origin {
             case .whatIf: p.whatIf += n
             case .locked: p.bookedLocked += n
+            case .bookedShare: p.bookedNormalized += n
             case .custom: p.custom += n
             case .market:
                 p.market += n

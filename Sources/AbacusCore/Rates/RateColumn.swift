@@ -72,6 +72,7 @@ struct RateIdentity: Hashable {
         }
         switch r.origin {
         case .whatIf: kind = 0
+        case .bookedShare(let row): kind = 4; first = row
         case .locked(let book): kind = 1; first = book
         case .custom(let q):
             kind = 2
@@ -131,6 +132,7 @@ public struct RateColumn: Sendable {
             }
         }
         let lockedRates = locked
+        let shares = booked ? ledger.bookedShares : [:]
         var ids = [Int32](repeating: RateColumn.same, count: store.count)
         // Rows are independent but for the rates they share: two threads fill halves of the
         // column, and only a rate not met before (a currency on a new day) takes the lock.
@@ -140,7 +142,7 @@ public struct RateColumn: Sendable {
             let work: @Sendable (Int) -> Void = { k in
                 let range = (store.count * k / threads)..<(store.count * (k + 1) / threads)
                 RateColumn.fill(range, into: out.value, store: store, books: ledger.books, target: target, booked: booked,
-                                locked: lockedRates, dayMatters: valuation == .booked || valuation == .market, fixedDay: fixedDay, rates: rates)
+                                locked: lockedRates, shares: shares, dayMatters: valuation == .booked || valuation == .market, fixedDay: fixedDay, rates: rates)
             }
             if threads == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: threads, execute: work) }
         }
@@ -157,7 +159,7 @@ public struct RateColumn: Sendable {
 
     /// Steps 2 to 4 for the rows of `range`.
     private static func fill(_ range: Range<Int>, into ids: UnsafeMutableBufferPointer<Int32>, store: EntryStore, books: [Book],
-                             target: Currency, booked: Bool, locked: [Int32], dayMatters: Bool, fixedDay: Day?, rates: RateTable) {
+                             target: Currency, booked: Bool, locked: [Int32], shares: [Int: BookedShare], dayMatters: Bool, fixedDay: Day?, rates: RateTable) {
         // Custom and market rates by currency, for the current day (every day alike when the
         // valuation fixes the date): a few currencies, searched linearly.
         var cacheDay = Int32.min
@@ -166,6 +168,10 @@ public struct RateColumn: Sendable {
             let from = store.currency[row]
             if from == target { continue }
             if booked {
+                if !shares.isEmpty, let share = shares[row], share.currency == target {
+                    ids[row] = rates.internShared(ResolvedRate(pair: CurrencyPair(from, target), rate: share.rate, origin: .bookedShare(entry: row)))
+                    continue
+                }
                 let b = Int(store.bookedIndex[row])
                 if b >= 0 && store.booked.normalizedCurrency[b] == target {
                     if store.booked.normalizedScale[b] >= 0 { ids[row] = RateColumn.normalized; continue }
@@ -216,6 +222,11 @@ final class RateTable: @unchecked Sendable {
     }
 
     func finished() -> ([ColumnRate], [CurrencyPair]) { (rates, missingPairs) }
+
+    /// `intern` from a thread filling the column.
+    func internShared(_ r: ResolvedRate) -> Int32 {
+        lock.withLock { _ in intern(r) }
+    }
 
     func intern(_ r: ResolvedRate, stale: StaleRate? = nil, age: RateAge? = nil) -> Int32 {
         let key = RateIdentity(r, agedOn: age?.usedOn)

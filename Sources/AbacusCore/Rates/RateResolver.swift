@@ -255,6 +255,7 @@ public final class RateResolver: @unchecked Sendable {
     public func describe(_ origin: RateOrigin) -> String {
         switch origin {
         case .whatIf: return "what-if, in this statement"
+        case .bookedShare: return "booked normalizedAmount, shared among its splits"
         case .locked(let b):
             let book = ledger.books[b]
             return "book \"\(book.name)\" locked" + (book.rateLockedAt.map { " \($0)" } ?? "")

@@ -6,6 +6,9 @@ import AbacusCore
 public enum Statement: Sendable {
     case query(Query)
     case explain(Query)
+    /// `budget`, `balance`, `networth`, `holdings`.
+    case report(Report)
+    case explainReport(Report)
     case convert(Conversion)
     case rate(RateLookup)
     case rates(RatesListing)
@@ -74,6 +77,8 @@ public enum Subject: String, Sendable, CaseIterable {
 
 public enum GroupKey: String, Sendable, CaseIterable {
     case category, book, party, payment, currency, tag, day, week, month, quarter, year
+    /// The root of the entry's category in the category tree (two words: `by top category`).
+    case topCategory = "top category"
 
     /// The unit of a period key (`by month`); nil for the others.
     public var periodUnit: PeriodUnit? { PeriodUnit(rawValue: rawValue) }

@@ -46,6 +46,8 @@ public struct QueryError: Error, Sendable, Equatable {
         case ratesTooOld([AgedRateUse], maxAgeDays: Int, target: Currency)
         /// `convert` or `rate` for a pair nothing prices.
         case noRate(CurrencyPair)
+        /// A holding whose symbol has no price on or before the report date.
+        case noPrice(symbol: String, day: Day)
         case tooManyGroupKeys(Int)
         case overflow
         case emptyStatement
@@ -164,6 +166,9 @@ public struct QueryError: Error, Sendable, Equatable {
             return "interrupted"
         case .unsupported(let what):
             return what
+        case .noPrice(let symbol, let day):
+            return "no price for \"\(ShownText.quoted(symbol))\" on or before \(day): its holdings cannot be valued\n"
+                + "add a price to the ledger's prices ({\"symbol\": \"\(ShownText.quoted(symbol))\", \"date\": …, \"price\": …, \"currency\": …}), or report at a later date"
         }
     }
 

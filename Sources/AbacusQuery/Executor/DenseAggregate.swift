@@ -125,6 +125,9 @@ extension Executor {
             return .period(table: table, base: first, codes: codes)
         case .tag:
             return .tags(count: store.tags.count)
+        case .topCategory:
+            // Roots are looked up row by row: the general path.
+            return nil
         }
     }
 

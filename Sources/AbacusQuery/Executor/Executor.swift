@@ -46,7 +46,9 @@ public struct Executor: Sendable {
         let keys = plan.groupBy
         let converter = plan.aggregate != .count ? self.converter(plan) : nil
         var scan: Scan
-        if useDenseKernel, let dense = try denseAggregate(plan, keys: keys, converter: converter) { scan = dense } else { scan = try aggregate(plan, keys: keys, converter: converter) }
+        // A split view's count counts entries, not parts: the general path.
+        let denseAllowed = useDenseKernel && !(plan.aggregate == .count && ledger.isSplitView)
+        if denseAllowed, let dense = try denseAggregate(plan, keys: keys, converter: converter) { scan = dense } else { scan = try aggregate(plan, keys: keys, converter: converter) }
         var warnings = try outcome(converter, scan.tally)
         // A count converts only for its `where amount …`: those rates' warnings and sources.
         let filterConverter = converter == nil && scan.filterTally != nil ? self.converter(plan) : nil
@@ -249,6 +251,19 @@ public struct Executor: Sendable {
                 acc.count(g)
             }
         }
+
+        /// In a split view: counts an entry once per group however many of its parts are there
+        /// (its parts are adjacent rows; `last` holds the entry each group counted last).
+        mutating func countEntry(_ row: Int, entry: UInt32, last: inout [UInt32?]) {
+            if last[0] != entry { acc.count(0); last[0] = entry }
+            let n = groups.find(row)
+            for i in 0..<n {
+                let g = groups.found(i)
+                if g == acc.groupCount { acc.addGroup() }
+                while last.count <= g { last.append(nil) }
+                if last[g] != entry { acc.count(g); last[g] = entry }
+            }
+        }
     }
 
     /// One pass: subject, filter, groups, accumulators, and the tally of rates.
@@ -264,7 +279,13 @@ public struct Executor: Sendable {
         let amountScale = store.amountScale
 
         var filterTally: ConversionTally?
-        if plan.aggregate == .count {
+        if plan.aggregate == .count && ledger.isSplitView {
+            var last: [UInt32?] = [nil]
+            let entries = store.entryID
+            filterTally = try forEachRow(plan, converter: converter, state: &state) { row, state throws(QueryError) in
+                state.countEntry(row, entry: entries[row], last: &last)
+            }
+        } else if plan.aggregate == .count {
             filterTally = try forEachRow(plan, converter: converter, state: &state) { row, state throws(QueryError) in state.count(row) }
         } else if let converter {
             try forEachRow(plan, converter: converter, state: &state) { row, state throws(QueryError) in

@@ -51,7 +51,7 @@ extension Executor {
     /// The value a key's code stands for.
     func value(_ k: GroupKey, _ c: UInt32) -> Cell {
         switch k {
-        case .category: return .text(store.categories[Int(c)])
+        case .category, .topCategory: return .text(store.categories[Int(c)])
         case .book: return .text(ledger.books[Int(c)].name)
         case .party: return c == 0 ? .none : .text(store.parties[Int(c)])
         case .payment: return c == 0 ? .none : .text(store.payments[Int(c)])
@@ -80,6 +80,8 @@ struct Grouper {
     private let codeKeys: [(offset: Int, element: GroupKey)]
     private let tagIndex: Int?
     private var dayCache: (day: Int32, codes: GroupCodes) = (.min, .zero)
+    /// For `top category`: each category's root in the tree, as a category code.
+    private let rootCode: [UInt32]
     private var dayGroup = -1
 
     init(keys: [GroupKey], ledger: Ledger) {
@@ -91,7 +93,7 @@ struct Grouper {
         singleCode = keys.count == 1 && !keys[0].isPeriod && keys[0] != .tag ? keys[0] : nil
         let space: Int
         switch singleCode {
-        case .category?: space = store.categories.count
+        case .category?, .topCategory?: space = store.categories.count
         case .book?: space = ledger.books.count
         case .party?: space = store.parties.count
         case .payment?: space = store.payments.count
@@ -99,6 +101,7 @@ struct Grouper {
         default: space = 0
         }
         dense = [Int32](repeating: -1, count: space)
+        rootCode = keys.contains(.topCategory) ? ledger.rootCategoryCodes : []
     }
 
     var count: Int { keyOf.count }
@@ -120,6 +123,7 @@ struct Grouper {
     @inline(__always)
     func code(_ k: GroupKey, _ row: Int) -> UInt32 {
         guard let column = k.codeColumn else { return 0 }
+        if k == .topCategory { return rootCode[Int(store.category[row])] }
         return store.code(column, row)
     }
 
@@ -207,11 +211,25 @@ struct Grouper {
     }
 }
 
+extension Ledger {
+    /// For each category code, the code of its root in the category tree.
+    var rootCategoryCodes: [UInt32] {
+        let names = entries.categories
+        var codeOf: [String: UInt32] = [:]
+        for (i, c) in names.enumerated() { codeOf[c] = UInt32(i) }
+        let parents = parentOf
+        return names.enumerated().map { i, name in
+            guard parents[name] != nil else { return UInt32(i) }
+            return codeOf[rootCategory(name)] ?? UInt32(i)
+        }
+    }
+}
+
 extension GroupKey {
     /// The coded column a key reads; nil for tags and periods.
     var codeColumn: CodeColumn? {
         switch self {
-        case .category: return .category
+        case .category, .topCategory: return .category
         case .book: return .book
         case .party: return .party
         case .payment: return .payment

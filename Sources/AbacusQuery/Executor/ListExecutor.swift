@@ -148,6 +148,7 @@ extension Executor {
     func listLabel(_ k: GroupKey, _ row: Int) -> String? {
         switch k {
         case .category: return store.categories[Int(store.category[row])]
+        case .topCategory: return ledger.rootCategory(store.categories[Int(store.category[row])])
         case .book: return ledger.books[Int(store.book[row])].name
         case .party: return store.party[row] == 0 ? nil : store.parties[Int(store.party[row])]
         case .payment: return store.payment[row] == 0 ? nil : store.payments[Int(store.payment[row])]

@@ -54,6 +54,7 @@ public enum Keywords {
         k("set", .statement), k("unset", .statement), k("books", .statement), k("categories", .statement),
         k("watch", .statement), k("unwatch", .statement), k("watching", .statement),
         k("define", .statement), k("defines", .statement), k("undefine", .statement),
+        k("budget", .statement), k("balance", .statement), k("networth", .statement), k("holdings", .statement),
 
         k("expenses", .subject, aliases: ["expense"]), k("income", .subject),
         k("transfers", .subject, aliases: ["transfer"]), k("entries", .subject, aliases: ["entry"]),
@@ -69,7 +70,7 @@ public enum Keywords {
         k("remarks", .field, aliases: ["remark"]), k("date", .field),
         k("day", .groupKey, .periodUnits, aliases: ["days"]), k("week", .groupKey, .periodUnits, aliases: ["weeks"]),
         k("month", .groupKey, .periodUnits, aliases: ["months"]), k("quarter", .groupKey, .periodUnits, aliases: ["quarters"]),
-        k("year", .groupKey, .periodUnits, aliases: ["years"]),
+        k("year", .groupKey, .periodUnits, aliases: ["years"]), k("top category", .groupKey),
 
         k("today", .dateWord), k("yesterday", .dateWord), k("this", .dateWord), k("last", .dateWord),
         k("market", .valuation), k("latest", .valuation),

@@ -117,7 +117,7 @@ public struct Parser {
 
     // MARK: Statements
 
-    /// statement -> (query | explain | convert | rate | rates | set | unset | 'books' | 'categories' | 'watch' currency_list | 'unwatch' currency_list | 'watching' | define | call | 'defines' | 'undefine' WORD) END
+    /// statement -> (query | explain | report | convert | rate | rates | set | unset | 'books' | 'categories' | 'watch' currency_list | 'unwatch' currency_list | 'watching' | define | call | 'defines' | 'undefine' WORD) END
     mutating func statement() throws(QueryError) -> Statement {
         if current.kind == .end { throw QueryError(.emptyStatement, at: nil) }
         if word(current) == "define" { return .define(try define()) }
@@ -127,7 +127,11 @@ public struct Parser {
         }
         let s: Statement
         switch word(current) {
+        case "explain" where index + 1 < tokens.count && Parser.reportWords.contains(word(tokens[index + 1]) ?? ""):
+            advance()
+            s = .explainReport(try report())
         case "explain": s = .explain(try explain())
+        case let w? where Parser.reportWords.contains(w): s = .report(try report())
         case "convert": s = try convert()
         case "rate": s = .rate(try rate())
         case "rates":
@@ -248,7 +252,7 @@ public struct Parser {
         return c
     }
 
-    /// explain -> 'explain' query
+    /// explain -> 'explain' (query | report)
     mutating func explain() throws(QueryError) -> Query {
         advance()
         guard let w = word(current), Keywords.aggregate(w) != nil else {
@@ -425,9 +429,15 @@ public struct Parser {
 
     /// group_key -> 'category' | 'categories' | 'book' | 'books' | 'party' | 'parties' | 'payment' | 'payments' | 'paymentMode'
     ///   | 'currency' | 'currencies' | 'tag' | 'tags' | 'day' | 'days' | 'week' | 'weeks' | 'month' | 'months'
-    ///   | 'quarter' | 'quarters' | 'year' | 'years'
+    ///   | 'quarter' | 'quarters' | 'year' | 'years' | 'top' 'category'
     mutating func groupKey() throws(QueryError) -> GroupKey {
-        let names = Keywords.words(.groupKey)
+        // The one-word keys; `top category` is two.
+        let names = Keywords.words(.groupKey).filter { !$0.contains(" ") }
+        if isWord("top"), index + 1 < tokens.count, let next = word(tokens[index + 1]), Keywords.groupKey(next) == .category {
+            advance()
+            advance()
+            return .topCategory
+        }
         guard let w = word(current), let key = Keywords.groupKey(w) else {
             throw expected(["a group key (\(names.joined(separator: ", ")))"], keywords: names,
                            suggestion: word(current).flatMap { Keywords.periodSynonyms[$0] })

@@ -41,7 +41,9 @@ public struct Binder {
     public static let maxGroupKeys = 4
 
     public static func bind(_ q: Query, in context: PlanContext) throws(QueryError) -> LogicalPlan {
-        try Binder(ledger: context.ledger, today: context.today).bind(q, defaultCurrency: context.defaultCurrency)
+        var plan = try Binder(ledger: context.ledger, today: context.today).bind(q, defaultCurrency: context.defaultCurrency)
+        plan.readsSplits = context.ledger.isSplitView
+        return plan
     }
 
     func bind(_ q: Query, defaultCurrency: Currency) throws(QueryError) -> LogicalPlan {
@@ -249,6 +251,13 @@ public struct Binder {
                 let all = ledger.names(field)
                 for v in cmp.values {
                     for n in try resolve(v, field, among: all) where seen.insert(n).inserted { found.append(n) }
+                }
+                // A category names its subtree (docs/language.md#the-category-tree): `!=` and
+                // `not in` then leave out the whole subtree.
+                if field == .category, !ledger.categoryLinks.isEmpty {
+                    for case let n? in found {
+                        for d in ledger.categoryAndDescendants(n).dropFirst() where seen.insert(d).inserted { found.append(d) }
+                    }
                 }
                 return negated ? .not(.names(field, found)) : .names(field, found)
             }

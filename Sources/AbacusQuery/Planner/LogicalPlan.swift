@@ -35,6 +35,8 @@ public struct LogicalPlan: Sendable {
     public var withRunningTotal = false
     /// `per KEY`: the crosstab's column key (the rows are `groupBy`).
     public var per: GroupKey?
+    /// Read from the split view: category groups and tests the parts of split entries.
+    public var readsSplits = false
 
     /// Groups rank by how many entries they hold, not by their value (`sum … order by count`).
     public var ranksByEntryCount: Bool { order?.byEntryCount == true }
@@ -75,6 +77,7 @@ public struct LogicalPlan: Sendable {
         if let order { lines.append("  ORDER BY \(order.describe)") }
         if let top { lines.append("  TOP \(top)") }
         if !show.isEmpty { lines.append("  SHOW " + show.map(\.rawValue).joined(separator: ", ")) }
+        if readsSplits { lines.append("  SPLITS: category reads the parts of split entries" + (aggregate == .count ? "; each entry counts once per group" : "")) }
         if withShare { lines.append("  WITH SHARE") }
         if withRunningTotal { lines.append("  WITH RUNNING TOTAL") }
         return lines.joined(separator: "\n")

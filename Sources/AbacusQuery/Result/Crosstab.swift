@@ -17,15 +17,15 @@ import AbacusCore
 struct Crosstab {
     let plan: LogicalPlan
     let per: GroupKey
-    let session: Session
+    let engine: ReportEngine
 
     /// More columns than anyone reads: `per day` over years is refused, with advice.
     static let maxColumns = 1_000
 
-    init(plan: LogicalPlan, session: Session) {
+    init(plan: LogicalPlan, per: GroupKey, engine: ReportEngine) {
         self.plan = plan
-        self.per = plan.per ?? .month
-        self.session = session
+        self.per = per
+        self.engine = engine
     }
 
     var cellsPlan: LogicalPlan {
@@ -63,8 +63,8 @@ struct Crosstab {
     }
 
     func run() throws(QueryError) -> ResultSet {
-        let cells = try session.result(of: cellsPlan)
-        let rows = try session.result(of: rowsPlan)
+        let cells = try engine.result(of: cellsPlan)
+        let rows = try engine.result(of: rowsPlan)
         let keyCount = plan.groupBy.count
         // Cells by their row's keys, then the column's value.
         var table: [[Cell]: [Cell: Cell]] = [:]
@@ -78,13 +78,13 @@ struct Crosstab {
 
         let cut = rows.totalsAreCut
         let shown = rows.rows.map { Array($0.prefix(keyCount)) }
-        let columnTotals = try session.result(of: columnTotalsPlan(shownRows: cut ? shown : nil))
+        let columnTotals = try engine.result(of: columnTotalsPlan(shownRows: cut ? shown : nil))
         var totalsTable: [[Cell]: [Cell: Cell]] = [:]
         let totalKeyCount = plan.totalKeys.count
         for row in columnTotals.rows {
             totalsTable[Array(row.prefix(totalKeyCount)), default: [:]][row[totalKeyCount]] = row.last ?? .empty
         }
-        let grand = cut ? try session.result(of: grandTotalPlan(shownRows: shown)).valuesByKey : [:]
+        let grand = cut ? try engine.result(of: grandTotalPlan(shownRows: shown)).valuesByKey : [:]
 
         let valueColumn = rows.columns.last ?? Column("amount", .money)
         let averaged = per.isPeriod && plan.aggregate.adds

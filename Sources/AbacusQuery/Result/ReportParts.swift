@@ -6,15 +6,26 @@
 
 import AbacusCore
 
-extension Session {
+/// Where a report's plans run: the engine the session gives its statement (the split view
+/// when it reads categories).
+struct ReportEngine {
+    let context: PlanContext
+    let executor: Executor
+
+    init(_ query: Query, in session: Session) {
+        (context, executor) = session.engine(for: query)
+    }
+
+    func bind(_ q: Query) throws(QueryError) -> LogicalPlan { try Binder.bind(q, in: context) }
+
     /// The result of a logical plan, lowered for the in-memory store and run.
     func result(of logical: LogicalPlan) throws(QueryError) -> ResultSet {
-        try executor.run(Planner.lower(logical, ledger: ledger, useIndexes: useIndexes))
+        try executor.run(lowered(logical))
     }
 
     /// The physical plan of a logical plan, as `explain` shows it.
     func lowered(_ logical: LogicalPlan) -> Plan {
-        Planner.lower(logical, ledger: ledger, useIndexes: useIndexes)
+        Planner.lower(logical, ledger: context.ledger, useIndexes: context.useIndexes)
     }
 }
 

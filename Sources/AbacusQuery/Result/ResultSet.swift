@@ -22,6 +22,8 @@ public enum ColumnKind: Sendable, Equatable {
     case quantity
     /// Other text (a source, a name, an id).
     case text
+    /// A budget alert reached (`80%`): tables mark it (in colour, or with a marker).
+    case alert
 }
 
 public struct Column: Sendable, Equatable {

@@ -46,8 +46,10 @@ struct ResultShaper {
         // several groups); after `top N` it is over the rows shown.
         let adds = plan.aggregate == .sum || plan.aggregate == .count
         let label: TotalLabel
+        var severalRowsPerEntry = keys.contains(.tag)
+        if !severalRowsPerEntry { severalRowsPerEntry = try countsSplitEntriesInSeveralRows(all) }
         if !shownAll, let top = plan.top { label = adds ? .totalOfTop(top) : .overallOfTop(top) }
-        else if keys.contains(.tag) { label = adds ? .totalEachEntryOnce : .overallEachEntryOnce }
+        else if severalRowsPerEntry { label = adds ? .totalEachEntryOnce : .overallEachEntryOnce }
         else { label = adds ? .total : .overall }
         let labelCells = [Cell.total(label)] + Array(repeating: Cell.empty, count: keys.count - 1)
         if plan.target != nil || plan.aggregate == .count {
@@ -71,6 +73,13 @@ struct ResultShaper {
             }
         }
         try addShareAndRunningTotal(all: all, shown: rows, to: &result)
+    }
+
+    /// Whether a count by category over split entries put one entry in several rows (its
+    /// parts in several categories): the total, each entry once, is then less than the rows' sum.
+    func countsSplitEntriesInSeveralRows(_ rows: [GroupValue]) throws(QueryError) -> Bool {
+        guard plan.logical.readsSplits, plan.aggregate == .count, case .count(let whole) = try whole() else { return false }
+        return rows.reduce(0) { n, r in if case .count(let c) = r.value { return n + c } else { return n } } != whole
     }
 
     /// `with share`: each row's value as a percentage of the total of all the rows (before

@@ -17,10 +17,10 @@ struct SideBySide {
     let b: LogicalPlan
     /// The value columns' names: what differs (periods, valuations, rates).
     let names: (a: String, b: String)
-    let session: Session
+    let engine: ReportEngine
 
     func run() throws(QueryError) -> ResultSet {
-        let ra = try session.result(of: a.unranked), rb = try session.result(of: b.unranked)
+        let ra = try engine.result(of: a.unranked), rb = try engine.result(of: b.unranked)
         let keys = a.groupBy
         let valuesA = ra.valuesByKey, valuesB = rb.valuesByKey
         // Every group of either side, A's first.
@@ -34,7 +34,7 @@ struct SideBySide {
         }
         var rows = keys.isEmpty ? groups : ResultShaper.ordered(groups, keys: keys, order: a.order, byEntries: false)
         if a.target == nil, a.order?.key == .value, a.aggregate != .count {
-            try ResultShaper.refuseRankingAcrossCurrencies(rows.compactMap(\.value.currencyValue), home: session.ledger.defaultCurrency)
+            try ResultShaper.refuseRankingAcrossCurrencies(rows.compactMap(\.value.currencyValue), home: engine.context.ledger.defaultCurrency)
         }
         let cut = a.top.map { $0 < rows.count } ?? false
         if let top = a.top, cut { rows = Array(rows.prefix(top)) }
@@ -54,7 +54,7 @@ struct SideBySide {
             var ta = a.restricted(toRows: shown).unranked, tb = b.restricted(toRows: shown).unranked
             ta.groupBy = a.totalKeys
             tb.groupBy = a.totalKeys
-            let totalsA = try session.result(of: ta), totalsB = try session.result(of: tb).valuesByKey
+            let totalsA = try engine.result(of: ta), totalsB = try engine.result(of: tb).valuesByKey
             let label = Cell.total(a.aggregate.adds ? .totalOfTop(a.top ?? 0) : .overallOfTop(a.top ?? 0))
             for row in totalsA.rows {
                 let totalKey = Array(row.dropLast())

@@ -18,8 +18,8 @@ struct ComparisonStatement: StatementRunner {
         var text = "compare A (\(c.names.a)) with B (\(c.names.b)): the keys, A, B, change, change %"
         var rates: [String] = [], warnings: [String] = []
         for (side, plan) in [("A", c.a), ("B", c.b)] {
-            let lowered = session.lowered(plan)
-            guard case .explain(let t, let r, let w) = try ExplainStatement.explained(lowered, text: lowered.description, in: session) else { continue }
+            let lowered = c.engine.lowered(plan)
+            guard case .explain(let t, let r, let w) = try ExplainStatement.explained(lowered, text: lowered.description, executor: c.engine.executor) else { continue }
             text += "\n\(side): " + t
             rates += r.map { "\(side): " + $0 }
             warnings = SideBySide.merged(warnings, w)
@@ -29,7 +29,8 @@ struct ComparisonStatement: StatementRunner {
 
     /// A's plan, B's plan and the names of their columns.
     static func comparison(_ query: Query, in session: Session) throws(QueryError) -> SideBySide {
-        let a = try Binder.bind(query, in: session.context)
+        let engine = ReportEngine(query, in: session)
+        let a = try engine.bind(query)
         var b = a
         var names: (String, String)
         switch query.versus {
@@ -44,20 +45,20 @@ struct ComparisonStatement: StatementRunner {
             var q = query
             q.periods = [PeriodClause(kind: .during, date: p, range: query.versusRange ?? 0..<0)]
             q.versus = nil
-            b = try Binder.bind(q, in: session.context)
+            b = try engine.bind(q)
             names = (label(a.days ?? .all), label(b.days ?? .all))
         case .valuation(let v)?:
             var q = query
             q.valuation = v
             q.whatIf = []
             q.versus = nil
-            b = try Binder.bind(q, in: session.context)
+            b = try engine.bind(q)
             names = (ratesName(a), ratesName(b))
         case .whatIf(let rates)?:
             var q = query
             q.whatIf = rates
             q.versus = nil
-            b = try Binder.bind(q, in: session.context)
+            b = try engine.bind(q)
             names = (ratesName(a), ratesName(b))
         case nil:
             throw QueryError(.unsupported("not a comparison"), at: nil)
@@ -65,7 +66,7 @@ struct ComparisonStatement: StatementRunner {
         guard names.0 != names.1 else {
             throw QueryError(.unsupported("both sides of `vs` would be \(names.0): compare with another period, valuation or rate"), at: query.versusRange)
         }
-        return SideBySide(a: a, b: b, names: names, session: session)
+        return SideBySide(a: a, b: b, names: names, engine: engine)
     }
 
     /// The period of the same length just before: the calendar month, quarter or year

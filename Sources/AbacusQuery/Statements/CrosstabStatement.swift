@@ -7,19 +7,24 @@ struct CrosstabStatement: StatementRunner {
     let query: Query
 
     func run(in session: Session) throws(QueryError) -> Output {
-        let plan = try Binder.bind(query, in: session.context)
-        var result = try Crosstab(plan: plan, session: session).run()
+        var result = try CrosstabStatement.crosstab(query, in: session).run()
         result.warnings += QueryStatement.notes(query)
         return .table(result)
     }
 
+    static func crosstab(_ query: Query, in session: Session) throws(QueryError) -> Crosstab {
+        let engine = ReportEngine(query, in: session)
+        let plan = try engine.bind(query)
+        guard let per = plan.per else { throw QueryError(.unsupported("not a crosstab"), at: nil) }
+        return Crosstab(plan: plan, per: per, engine: engine)
+    }
+
     /// `explain`: the logical plan, the runs that make the crosstab, the cells' access path.
     static func explain(_ query: Query, in session: Session) throws(QueryError) -> Output {
-        let plan = try Binder.bind(query, in: session.context)
-        let crosstab = Crosstab(plan: plan, session: session)
-        let cells = session.lowered(crosstab.cellsPlan)
-        let text = plan.description + "\nruns:\n" + crosstab.runs.map { "  " + $0 }.joined(separator: "\n")
+        let crosstab = try crosstab(query, in: session)
+        let cells = crosstab.engine.lowered(crosstab.cellsPlan)
+        let text = crosstab.plan.description + "\nruns:\n" + crosstab.runs.map { "  " + $0 }.joined(separator: "\n")
             + "\naccess path:\n" + cells.accessPath
-        return try ExplainStatement.explained(cells, text: text, in: session)
+        return try ExplainStatement.explained(cells, text: text, executor: crosstab.engine.executor)
     }
 }

@@ -7,7 +7,8 @@ struct QueryStatement: StatementRunner {
     let query: Query
 
     func run(in session: Session) throws(QueryError) -> Output {
-        var result = try session.executor.run(try Planner.plan(query, in: session.context))
+        let (context, executor) = session.engine(for: query)
+        var result = try executor.run(try Planner.plan(query, in: context))
         result.warnings += QueryStatement.notes(query)
         return .table(result)
     }
@@ -34,14 +35,15 @@ struct ExplainStatement: StatementRunner {
     func run(in session: Session) throws(QueryError) -> Output {
         if query.per != nil { return try CrosstabStatement.explain(query, in: session) }
         if query.versus != nil { return try ComparisonStatement.explain(query, in: session) }
-        let plan = try Planner.plan(query, in: session.context)
-        return try ExplainStatement.explained(plan, text: plan.description, in: session)
+        let engine = session.engine(for: query)
+        let plan = try Planner.plan(query, in: engine.context)
+        return try ExplainStatement.explained(plan, text: plan.description, executor: engine.executor)
     }
 
     /// `explain`'s output for a plan: `text`, then the rates the plan uses (run to find them).
-    static func explained(_ plan: Plan, text: String, in session: Session) throws(QueryError) -> Output {
+    static func explained(_ plan: Plan, text: String, executor: Executor) throws(QueryError) -> Output {
         do throws(QueryError) {
-            let result = try session.executor.run(plan)
+            let result = try executor.run(plan)
             return .explain(plan: text, rates: result.rateNotes, warnings: result.warnings)
         } catch {
             // The plan of a statement that cannot run is what one most wants to see.

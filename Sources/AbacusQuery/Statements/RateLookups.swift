@@ -28,7 +28,7 @@ extension Session {
         case .market(let q): return .date(q.newestDay)
         case .custom(let c): return c.day.map(Cell.date) ?? .empty
         case .locked(let b): return ledger.books[b].rateLockedAt.map(Cell.date) ?? .empty
-        case .whatIf: return .empty
+        case .whatIf, .bookedShare: return .empty
         }
     }
 

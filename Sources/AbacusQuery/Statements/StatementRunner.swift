@@ -15,6 +15,8 @@ extension Statement {
         case .query(let q) where q.versus != nil: return ComparisonStatement(query: q)
         case .query(let q): return QueryStatement(query: q)
         case .explain(let q): return ExplainStatement(query: q)
+        case .report(let r): return r.runner
+        case .explainReport(let r): return ExplainReportStatement(report: r)
         case .convert(let c): return ConvertStatement(conversion: c)
         case .rate(let r): return RateStatement(lookup: r)
         case .rates(let listing): return RatesStatement(listing: listing)

@@ -45,7 +45,10 @@ struct Completer {
     static let clauses = Keywords.words(.clause)
     static let subjects = Keywords.words(.subject)
     static let fields = Keywords.words(.field)
-    static let keys = Keywords.words(.groupKey)
+    /// Group keys as typed word by word: `top category` is offered as `top`, then `category`.
+    static let keys = Keywords.words(.groupKey).map { $0.split(separator: " ").first.map(String.init) ?? $0 }
+    /// Statements that report on budgets, accounts, net worth and holdings.
+    static let reports: Set = ["budget", "balance", "networth", "holdings"]
     static let dates = Keywords.words(.dateWord) + ["2025", "2025-Q1"]
     /// A missing value, as a condition writes it: unquoted (`"(none)"` quoted is a name).
     static let none = "(none)"
@@ -183,7 +186,10 @@ struct Completer {
             (words.count >= 3 && Completer.comparisons.contains(words[words.count - 2]) && !Completer.comparisons.contains(last))
             || (last == ")" && fieldBefore(words.dropLast()) != nil))
         if afterCondition { return .words(["and", "or"] + Completer.remainingClauses(words)) }
+        if let report = aggregate, Completer.reports.contains(report) { return reportAnswer(report, words) }
         switch last {
+        case "top" where previous == "by" || previous == ",":
+            return .words(["category"])
         case "by" where previous == "order":
             if aggregate == "list" {
                 return .words(["amount", "date", "book", "category", "party"] + (words.contains("native") ? ["currency"] : []))
@@ -234,7 +240,7 @@ struct Completer {
         case "set": return .words(["rate", "currency"])
         case "unset": return .words(["rate"])
         case "currency" where previous == "set": return .currencies(extra: [])
-        case "explain": return .words(Array(Completer.statements.prefix(6)))
+        case "explain": return .words(Array(Completer.statements.prefix(6)) + Completer.statements.filter { Completer.reports.contains($0) })
         case "rates": return .words(["status", "refresh", "in", "where", "at"] + currencyCodes())
         case "asc", "desc": return .words(["top"])
         default:
@@ -247,6 +253,29 @@ struct Completer {
             // After a subject, a group key or a value: the clauses not yet used (a subject only
             // stands right after the aggregate).
             return .words(Completer.remainingClauses(words))
+        }
+    }
+
+    /// What may follow in `budget`, `balance`, `networth` or `holdings`.
+    func reportAnswer(_ report: String, _ words: [String]) -> Answer {
+        let last = words.last ?? report
+        switch last {
+        case "by" where report == "balance": return .words(["book"])
+        case "by": return .words(["month", "quarter", "year"])
+        case "in": return .currencies(extra: [])
+        case "at", "since", "until", "before", "on", "during": return .words(Completer.dates)
+        case "this": return .words(["month", "year"])
+        case "last": return .words(["month", "year", "30"])
+        default:
+            let periods = ["since", "until", "during", "this", "last"]
+            var next: [String]
+            switch report {
+            case "budget": next = ["in"] + periods
+            case "networth": next = words.contains("by") ? ["in"] + periods : ["by", "in", "at"]
+            case "balance": next = ["by", "in", "at"]
+            default: next = ["in", "at"]
+            }
+            return .words(next.filter { !words.contains($0) || periods.contains($0) })
         }
     }
 

@@ -21,6 +21,7 @@ struct Chart {
     /// (the table is used instead).
     func render(_ r: ResultSet) -> String? {
         if case .sparkline(let pair)? = r.footnotes.first { return history(r, pair) }
+        if let used = r.columns.firstIndex(where: { $0.name == "used %" }) { return budget(r, used: used) }
         guard r.columns.count >= 2, !r.rows.isEmpty else { return nil }
         if r.columns.contains(where: \.summary) { return crosstab(r) }
         return bars(r.rows.map { (label($0, columns: r.columns), $0.last ?? .empty) })
@@ -93,6 +94,50 @@ struct Chart {
         return lines.joined(separator: "\n")
     }
 
+    /// Budget use (`budget`): a bar per budget and month against a mark at 100%, the scale
+    /// reaching the largest use (at least 100%); a budget over its limit draws past the mark.
+    func budget(_ r: ResultSet, used: Int) -> String? {
+        let alert = r.columns.firstIndex { $0.kind == .alert }
+        let labels = r.rows.map { row in
+            zip(r.columns, row).compactMap { column, cell -> String? in
+                guard case .key(let k) = column.kind, k != .currency, cell != .none else { return nil }
+                return renderer.display(cell)
+            }.joined(separator: " / ")
+        }
+        let percents: [ExactDecimal?] = r.rows.map { if case .decimal(let d) = $0[used] { return d } else { return nil } }
+        let texts = zip(r.rows, percents).map { row, p -> String in
+            guard let p else { return "no limit" }
+            var t = "\(p)%"
+            if let a = alert, case .text(let level) = row[a] { t += " ≥ " + level }
+            return t
+        }
+        let labelWidth = min(36, labels.map(TextWidth.of).max() ?? 0)
+        let valueWidth = texts.map(TextWidth.of).max() ?? 0
+        let barWidth = max(10, max(40, renderer.width ?? 80) - labelWidth - valueWidth - 5)
+        let hundred = WideDecimal(ExactDecimal(100))
+        let largest = max(hundred, percents.compactMap { $0.map(WideDecimal.init) }.max() ?? hundred)
+        // The column of the 100% mark.
+        let mark = Chart.scaled(hundred, of: largest, into: barWidth)
+        var lines: [String] = []
+        for (i, p) in percents.enumerated() {
+            let cells = p.map { Chart.scaled(WideDecimal($0.isNegative ? .zero : $0), of: largest, into: barWidth * 8) } ?? 0
+            var bar = ""
+            for column in 0..<max(barWidth, mark + 1) {
+                let filled = cells - column * 8
+                let piece = filled >= 8 ? "█" : (filled > 0 ? Chart.eighths[filled] : (column == mark ? "│" : " "))
+                bar += piece
+            }
+            bar = String(bar.reversed().drop { $0 == " " }.reversed())
+            if renderer.color, let p, p > ExactDecimal(100) { bar = ANSI.red + bar + ANSI.reset }
+            let label = TextWidth.truncate(labels[i], to: labelWidth)
+            let pad = String(repeating: " ", count: labelWidth - TextWidth.of(label))
+            let valuePad = String(repeating: " ", count: valueWidth - TextWidth.of(texts[i]))
+            lines.append(label + pad + "  " + texts[i] + valuePad + "  " + bar)
+        }
+        lines.append(String(repeating: " ", count: labelWidth + valueWidth + 4 + mark) + "└ 100%")
+        return lines.joined(separator: "\n")
+    }
+
     /// A bar's label: the group's keys; for a listing, the date and who was paid (the category
     /// when there is no party), which is what tells one entry from another.
     func label(_ row: [Cell], columns: [Column]) -> String {
@@ -106,10 +151,13 @@ struct Chart {
         if let date = text(.date), columns.contains(where: { $0.kind == .key(.party) }) {
             return [date, text(.key(.party)) ?? text(.key(.category))].compactMap { $0 }.joined(separator: "  ")
         }
-        return zip(columns, row).dropLast().compactMap { column, cell -> String? in
+        // Rows named by a first text column (`networth`'s measures, `holdings`' symbols).
+        if columns.first?.kind == .text, let first = row.first { return renderer.display(first) }
+        let keys = zip(columns, row).dropLast().compactMap { column, cell -> String? in
             guard case .key = column.kind else { return nil }
             return renderer.display(cell)
-        }.joined(separator: " / ")
+        }
+        return keys.joined(separator: " / ")
     }
 
     /// The history of one pair (`rates SGD/INR since …`): a column chart over time, 12 lines

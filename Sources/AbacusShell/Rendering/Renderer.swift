@@ -199,7 +199,12 @@ public struct Renderer {
     // MARK: Table
 
     func table(_ r: ResultSet, to sink: (String) -> Void, isCancelled: () -> Bool) -> Bool {
-        guard let body = displayed(r.rows, isCancelled: isCancelled) else { return false }
+        guard var body = displayed(r.rows, isCancelled: isCancelled) else { return false }
+        // Budget alerts stand out: in colour, or with a marker when there is none.
+        let alerts = r.columns.indices.filter { r.columns[$0].kind == .alert }
+        if !color, !alerts.isEmpty {
+            for k in body.indices { for i in alerts where i < body[k].count && !body[k][i].isEmpty { body[k][i] = Renderer.alertMarker(body[k][i]) } }
+        }
         let totals = r.totals.map { $0.map(display) }
         let header = r.names.map { ShownText.shown($0) }
         var natural = header.map(TextWidth.of)
@@ -223,6 +228,8 @@ public struct Renderer {
                 var styled = text
                 if color, let source, i < source.count, case .money(let d, _) = source[i], d.isNegative, !d.rounded(toScale: 2).isZero {
                     styled = ANSI.red + text + ANSI.reset
+                } else if color, let source, i < source.count, r.columns[i].kind == .alert, case .text(let t) = source[i] {
+                    styled = (Renderer.alertIsOver(t) ? ANSI.red : ANSI.yellow) + ANSI.bold + text + ANSI.reset
                 } else if color, let style { styled = style + text + ANSI.reset }
                 return " " + (numeric[i] ? pad + styled : styled + pad) + " "
             }.joined(separator: "│") + "│"
@@ -242,6 +249,16 @@ public struct Renderer {
         end += footnotes(r)
         sink(end.joined(separator: "\n") + "\n")
         return true
+    }
+
+    /// Whether an alert (`100%`) says the budget is used up.
+    static func alertIsOver(_ alert: String) -> Bool {
+        ExactDecimal(String(alert.prefix { $0 != "%" })).map { $0 >= ExactDecimal(100) } ?? false
+    }
+
+    /// An alert marked for a table without colour: `80% !`, and `100% !!` for a budget used up.
+    static func alertMarker(_ alert: String) -> String {
+        alert + (alertIsOver(alert) ? " !!" : " !")
     }
 
     /// Columns of dates or periods (`2025-10-05`, `2025-10`, `2025-Q4`): cut, they would lose the day.

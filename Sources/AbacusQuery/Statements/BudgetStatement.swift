@@ -1,0 +1,121 @@
+// `budget [PERIOD] [in CUR]`: each budget's month against its limit
+// (docs/language.md#budget). A row per budget and month: the limit (with what carries
+// over), what was spent (that month's expenses in the category and below it, in the book
+// when the budget names one, converted into the budget's currency at the default
+// valuation), what remains, the share used and the highest alert reached.
+
+import AbacusCore
+
+struct BudgetStatement: ReportRunner {
+    let request: BudgetRequest
+
+    var summary: String {
+        "budget" + request.periods.map { $0.kind == .during ? " \($0.date.description)" : " \($0.kind.rawValue) \($0.date.description)" }.joined()
+            + (request.currency.map { " in \($0.code)" } ?? "")
+    }
+
+    /// A budget's category and book: a month-specific budget replaces the recurring one of the same key.
+    struct Key: Hashable {
+        var category: String
+        var book: String?
+    }
+
+    func compute(in session: Session, trace: inout ReportTrace) throws(QueryError) -> ResultSet {
+        let ledger = session.ledger
+        // The months asked for: this month by default; an open end stops at the first entry or today.
+        let thisMonth = Period(.month, containing: session.today)
+        var months: [Period] = [thisMonth]
+        if var days = session.days(request.periods) {
+            if days.first == .distantPast { days.first = session.firstEntryMonth.days.first }
+            if days.last == .distantFuture { days.last = thisMonth.days.last }
+            months = Period.covering(days, unit: .month)
+        }
+        trace.plan.append("MONTHS " + (months.count == 1 ? months[0].description : "\(months.first?.description ?? "")..\(months.last?.description ?? "")"))
+
+        var keys: [Key] = []
+        var recurring: [Key: Budget] = [:]
+        var specific: [Key: [Int32: Budget]] = [:]
+        for b in ledger.budgets {
+            let key = Key(category: b.category, book: b.bookID)
+            if !keys.contains(key) { keys.append(key) }
+            if let m = b.month { specific[key, default: [:]][Period(.month, containing: m).code] = b } else { recurring[key] = b }
+        }
+        keys.sort { ($0.category.lowercased(), $0.book ?? "") < ($1.category.lowercased(), $1.book ?? "") }
+        let hasBooks = keys.contains { $0.book != nil }
+
+        var spentCache: [Key: [Int32: ExactDecimal]] = [:]
+        func spent(_ key: Key, _ budget: Budget, _ month: Period, _ trace: inout ReportTrace) throws(QueryError) -> ExactDecimal {
+            if let v = spentCache[key]?[month.code] { return v }
+            let bookName = key.book.flatMap { id in ledger.books.first { $0.id == id }?.name }
+            var v = ExactDecimal(significand: 0, scale: budget.currency.minorUnits)
+            // A category no entry (or split) uses has nothing spent.
+            if session.holdsCategory(key.category) {
+                let during = PeriodClause(kind: .during, date: .literal(month, text: month.description), range: 0..<0)
+                v = try session.sum(.expenses, in: budget.currency, category: key.category, book: bookName, periods: [during], trace: &trace)
+            }
+            spentCache[key, default: [:]][month.code] = v
+            return v
+        }
+
+        /// The budget shown for a key in a month, its limit (carry-over included) and spent.
+        func row(_ key: Key, _ month: Period, _ trace: inout ReportTrace) throws(QueryError) -> (Budget, Fraction, ExactDecimal)? {
+            if let b = specific[key]?[month.code] { return (b, Fraction(b.limitAmount), try spent(key, b, month, &trace)) }
+            guard let b = recurring[key] else { return nil }
+            guard b.carryOver else { return (b, Fraction(b.limitAmount), try spent(key, b, month, &trace)) }
+            let start = b.startMonth.map { Period(.month, containing: $0) } ?? session.firstEntryMonth
+            guard start <= month else { return (b, Fraction(b.limitAmount), try spent(key, b, month, &trace)) }
+            // The chain from the start month: each month's limit adds the previous month's remaining as shown.
+            var carried = Fraction.zero
+            var m = start
+            while true {
+                let shown = specific[key]?[m.code] ?? b
+                if shown.currency != b.currency {
+                    throw QueryError(.unsupported("the \(m) budget for \"\(key.category)\" is in \(shown.currency), the carry-over budget in \(b.currency): a carried remaining stays in one currency"), at: nil)
+                }
+                let limit = shown.month == nil ? Fraction(b.limitAmount) + carried : Fraction(shown.limitAmount)
+                let s = try spent(key, shown, m, &trace)
+                if m == month { return (shown, limit, s) }
+                guard let remaining = (limit - Fraction(s)).rounded(toScale: b.currency.minorUnits) else { throw QueryError(.overflow, at: nil) }
+                carried = Fraction(remaining)
+                m = m.advanced(by: 1)
+            }
+        }
+
+        var rows: [[Cell]] = []
+        for month in months {
+            // Limits convert at the month's last day (today for the current month).
+            let rateDay = month == thisMonth ? session.today : month.days.last
+            for key in keys {
+                guard let (budget, limit, spentValue) = try row(key, month, &trace) else { continue }
+                let c = budget.currency
+                let spentF = Fraction(spentValue)
+                let remaining = limit - spentF
+                guard let limitShown = limit.rounded(toScale: c.minorUnits) else { throw QueryError(.overflow, at: nil) }
+                guard let carried = (limit - Fraction(budget.limitAmount)).rounded(toScale: c.minorUnits) else { throw QueryError(.overflow, at: nil) }
+                let used = spentF.percent(of: Fraction(limitShown))
+                let alert = used.flatMap { u in budget.alerts.last { $0 <= u } }
+                trace.plan.append("\(month) \"\(key.category)\"" + (key.book.map { " book \"\($0)\"" } ?? "") + ": limit \(limitShown) \(c)"
+                                  + (carried.isZero ? "" : " (\(budget.limitAmount) + \(carried) carried over)")
+                                  + ", spent \(spentValue)")
+                var cells: [Cell] = [.period(month), .text(key.category)]
+                if hasBooks { cells.append(key.book.flatMap { id in ledger.books.first { $0.id == id }?.name }.map(Cell.text) ?? .none) }
+                if let target = request.currency {
+                    let r = try session.rate(c, target, on: rateDay, trace: &trace).fraction
+                    cells += [try (limit * r).money(target), try (spentF * r).money(target), try (remaining * r).money(target)]
+                } else {
+                    cells += [.currency(c), try limit.money(c), .money(spentValue, c), try remaining.money(c)]
+                }
+                cells.append(used.map(Cell.decimal) ?? .empty)
+                cells.append(alert.map { .text("\($0.normalized)%") } ?? .empty)
+                rows.append(cells)
+            }
+        }
+        var columns = [Column("month", .key(.month)), Column("category", .key(.category))]
+        if hasBooks { columns.append(Column("book", .key(.book))) }
+        if request.currency == nil { columns.append(Column("currency", .key(.currency))) }
+        columns += [Column("limit", .money), Column("spent", .money), Column("remaining", .money), Column("used %", .quantity), Column("alert", .alert)]
+        var warnings: [String] = []
+        if ledger.budgets.isEmpty { warnings.append("the ledger has no budgets") }
+        return ResultSet(columns: columns, rows: rows, currency: request.currency, warnings: warnings)
+    }
+}

@@ -1,0 +1,176 @@
+// What `budget`, `balance`, `networth` and `holdings` share (docs/language.md#budgets-and-net-worth):
+// sums of entries asked of the query engine itself (so conversion, the category tree and
+// splits follow the rules every query follows), single rates on a day by the custom then
+// market rules (docs/conversion.md#rules), exact arithmetic on fractions rounded once, and
+// the trace `explain` prints.
+
+import AbacusCore
+import BigInt
+
+/// What a report did, for `explain`: the sums it asked, the rates it used, its warnings.
+struct ReportTrace {
+    var plan: [String] = []
+    var rates: [String] = []
+    var warnings: [String] = []
+
+    mutating func rate(_ line: String) { if !rates.contains(line) { rates.append(line) } }
+    mutating func warn(_ line: String) { if !warnings.contains(line) { warnings.append(line) } }
+}
+
+/// A report statement: computes its table and says how.
+protocol ReportRunner: StatementRunner {
+    func compute(in session: Session, trace: inout ReportTrace) throws(QueryError) -> ResultSet
+    /// The statement as its first `explain` line.
+    var summary: String { get }
+}
+
+extension ReportRunner {
+    func run(in session: Session) throws(QueryError) -> Output {
+        var trace = ReportTrace()
+        var result = try compute(in: session, trace: &trace)
+        result.warnings += trace.warnings
+        return .table(result)
+    }
+}
+
+extension Report {
+    var runner: any ReportRunner {
+        switch self {
+        case .budget(let r): return BudgetStatement(request: r)
+        case .balance(let r): return BalanceStatement(request: r)
+        case .networth(let r): return NetWorthStatement(request: r)
+        case .holdings(let r): return HoldingsStatement(request: r)
+        }
+    }
+}
+
+/// `explain budget …` (and the others): the sums asked, then the rates used.
+struct ExplainReportStatement: StatementRunner {
+    let report: Report
+
+    func run(in session: Session) throws(QueryError) -> Output {
+        let runner = report.runner
+        var trace = ReportTrace()
+        _ = try runner.compute(in: session, trace: &trace)
+        return .explain(plan: ([runner.summary] + trace.plan.map { "  " + $0 }).joined(separator: "\n"), rates: trace.rates, warnings: trace.warnings)
+    }
+}
+
+extension Fraction {
+    static func - (a: Fraction, b: Fraction) -> Fraction { a + Fraction(-b.numerator, b.denominator) }
+    static func * (a: Fraction, b: Fraction) -> Fraction { Fraction(a.numerator * b.numerator, a.denominator * b.denominator) }
+    var isNegative: Bool { numerator.signum() < 0 }
+    var isPositive: Bool { numerator.signum() > 0 }
+    var magnitude: Fraction { isNegative ? Fraction(-numerator, denominator) : self }
+
+    /// Rounded half-even to a currency's minor unit, as money.
+    func money(_ c: Currency) throws(QueryError) -> Cell {
+        guard let r = rounded(toScale: c.minorUnits) else { throw QueryError(.overflow, at: nil) }
+        return .money(r, c)
+    }
+
+    /// `self ÷ whole × 100`, half-even to one decimal; nil when `whole` is not positive.
+    func percent(of whole: Fraction) -> ExactDecimal? {
+        guard whole.isPositive else { return nil }
+        let q = Fraction(numerator * whole.denominator * 100, denominator * whole.numerator)
+        return q.rounded(toScale: 1)
+    }
+}
+
+extension Session {
+    /// The report date of `at DATE` (its last day), else today.
+    func reportDay(_ e: DateExpression?) -> Day {
+        e.map { $0.resolve(today: today).last } ?? today
+    }
+
+    /// The days of period clauses, as a query's periods narrow them (nil: none given).
+    func days(_ periods: [PeriodClause]) -> DayRange? {
+        guard !periods.isEmpty else { return nil }
+        var days = DayRange.all
+        for p in periods {
+            let r = p.date.resolve(today: today)
+            switch p.kind {
+            case .since: days = days.intersection(DayRange(r.first, .distantFuture))
+            case .until: days = days.intersection(DayRange(.distantPast, r.last))
+            case .before: days = days.intersection(DayRange(.distantPast, Day(number: r.first.number - 1)))
+            case .on, .during: days = days.intersection(r)
+            }
+        }
+        return days
+    }
+
+    /// The rate of `from` into `to` on `day` by the custom, then market rules (a statement's
+    /// conversion at one date); a pair nothing prices is an error naming it.
+    func rate(_ from: Currency, _ to: Currency, on day: Day, trace: inout ReportTrace) throws(QueryError) -> Rate {
+        guard from != to else { return Rate(.one) }
+        let pair = CurrencyPair(from, to)
+        guard let r = resolver.resolve(pair, on: day) else { throw QueryError(.noRate(pair), at: nil) }
+        var line = "\(pair) on \(day): \(r.rate) (\(resolver.describe(r.origin))"
+        if case .market(let q) = r.origin { line += ", dated \(q.newestDay)" }
+        trace.rate(line + ")")
+        if case .market(let q) = r.origin, q.isAfterRequestedDay {
+            trace.warn("no market rate for \(pair) on or before \(day); used the oldest, dated \(q.oldestDay)")
+        }
+        return r.rate
+    }
+
+    /// An exact amount converted on `day` (custom, then market).
+    func converted(_ x: Fraction, _ from: Currency, _ to: Currency, on day: Day, trace: inout ReportTrace) throws(QueryError) -> Fraction {
+        guard from != to else { return x }
+        return x * (try rate(from, to, on: day, trace: &trace)).fraction
+    }
+
+    /// A condition `field = "name"`.
+    static func equals(_ field: Field, _ name: String) -> Condition {
+        .comparison(Comparison(field: field, op: .equal, values: [LiteralValue(literal: .text(name), range: 0..<0)], range: 0..<0))
+    }
+
+    /// The sum of entries as the query `sum SUBJECT in TARGET where … PERIODS` answers it (by
+    /// the rules of every query: conversion at the default valuation, the category tree, splits).
+    func sum(_ subject: Subject, in target: Currency, category: String? = nil, book: String? = nil, periods: [PeriodClause],
+             trace: inout ReportTrace) throws(QueryError) -> ExactDecimal {
+        var q = Query(aggregate: .sum, text: "")
+        q.subject = subject
+        q.currency = .code(target)
+        var conditions: [Condition] = []
+        var words: [String] = []
+        if let category {
+            conditions.append(Session.equals(.category, category))
+            words.append("category = \"\(category)\"")
+        }
+        if let book {
+            conditions.append(Session.equals(.book, book))
+            words.append("book = \"\(book)\"")
+        }
+        if !conditions.isEmpty { q.condition = conditions.count == 1 ? conditions[0] : .and(conditions) }
+        q.periods = periods
+        let text = "sum \(subject.rawValue) in \(target.code)" + (words.isEmpty ? "" : " where " + words.joined(separator: " and "))
+            + periods.map { " \($0.kind.rawValue) \($0.date.description)" }.joined()
+        let (context, executor) = engine(for: q)
+        let result = try executor.run(try Planner.plan(q, in: context))
+        guard case .money(let value, _)? = result.rows.first?.first else { throw QueryError(.overflow, at: nil) }
+        trace.plan.append(text + " = \(value)")
+        for note in result.rateNotes { trace.rate("\(text): \(note)") }
+        for w in result.warnings { trace.warn(w) }
+        return value
+    }
+
+    /// Whether the ledger holds a category (in any letter case), so that a condition on it resolves.
+    func holdsCategory(_ name: String) -> Bool {
+        let lower = name.lowercased()
+        return ledger.entries.categories.contains { $0 == name || $0.lowercased() == lower }
+    }
+
+    /// The balance of an account on `day` in its own currency: its opening balance plus all its
+    /// entries (transfers too) dated on or before `day`.
+    func balance(of book: Book, on day: Day, trace: inout ReportTrace) throws(QueryError) -> Fraction {
+        let until = PeriodClause(kind: .until, date: .literal(Period(.day, containing: day), text: day.description), range: 0..<0)
+        let sum = try self.sum(.entries, in: book.currency, book: book.name, periods: [until], trace: &trace)
+        return Fraction(book.openingBalance ?? .zero) + Fraction(sum)
+    }
+
+    /// The first month of the ledger's entries (today's when it has none).
+    var firstEntryMonth: Period {
+        Period(.month, containing: ledger.entries.day.first.map(Day.init(number:)) ?? today)
+    }
+}

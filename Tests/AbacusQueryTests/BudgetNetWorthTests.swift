@@ -1,0 +1,217 @@
+// Budgets, the category tree, splits, balances, net worth and holdings on small ledgers
+// whose answers are worked out by hand in the comments.
+
+import AbacusCore
+@testable import AbacusQuery
+import Testing
+
+@Suite struct BudgetNetWorthTests {
+    static func session(_ json: String, today: Day = Day(year: 2025, month: 12, day: 31)!) throws -> Session {
+        Session(ledger: try LedgerLoader.load(documents: [("t.json", json)]), today: today)
+    }
+
+    static func rows(_ r: ResultSet) -> [[String]] { r.rows.map { $0.map { plainText($0) ?? "" } } }
+
+    static func failure(_ s: Session, _ statement: String) -> QueryError? {
+        do { _ = try s.execute(statement) } catch { return error }
+        return nil
+    }
+
+    static func entry(_ id: String, _ amount: String, _ date: String, _ category: String, book: String = "h", extra: String = "") -> String {
+        #"{"id": "\#(id)", "bookId": "\#(book)", "amount": \#(amount), "date": "\#(date)", "category": "\#(category)"\#(extra)}"#
+    }
+
+    static func ledger(books: String = #"{"id": "h", "name": "Home", "currency": "INR"}"#, entries: [String], rest: String = "") -> String {
+        #"{"version": 1, "defaultCurrency": "INR", "books": [\#(books)], "entries": [\#(entries.joined(separator: ", "))]\#(rest)}"#
+    }
+
+    // MARK: Budgets
+
+    @Test func aCarryOverChainOverThreeMonthsWithAnOverspend() throws {
+        let s = try Self.session(Self.ledger(entries: [
+            Self.entry("1", "-600", "2025-01-10", "Food"), Self.entry("2", "-1700", "2025-02-10", "Food"),
+            Self.entry("3", "-500", "2025-03-10", "Food"),
+        ], rest: #", "budgets": [{"category": "Food", "limitAmount": 1000, "currencyCode": "INR", "carryOver": true, "startMonth": "2025-01"}]"#))
+        let r = try s.run("budget since 2025-01 until 2025-03")
+        #expect(r.names == ["month", "category", "currency", "limit", "spent", "remaining", "used %", "alert"])
+        // January: 1000 − 600 = 400 left. February: 1000 + 400 = 1400, 1700 spent: −300, 121.4% (1700/1400).
+        // March: 1000 − 300 = 700, 500 spent: 200 left, 71.4% (500/700 = 71.43): the 50% alert.
+        #expect(Self.rows(r) == [
+            ["2025-01", "Food", "INR", "1000.00", "600.00", "400.00", "60.0", "50%"],
+            ["2025-02", "Food", "INR", "1400.00", "1700.00", "-300.00", "121.4", "100%"],
+            ["2025-03", "Food", "INR", "700.00", "500.00", "200.00", "71.4", "50%"],
+        ])
+    }
+
+    @Test func aMonthsOwnBudgetReplacesTheRecurringOne() throws {
+        let s = try Self.session(Self.ledger(entries: [
+            Self.entry("1", "-900", "2025-01-10", "Food"), Self.entry("2", "-2000", "2025-02-10", "Food"),
+        ], rest: #", "budgets": [{"category": "Food", "limitAmount": 1000, "currencyCode": "INR"}, {"category": "Food", "month": "2025-02", "limitAmount": 2500, "currencyCode": "INR"}]"#))
+        // January keeps the recurring 1000 (900 spent, 90.0%); February's own 2500 replaces it: 2000 is 80.0%.
+        #expect(Self.rows(try s.run("budget 2025-01")) == [["2025-01", "Food", "INR", "1000.00", "900.00", "100.00", "90.0", "80%"]])
+        #expect(Self.rows(try s.run("budget 2025-02")) == [["2025-02", "Food", "INR", "2500.00", "2000.00", "500.00", "80.0", "80%"]])
+    }
+
+    @Test func alertsAtCustomThresholds() throws {
+        let s = try Self.session(Self.ledger(entries: [
+            Self.entry("1", "-650", "2025-01-10", "Food"), Self.entry("2", "-240", "2025-02-10", "Food"), Self.entry("3", "-900", "2025-03-10", "Food"),
+        ], rest: #", "budgets": [{"category": "Food", "limitAmount": 1000, "currencyCode": "INR", "alerts": [90, 25, 60]}]"#))
+        // 65.0% has passed 25 and 60: 60%. 24.0% has passed none. 90.0% reaches 90 exactly: 90%.
+        let r = try s.run("budget since 2025-01 until 2025-03")
+        #expect(r.rows.map { plainText($0[6]) ?? "" } == ["65.0", "24.0", "90.0"])
+        #expect(r.rows.map { plainText($0[7]) ?? "" } == ["60%", "", "90%"])
+    }
+
+    @Test func aBudgetInAnotherCurrencyThanItsEntries() throws {
+        let s = try Self.session(Self.ledger(entries: [Self.entry("1", "-4150", "2025-03-10", "Travel")], rest: """
+            , "budgets": [{"category": "Travel", "limitAmount": 100, "currencyCode": "USD"}],
+              "rates": [{"from": "USD", "to": "INR", "rate": 83, "date": "2025-03-01"}, {"from": "USD", "to": "INR", "rate": 80, "date": "2025-04-01"}]
+            """))
+        // ₹4,150 at the market rate of its day (83) is $50.00 of the $100 budget: 50.0%.
+        #expect(Self.rows(try s.run("budget 2025-03")) == [["2025-03", "Travel", "USD", "100.00", "50.00", "50.00", "50.0", "50%"]])
+        // In INR every amount converts at the month's last day, 2025-03-31 (83): ₹8,300, ₹4,150, ₹4,150.
+        #expect(Self.rows(try s.run("budget 2025-03 in INR")) == [["2025-03", "Travel", "8300.00", "4150.00", "4150.00", "50.0", "50%"]])
+    }
+
+    @Test func aBudgetOfAParentCountsItsDescendantsAndItsBook() throws {
+        let s = try Self.session(Self.ledger(books: #"{"id": "h", "name": "Home", "currency": "INR"}, {"id": "w", "name": "Work", "currency": "INR"}"#, entries: [
+            Self.entry("1", "-300", "2025-01-10", "Groceries"), Self.entry("2", "-200", "2025-01-11", "Dining"),
+            Self.entry("3", "-1000", "2025-01-12", "Dining", book: "w"),
+        ], rest: """
+            , "categories": [{"name": "Food"}, {"name": "Groceries", "parent": "Food"}, {"name": "Dining", "parent": "Food"}],
+              "budgets": [{"category": "Food", "bookId": "h", "limitAmount": 1000, "currencyCode": "INR"}]
+            """))
+        // Home's Groceries 300 and Dining 200; Work's 1000 is another book's.
+        #expect(Self.rows(try s.run("budget 2025-01")) == [["2025-01", "Food", "Home", "INR", "1000.00", "500.00", "500.00", "50.0", "50%"]])
+    }
+
+    // MARK: The category tree and splits
+
+    static let splitLedger = ledger(books: #"{"id": "a", "name": "A", "currency": "INR"}, {"id": "b", "name": "B", "currency": "INR"}, {"id": "e", "name": "E", "currency": "EUR"}"#, entries: [
+        entry("1", "-100", "2025-01-10", "Shopping", book: "a", extra: #", "splits": [{"amount": -60, "category": "Groceries"}, {"amount": -40, "category": "Household", "memo": "soap"}]"#),
+        entry("2", "-30", "2025-01-11", "Dining", book: "b"),
+        entry("3", "-20", "2025-01-12", "Household", book: "a"),
+    ], rest: #", "categories": [{"name": "Food"}, {"name": "Groceries", "parent": "Food"}, {"name": "Dining", "parent": "Food"}, {"name": "Household"}]"#)
+
+    @Test func aSplitEntryInAParentCategoryConditionAndByBook() throws {
+        let s = try Self.session(Self.splitLedger)
+        // Food holds Groceries (entry 1's part of 60) and Dining (entry 2's 30): 90.
+        #expect(plainText(try s.run("sum expenses where category = Food").rows.first?.first) == "90.00")
+        // By book, only the matching parts: A 60, B 30.
+        #expect(amounts(try s.run("sum expenses by book where category = Food")) == ["A": "60.00", "B": "30.00"])
+        // Outside Food: entry 1's Household part 40 and entry 3's 20.
+        #expect(plainText(try s.run("sum expenses where category != Food").rows.first?.first) == "60.00")
+        // Without a category, every key counts the entry once: A has entries 1 and 3, B entry 2.
+        #expect(amounts(try s.run("count expenses by book")) == ["A": "2", "B": "1"])
+        #expect(amounts(try s.run("sum expenses by book")) == ["A": "120.00", "B": "30.00"])
+        // By category, each part in its own category; Shopping (split whole) has nothing left.
+        #expect(amounts(try s.run("sum expenses by category")) == ["Groceries": "60.00", "Household": "60.00", "Dining": "30.00"])
+        #expect(amounts(try s.run("sum expenses by top category")) == ["Food": "90.00", "Household": "60.00"])
+        // A count that tests category counts entries with a matching part, each once: entries 1 and 2;
+        // every part of entry 1 matches `~ ""`, and it still counts once: 3 entries.
+        #expect(plainText(try s.run("count expenses where category = Food").rows.first?.first) == "2")
+        #expect(plainText(try s.run("count expenses where category ~ \"\"").rows.first?.first) == "3")
+        #expect(amounts(try s.run("count expenses by top category")) == ["Food": "2", "Household": "2"])
+    }
+
+    @Test func aSplitOfABookedNormalizedAmountConvertsAtTheEntrysRateExactly() throws {
+        // €30 booked as ₹3,001: the parts of €10 and €20 are 3001 × 10/30 = 1000.333… and
+        // 2000.666…, shown 1000.33 and 2000.67, and together exactly 3001.00.
+        let s = try Self.session(Self.ledger(books: #"{"id": "e", "name": "E", "currency": "EUR"}"#, entries: [
+            Self.entry("1", "-30", "2025-01-10", "Trip", book: "e", extra: #", "normalizedAmount": -3001, "normalizedCurrency": "INR", "splits": [{"amount": -10, "category": "Dining"}, {"amount": -20, "category": "Groceries"}]"#),
+        ], rest: #", "rates": [{"from": "EUR", "to": "INR", "rate": 90, "date": "2025-01-01"}]"#))
+        let r = try s.run("sum expenses in INR by category")
+        #expect(amounts(r) == ["Dining": "1000.33", "Groceries": "2000.67"])
+        #expect(plainText(r.totals.first?.last) == "3001.00")
+        #expect(plainText(try s.run("sum expenses in INR").rows.first?.first) == "3001.00")
+    }
+
+    // MARK: Balances, net worth, holdings
+
+    static let wealth = ledger(books: """
+        {"id": "c", "name": "Cash", "currency": "INR", "openingBalance": 1000},
+        {"id": "k", "name": "Bank", "currency": "INR", "openingBalance": 10000},
+        {"id": "x", "name": "Trip", "currency": "INR"}
+        """, entries: [
+            entry("1", "-1500", "2025-02-10", "Food", book: "c"), entry("2", "2000", "2025-05-05", "Salary", book: "k"),
+            entry("3", "-50", "2025-02-11", "Food", book: "x"),
+        ], rest: """
+        , "rates": [{"from": "USD", "to": "INR", "rate": 83, "date": "2025-01-01"}, {"from": "USD", "to": "INR", "rate": 85, "date": "2025-06-01"}],
+          "assets": [
+            {"id": "flat", "name": "Flat", "type": "tangible", "value": 500000, "currency": "INR", "date": "2025-01-01", "includeInCore": false},
+            {"id": "gold", "name": "Gold", "type": "tangible", "value": 100000, "currency": "INR", "date": "2025-01-01", "volatile": true},
+            {"id": "gold", "name": "Gold", "type": "tangible", "value": 120000, "currency": "INR", "date": "2025-06-01", "volatile": true},
+            {"id": "btc", "name": "Crypto", "type": "intangible", "value": 100, "currency": "USD", "date": "2025-03-01", "volatile": true}],
+          "liabilities": [
+            {"id": "loan", "name": "Loan", "type": "loan", "balance": 300000, "currency": "INR", "date": "2025-01-01"},
+            {"id": "loan", "name": "Loan", "type": "loan", "balance": 280000, "currency": "INR", "date": "2025-06-01"},
+            {"id": "loan", "name": "Loan", "type": "loan", "balance": 260000, "currency": "INR", "date": "2025-09-01"}],
+          "holdings": [
+            {"id": "l1", "symbol": "VWRA", "quantity": 10, "costPerUnit": 100, "fee": 5, "currency": "USD", "date": "2025-02-01"},
+            {"id": "l2", "symbol": "VWRA", "quantity": 5, "costPerUnit": 110, "currency": "USD", "date": "2025-08-01"}],
+          "prices": [{"symbol": "VWRA", "date": "2025-02-01", "price": 100, "currency": "USD"}, {"symbol": "VWRA", "date": "2025-06-15", "price": 120, "currency": "USD"}]
+        """)
+
+    @Test func balancesAreTheOpeningBalancePlusEntriesConvertedAtTheDate() throws {
+        let s = try Self.session(Self.wealth)
+        // Cash 1000 − 1500 = −500; Bank 10000 + 2000 = 12000 (on 2025-06-30). Trip has no opening balance.
+        #expect(Self.rows(try s.run("balance at 2025-06-30")) == [["Cash", "INR", "-500.00"], ["Bank", "INR", "12000.00"]])
+        // In USD at 85: −5.882… → −5.88 and 141.176… → 141.18; the total 11500/85 = 135.294… → 135.29, rounded once.
+        let r = try s.run("balance by book in USD at 2025-06-30")
+        #expect(Self.rows(r).map { $0.last } == ["-5.88", "141.18"])
+        #expect(plainText(r.totals.first?.last) == "135.29")
+        // Before Cash's expense (2025-02-01), its balance is the opening one.
+        #expect(Self.rows(try s.run("balance at 2025-02-01")).first == ["Cash", "INR", "1000.00"])
+    }
+
+    @Test func netWorthWithANegativeAccountVolatileAndNonCoreAssetsALaterLotAndALiabilityHistory() throws {
+        let s = try Self.session(Self.wealth)
+        // On 2025-06-30: Bank 12000 is an asset, Cash −500 a liability. Flat 500000 (outside core),
+        // gold 120000 (the 2025-06-01 record), crypto $100 × 85 = 8500, VWRA lot 1 only (lot 2 is
+        // bought 2025-08-01): 10 × $120 × 85 = 102000. The loan's record of 2025-06-01: 280000.
+        // assets 12000 + 500000 + 120000 + 8500 + 102000 = 742500; liabilities 280000 + 500 = 280500;
+        // net worth 462000; core 462000 − 500000 = −38000; tangible 500000 + 120000 + (12000 − 500)
+        // − 280000 = 351500; volatile 120000 + 8500 + 102000 = 230500.
+        let r = try s.run("networth at 2025-06-30")
+        #expect(r.names == ["measure", "amount"])
+        #expect(Self.rows(r) == [["assets", "742500.00"], ["liabilities", "280500.00"], ["net worth", "462000.00"],
+                                 ["core net worth", "-38000.00"], ["tangible net worth", "351500.00"], ["volatile assets", "230500.00"]])
+        // History by quarter, each as of its last day. Q1 (03-31): Cash −500, Bank 10000, flat 500000,
+        // gold 100000, crypto 100 × 83 = 8300, VWRA 10 × 100 × 83 = 83000; loan 300000.
+        // assets 701300, liabilities 300500, net 400800. Q2 as above.
+        let h = try s.run("networth by quarter since 2025-01 until 2025-06")
+        #expect(Self.rows(h) == [["2025-Q1", "701300.00", "300500.00", "400800.00"], ["2025-Q2", "742500.00", "280500.00", "462000.00"]])
+    }
+
+    @Test func holdingsValueEachSymbolAtItsNewestPrice() throws {
+        let s = try Self.session(Self.wealth)
+        // On 2025-06-30: 10 units costing 10 × 100 + 5 = 1005, priced 120 (2025-06-15): value 1200,
+        // gain 195, 195/1005 = 19.40…%; in INR at 85: 102000.
+        let r = try s.run("holdings in INR at 2025-06-30")
+        #expect(Self.rows(r) == [["VWRA", "USD", "10", "1005.00", "120", "2025-06-15", "1200.00", "195.00", "19.4", "102000.00"]])
+    }
+
+    @Test func aHoldingWithoutAPriceIsAnError() throws {
+        let s = try Self.session(Self.wealth)
+        // On 2025-01-31 no lot is held yet: nothing to price. On 2025-02-01 lot 1 is, and priced that day.
+        #expect(try s.run("holdings at 2025-01-31").rows.isEmpty)
+        let noPrice = try Self.session(Self.ledger(entries: [], rest: #", "holdings": [{"id": "l", "symbol": "ABC", "quantity": 1, "costPerUnit": 5, "currency": "INR", "date": "2025-03-01"}]"#))
+        let e = Self.failure(noPrice, "networth")
+        #expect(e?.kind == .noPrice(symbol: "ABC", day: Day(year: 2025, month: 12, day: 31)!))
+        #expect(e?.message.contains("no price for \"ABC\" on or before 2025-12-31") == true)
+        #expect(Self.failure(noPrice, "holdings")?.kind == .noPrice(symbol: "ABC", day: Day(year: 2025, month: 12, day: 31)!))
+    }
+
+    @Test func aMissingRateNamesThePair() throws {
+        let s = try Self.session(Self.wealth)
+        #expect(Self.failure(s, "networth in EUR")?.kind == .noRate(CurrencyPair(Currency(code: "INR")!, Currency(code: "EUR")!)))
+    }
+
+    @Test func explainSaysWhatEachReportAdded() throws {
+        let s = try Self.session(Self.wealth)
+        guard case .explain(let plan, let rates, _) = try s.execute("explain networth at 2025-06-30") else { Issue.record("no plan"); return }
+        #expect(plan.hasPrefix("networth at 2025-06-30"))
+        #expect(plan.contains("sum entries in INR where book = \"Cash\" until 2025-06-30 = -1500.00"))
+        #expect(rates.contains { $0.hasPrefix("USD/INR on 2025-06-30: 85") })
+    }
+}
