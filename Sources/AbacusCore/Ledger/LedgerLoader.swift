@@ -207,23 +207,55 @@ struct MappedFile {
 
 /// A mapped file that someone shortens while it is read makes its lost pages fault with
 /// SIGBUS. While files load, that signal ends the program with a clear message and status 2
-/// (nothing was loaded), instead of a crash; afterwards the previous handler is back.
+/// (nothing was loaded), instead of a crash; afterwards the previous handler and message are
+/// back. A store image stays mapped while its store is used: `lasting()` keeps a handler for
+/// it for the rest of the process.
 struct ShrinkGuard {
     private var previous = sigaction()
+    private var previousMessage: UnsafeMutableBufferPointer<UInt8>?
+    private let own: UnsafeMutableBufferPointer<UInt8>
 
     /// The message, made before the signal can come: a handler may only write and exit.
     nonisolated(unsafe) private static var message: UnsafeMutableBufferPointer<UInt8>?
+    nonisolated(unsafe) private static var lastingInstalled = false
 
     init(paths: [String]) {
         self.init(message: "error: \(paths.joined(separator: ", ")): a ledger file got shorter while it was being read; nothing was loaded\n")
     }
 
     init(message text: String) {
+        own = ShrinkGuard.bytes(text)
+        previousMessage = ShrinkGuard.message
+        ShrinkGuard.message = own
+        previous = ShrinkGuard.install()
+    }
+
+    func remove() {
+        var restore = previous
+        sigaction(SIGBUS, &restore, nil)
+        ShrinkGuard.message = previousMessage
+        own.deallocate()
+    }
+
+    /// From now on, a SIGBUS outside a load says a store image in use was cut short (only
+    /// another program can do that: Abacus replaces images whole), instead of a crash.
+    static func lasting() {
+        guard !lastingInstalled else { return }
+        lastingInstalled = true
+        message = bytes("error: a store image in use got shorter (another program cut it); run again, or with --no-cache\n")
+        _ = install()
+    }
+
+    private static func bytes(_ text: String) -> UnsafeMutableBufferPointer<UInt8> {
         let bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: text.utf8.count)
         _ = bytes.initialize(from: text.utf8)
-        ShrinkGuard.message?.deallocate()
-        ShrinkGuard.message = bytes
+        return bytes
+    }
+
+    /// Installs the handler; returns the one it replaced.
+    private static func install() -> sigaction {
         var action = sigaction()
+        var previous = sigaction()
         #if canImport(Glibc)
         action.__sigaction_handler.sa_handler = { _ in
             if let m = ShrinkGuard.message { _ = write(2, m.baseAddress, m.count) }
@@ -232,11 +264,7 @@ struct ShrinkGuard {
         #endif
         sigemptyset(&action.sa_mask)
         sigaction(SIGBUS, &action, &previous)
-    }
-
-    func remove() {
-        var restore = previous
-        sigaction(SIGBUS, &restore, nil)
+        return previous
     }
 }
 
@@ -463,19 +491,19 @@ struct LedgerBuilder {
         var store = EntryStore()
         store.setCount(n)
         store.amountScale = scale
-        store.day = dayOut.value ?? []
-        store.amount = amountOut.value ?? []
-        store.currency = currencyOut.value ?? []
-        store.book = bookOut.value ?? []
-        store.category = categoryOut.value ?? []
-        store.party = partyOut.value ?? []
-        store.payment = paymentOut.value ?? []
-        store.remarks = remarksOut.value ?? []
-        store.isTransfer = transferOut.value ?? []
-        store.bookedIndex = bookedOut.value ?? []
-        store.entryID = order ?? Array(0..<UInt32(n))
-        store.tagStart = tagsOut.value?.starts ?? [0]
-        store.tagCodes = tagsOut.value?.codes ?? []
+        store.day = StoreColumn(dayOut.value ?? [])
+        store.amount = StoreColumn(amountOut.value ?? [])
+        store.currency = StoreColumn(currencyOut.value ?? [])
+        store.book = StoreColumn(bookOut.value ?? [])
+        store.category = StoreColumn(categoryOut.value ?? [])
+        store.party = StoreColumn(partyOut.value ?? [])
+        store.payment = StoreColumn(paymentOut.value ?? [])
+        store.remarks = StoreColumn(remarksOut.value ?? [])
+        store.isTransfer = StoreColumn(transferOut.value ?? [])
+        store.bookedIndex = StoreColumn(bookedOut.value ?? [])
+        store.entryID = StoreColumn(order ?? Array(0..<UInt32(n)))
+        store.tagStart = StoreColumn(tagsOut.value?.starts ?? [0])
+        store.tagCodes = StoreColumn(tagsOut.value?.codes ?? [])
         store.booked = booked
         store.booked.noteScales()
         store.categories = categories.allStrings()

@@ -20,7 +20,7 @@ extension Executor {
     enum DenseKey: Sendable {
         case none
         /// A code column: group = code + 1.
-        case codes([UInt32], count: Int)
+        case codes(StoreColumn<UInt32>, count: Int)
         /// The currency column: group = table[packed] + 1.
         case currency(table: [Int32], currencies: [Currency])
         /// A period: group = table[day - base] + 1; `codes[g - 1]` is the period's code.
@@ -323,7 +323,7 @@ extension Executor {
     /// `where` (`party ~ "uber"`, `category in (…) and date >= …`), tested without walking
     /// the predicate tree for every row. Nil for anything else (amounts, tags, `or`).
     struct MaskFilter: Sendable {
-        var codes: [(column: [UInt32], mask: [Bool])] = []
+        var codes: [(column: StoreColumn<UInt32>, mask: [Bool])] = []
         var currencyMasks: [[Bool]] = []
         var days: [DayRange] = []
 
@@ -351,7 +351,7 @@ extension Executor {
         }
 
         @inline(__always)
-        func passes(_ row: Int, currency: [Currency], day: [Int32]) -> Bool {
+        func passes(_ row: Int, currency: StoreColumn<Currency>, day: StoreColumn<Int32>) -> Bool {
             for (column, mask) in codes {
                 let c = Int(column[row])
                 if c >= mask.count || !mask[c] { return false }
@@ -409,7 +409,7 @@ extension Executor {
         // per key.
         enum Kind { case none, codes, currency, period, tags, product }
         var kind = Kind.none
-        var column: [UInt32] = [], table: [Int32] = [], base: Int32 = 0
+        var column: StoreColumn<UInt32> = [], table: [Int32] = [], base: Int32 = 0
         var productGroup: [Int32] = []
         switch key {
         case .none: kind = .none
