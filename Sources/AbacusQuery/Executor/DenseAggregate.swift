@@ -81,8 +81,10 @@ extension Executor {
         return out
     }
 
-    /// Most groups the product of several keys may lay out (the buffers hold groups × slots).
-    static let productGroups = 1 << 16
+    /// Most groups the product of several keys may lay out: a count keeps one integer per
+    /// group; a sum keeps groups × slots accumulators, at most `productCells`.
+    static let productGroups = 1 << 18
+    static let productCells = 1 << 20
 
     func denseKey(_ keys: [GroupKey], rows: Range<Int>) -> DenseKey? {
         guard let k = keys.first else { return DenseKey.none }
@@ -148,6 +150,7 @@ extension Executor {
         var errorsOverflowed = false
         var failure: QueryError?
 
+        /// A count (`slots` 0) keeps no sums.
         init(groups: Int, slots: Int, rates: Int, extremes keeps: Bool, tally: ConversionTally, filterTally: ConversionTally?) {
             self.groups = groups
             self.slots = slots
@@ -252,16 +255,17 @@ extension Executor {
     func denseAggregate(_ plan: Plan, keys: [GroupKey], converter: RowConverter?) throws(QueryError) -> Scan? {
         guard plan.aggregate != .list, let key = denseKey(keys, rows: plan.rows) else { return nil }
         let keepsExtremes = plan.aggregate == .min || plan.aggregate == .max
+        let counting = plan.aggregate == .count
         let slots = SumSlots(converter: converter, store: store)
+        // The product of several keys must fit its buffers.
+        if case .product = key, !counting, key.count * max(1, slots.scales.count) > Executor.productCells { return nil }
         let rows = planRows(plan)
         let amounts = plan.filter?.testsAmount == true ? (converter ?? self.converter(plan)) : nil
         let threads = rows.count >= parallelRows && onlineProcessors > 1 ? 2 : 1
         let partials = (0..<threads).map { _ in
-            DensePartial(groups: key.count, slots: slots.scales.count, rates: converter?.rates.count ?? 0, extremes: keepsExtremes,
+            DensePartial(groups: key.count, slots: counting ? 0 : slots.scales.count, rates: converter?.rates.count ?? 0, extremes: keepsExtremes,
                          tally: converter.map(ConversionTally.init) ?? .none, filterTally: amounts.map(ConversionTally.init))
         }
-        // The product of several keys must fit its buffers.
-        if case .product = key, key.count * max(1, slots.scales.count) > Executor.productGroups * 16 { return nil }
         let work: @Sendable (Int) -> Void = { k in
             let p = partials[k]
             do throws(QueryError) {
@@ -284,7 +288,7 @@ extension Executor {
         var groups = Grouper(keys: keys, ledger: ledger)
         var acc = Accumulators(slots: slots, extremes: keepsExtremes)
         if total.overflowed { acc.markOverflow() }
-        let s = slots.scales.count
+        let s = total.slots
         func load(_ dense: Int, as g: Int) {
             acc.set(g, count: total.counts[dense],
                     sums: UnsafeMutableBufferPointer(rebasing: total.sums[(dense * s)..<(dense * s + s)]),
@@ -297,7 +301,8 @@ extension Executor {
                 acc.pick(g, RowPick(row: e.maxRow, amount: e.maxAmount, id: e.maxID, value: e.max, scale: slots.scales[k]))
             }
         }
-        acc.addGroup()
+        // Group 0 and every group met, numbered as `Grouper` numbers them: in the order met here.
+        acc.addGroups(1 + (1..<(key.count + 1)).count { total.counts[$0] > 0 })
         load(0, as: 0)
         for dense in 1..<(key.count + 1) where total.counts[dense] > 0 {
             var k = GroupCodes.zero
@@ -312,9 +317,7 @@ extension Executor {
                     k[i] = part.code((dense - 1) / strides[i] % max(1, part.count))
                 }
             }
-            let g = groups.group(k)
-            acc.addGroup()
-            load(dense, as: g)
+            load(dense, as: groups.group(k))
         }
         return Scan(groups: groups, acc: acc, tally: tally, filterTally: filterTally)
     }
