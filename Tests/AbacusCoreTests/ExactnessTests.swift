@@ -90,6 +90,63 @@ import Testing
         }
     }
 
+    /// Values to round: ties and near-ties at every digit count, random magnitudes of every
+    /// width, and both ends of the 256-bit range, each with both signs.
+    static func valuesToRound() -> [Int256] {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> UInt64 { state ^= state << 13; state ^= state >> 7; state ^= state << 17; return state }
+        let maxValue = Int256(high: .max, low: .max), minValue = Int256(high: .min, low: 0)
+        var values: [Int256] = [.zero, Int256(1), Int256(5), Int256(15), Int256(25), Int256(-5), Int256(-15), maxValue, minValue,
+                                Int256(high: .max, low: .max - 4), Int256(high: .min, low: 1), Int256(high: .max >> 1, low: 0)]
+        for d in 1...38 {
+            let half = 5 * pow10[d - 1]
+            for base in [Int128(0), 1, 2, 7, 10, 123_456_789] {
+                for delta: Int128 in [-1, 0, 1] {
+                    let v = Int256(base) .timesPowerOfTen(d).map { var x = $0; _ = x.add(Int256(half + delta)); return x } ?? .zero
+                    values += [v, v.negated ?? .zero]
+                }
+            }
+        }
+        for _ in 0..<400 {
+            let v = Int256(high: Int128(truncatingIfNeeded: UInt128(next()) << 64 | UInt128(next())), low: UInt128(next()) << 64 | UInt128(next()))
+            let shift = Int(next() % 255)
+            // Every width, not only full ones.
+            let narrowed = Int256(high: shift >= 128 ? 0 : v.high >> Int128(shift), low: shift >= 128 ? v.low >> UInt128(shift - 128) : v.low)
+            values += [narrowed, narrowed.negated ?? .zero]
+        }
+        return values
+    }
+
+    /// Half-even rounding on four 64-bit limbs gives what BigInt division gives, at every
+    /// number of dropped digits, for ties, both signs and the ends of the range.
+    @Test func roundingIn256BitsEqualsBigIntRounding() {
+        for v in WideIntegerTests.valuesToRound() {
+            for digits in [1, 2, 5, 18, 19, 20, 34, 37, 38, 39, 57, 76, 77] {
+                let expected = WideDecimal.divideHalfEven(v.big, BigInt(10).power(digits))
+                #expect(v.roundedHalfEven(droppingDigits: digits).big == expected, "\(v.big) dropping \(digits)")
+            }
+        }
+    }
+
+    /// A bounded value rounds the same in its 256-bit form and in its BigInt form, with and
+    /// without an error, up to and across the point where the 256-bit form overflows (where it
+    /// hands over to BigInt).
+    @Test func the256BitFormAndTheBigIntFormRoundAlike() {
+        let values = WideIntegerTests.valuesToRound()
+        let errors: [Int256] = [.zero, Int256(1), Int256(4), Int256(5), Int256(50), Int256(high: 0, low: UInt128(pow10[30])), Int256(high: .max >> 1, low: 0),
+                                Int256(high: .max, low: .max)]
+        for (k, v) in values.enumerated() {
+            let e = errors[k % errors.count]
+            for (scale, target) in [(2, 2), (3, 2), (30, 2), (36, 0), (40, 3), (70, 2)] {
+                let small = BoundedValue(approximate: v, scale: scale, error: e)
+                let wide = BoundedValue(approximate: WideDecimal(v.big, scale: scale), error: WideDecimal(e.big, scale: scale + 1))
+                #expect(small.roundedIfCertain(toScale: target) == wide.roundedIfCertain(toScale: target), "\(v.big) ± \(e.big) at \(scale) → \(target)")
+                #expect(small.isExact == wide.isExact)
+                #expect(small.approximate == wide.approximate && small.error == wide.error)
+            }
+        }
+    }
+
     @Test func tooLargeIsNil() throws {
         #expect(try #require(BigInt("170141183460469231731687303715884105728")).exactInt128 == nil)
         #expect(try #require(BigInt("-170141183460469231731687303715884105729")).exactInt128 == nil)

@@ -510,11 +510,14 @@ func row(of id: String, in ledger: Ledger) -> Int? {
     /// Everything a query can see, as text.
     static func dump(_ l: Ledger) -> [String] {
         let s = l.entries
-        return (0..<s.count).map { r in
-            [s.id(at: r), "\(s.day[r])", s.amount(at: r).description, s.currency[r].code, l.books[Int(s.book[r])].name,
-             s.categories[Int(s.category[r])], s.parties[Int(s.party[r])], s.remarkTexts[Int(s.remarks[r])],
-             s.tags(at: r).map { s.tags[Int($0)] }.joined(separator: "+"),
-             s.bookedIndex[r] < 0 ? "-" : s.booked.normalizedAmount(Int(s.bookedIndex[r]))?.description ?? "?"].joined(separator: "|")
+        return (0..<s.count).map { (r: Int) -> String in
+            let book: Int = Int(s.book[r]), category: Int = Int(s.category[r]), party: Int = Int(s.party[r]), remarks: Int = Int(s.remarks[r])
+            let booked: Int = Int(s.bookedIndex[r])
+            let tags: [String] = s.tags(at: r).map { (t: UInt32) -> String in s.tags[Int(t)] }
+            let fields: [String] = [s.id(at: r), "\(s.day[r])", s.amount(at: r).description, s.currency[r].code, l.books[book].name,
+                                    s.categories[category], s.parties[party], s.remarkTexts[remarks], tags.joined(separator: "+"),
+                                    booked < 0 ? "-" : s.booked.normalizedAmount(booked)?.description ?? "?"]
+            return fields.joined(separator: "|")
         }
     }
 

@@ -35,7 +35,7 @@ enum ImageFixture {
         bytes.withUnsafeBytes { raw in
             do throws(ImageProblem) {
                 let dir = try StoreImage.directory(raw)
-                return .success(try StoreImage.ledger(raw, dir, files: ["demo.json"]))
+                return .success(try StoreImage.ledger(ImageMemory(copying: raw), dir, files: ["demo.json"]))
             } catch {
                 return .failure(error)
             }
@@ -118,6 +118,50 @@ enum ImageFixture {
                 return
             }
         }
+    }
+
+    /// An image whose checksums all match (written so) but whose values break what the query
+    /// engine relies on is refused: the columns are read in place, so each value is checked.
+    @Test(arguments: ["category code", "day order", "posting row", "currency", "amount", "tag code", "booked index"])
+    func valuesOutOfRangeAreRefusedEvenWhenTheChecksumsMatch(_ damage: String) throws {
+        var ledger = try LedgerLoader.load(paths: [ImageFixture.demo])
+        var s = ledger.entries
+        let last = s.count - 1
+        func changed<T>(_ c: StoreColumn<T>, at i: Int, to v: T) -> StoreColumn<T> {
+            var a = c.array
+            a[i] = v
+            return StoreColumn(a)
+        }
+        switch damage {
+        case "category code": s.category = changed(s.category, at: last, to: UInt32(s.categories.count))
+        case "day order": s.day = changed(s.day, at: last, to: s.day[0] - 1)
+        case "posting row": s.byBook.rows = changed(s.byBook.rows, at: 0, to: UInt32(s.count))
+        case "currency": s.currency = changed(s.currency, at: last, to: Currency(packed: 1))
+        case "amount": s.amount = changed(s.amount, at: last, to: ExactDecimal.maxSignificand + 1)
+        case "tag code": s.tagCodes = changed(s.tagCodes, at: 0, to: UInt32(s.tags.count))
+        default: s.bookedIndex = changed(s.bookedIndex, at: last, to: Int32(s.booked.count))
+        }
+        ledger.entries = s
+        let dir = try ImageFixture.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let fd = open(dir + "/bad.img", O_RDWR | O_CREAT | O_TRUNC, 0o600)
+        #expect(StoreImage.write(ledger, stamps: [LedgerFileStamp(path: ImageFixture.demo, size: 1, hash: 2)], version: "test", to: fd))
+        close(fd)
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: dir + "/bad.img")))
+        switch ImageFixture.read(bytes) {
+        case .success: Issue.record("an image with a bad \(damage) was used")
+        case .failure(let problem): #expect(problem.description.contains("inconsistent"), "\(problem)")
+        }
+    }
+
+    /// A store from an image reads its columns where they lie in the image, not from copies.
+    @Test func aStoreFromAnImageReadsItsColumnsInPlace() throws {
+        let (ledger, bytes) = try ImageFixture.demoImage()
+        let back = try ImageFixture.read(bytes).get().entries
+        for owner in [back.day.owner, back.amount.owner, back.category.owner, back.tagCodes.owner, back.byCategory.rows.owner, back.ids.parts.arena.owner] {
+            #expect(owner is ImageMemory)
+        }
+        #expect(ledger.entries.day.owner is ArrayOwner<Int32>)
     }
 
     @Test func anImageCutShortAtAnyLengthIsRefused() throws {

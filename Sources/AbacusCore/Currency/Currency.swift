@@ -61,13 +61,14 @@ public struct Currency: Hashable, Comparable, Sendable, CustomStringConvertible 
 final class CurrencyTable: Sendable {
     static let shared = CurrencyTable()
 
-    /// Minor units by packed code; -1 where the code is not ISO 4217.
+    /// Minor units by packed code; -1 where the code is not ISO 4217. Every `UInt16` has a
+    /// place, so that any packed value (say, one read from a damaged store image) can be asked.
     let minorUnits: [Int8]
     let names: [Currency: String]
     let all: [Currency]
 
     private init() {
-        var units = [Int8](repeating: -1, count: 26 * 26 * 26 + 1)
+        var units = [Int8](repeating: -1, count: Int(UInt16.max) + 1)
         var names: [Currency: String] = [:]
         var all: [Currency] = []
         for line in iso4217Table.split(separator: "\n") {

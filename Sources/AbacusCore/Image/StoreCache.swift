@@ -79,15 +79,13 @@ public struct StoreCache: Sendable {
             note("note: ignoring the store image \(path): not a regular file with contents; reading the JSON")
             return nil
         }
-        let size = Int(info.st_size)
-        guard let p = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), p != MAP_FAILED else {
+        guard let memory = ImageMemory(mapping: fd, size: Int(info.st_size)) else {
             note("note: cannot map the store image \(path) (\(RateCache.errnoText())); reading the JSON")
             return nil
         }
-        defer { munmap(p, size) }
         let guardRail = ShrinkGuard(message: "error: \(path) or a ledger file got shorter while it was being read; run again, or with --no-cache\n")
         defer { guardRail.remove() }
-        let bytes = UnsafeRawBufferPointer(start: p, count: size)
+        let bytes = memory.bytes
         do throws(ImageProblem) {
             let dir = try StoreImage.directory(bytes)
             guard dir.version == version else { throw ImageProblem("written by Abacus \(ShownText.shown(dir.version, limit: 40)), this is \(version)") }
@@ -99,7 +97,7 @@ public struct StoreCache: Sendable {
                     return nil
                 }
             }
-            let ledger = try StoreImage.ledger(bytes, dir, files: paths, fd: fd)
+            let ledger = try StoreImage.ledger(memory, dir, files: paths)
             // Most recently used first when the folder is trimmed.
             _ = futimens(fd, nil)
             return ledger

@@ -98,6 +98,8 @@ enum StoreImage {
         case idArena, idStarts
         case categoryStarts, categoryRows, bookStarts, bookRows, currencyStarts, currencyRows
         case categories, parties, payments, tags, remarkTexts
+
+        static let dictionaries: Set<S> = [.categories, .parties, .payments, .tags, .remarkTexts]
     }
 
     /// A dictionary as one section: count, then each string's length and bytes.
@@ -240,292 +242,245 @@ enum StoreImage {
         return Directory(version: abacus, stamps: stamps, sections: sections, reader: r)
     }
 
-    /// The ledger in `image`, whose directory was read as `dir` and whose key the caller has
-    /// checked. Every section's hash is checked as it is copied, and the store is validated.
-    /// With `fd`, the image file `image` maps, sections are read from the file (see `SectionCopies`).
-    static func ledger(_ image: UnsafeRawBufferPointer, _ dir: Directory, files: [String], fd: Int32? = nil) throws(ImageProblem) -> Ledger {
+    /// The ledger in the image `memory` holds, whose directory was read as `dir` and whose key
+    /// the caller has checked. The store's columns are read where they lie in `memory` (which
+    /// they keep alive), not copied: before any of it is used, every section's hash is checked
+    /// and every value the query engine relies on (codes within their dictionaries, rows within
+    /// the store, days in order, valid currencies and decimals), in one pass over each section.
+    static func ledger(_ memory: ImageMemory, _ dir: Directory, files: [String]) throws(ImageProblem) -> Ledger {
+        let image = memory.bytes
         guard let base = image.baseAddress else { throw ImageProblem("empty") }
         var r = dir.reader
         var small = try decodeSmall(&r)
         guard r.atEnd else { throw ImageProblem("its directory has bytes after its end") }
         small.ledger.files = files
-        // Copy and check every section side by side.
-        let n = S.allCases.count
-        let copies = SectionCopies(count: n, fd: fd, base: base)
-        let start = SendableRaw(base)
         let sections = dir.sections
-        // Largest first, so that two cores finish together.
-        let order = (0..<n).sorted { sections[$0].length > sections[$1].length }
-        DispatchQueue.concurrentPerform(iterations: n) { k in
-            let i = order[k]
-            let bytes = UnsafeRawBufferPointer(start: start.pointer + sections[i].offset, count: sections[i].length)
-            let hash = sections[i].hash
-            switch S(rawValue: i) {
-            case .day, .bookedIndex: copies.copy(i, bytes, hash: hash, as: Int32.self)
-            case .amount, .normalizedAmount, .conversionRate: copies.copy(i, bytes, hash: hash, as: Int128.self)
-            case .currency, .normalizedCurrency: copies.copy(i, bytes, hash: hash, as: Currency.self)
-            case .categories, .parties, .payments, .tags, .remarkTexts: copies.strings(i, bytes, hash: hash)
-            case .isTransfer, .idArena: copies.copy(i, bytes, hash: hash, as: UInt8.self)
-            case .normalizedScale, .conversionRateScale: copies.copy(i, bytes, hash: hash, as: Int8.self)
-            case .idStarts: copies.copy(i, bytes, hash: hash, as: Int.self)
-            default: copies.copy(i, bytes, hash: hash, as: UInt32.self)
+        func bytes(_ s: S) -> UnsafeRawBufferPointer {
+            UnsafeRawBufferPointer(start: base + sections[s.rawValue].offset, count: sections[s.rawValue].length)
+        }
+        // The dictionaries first (small): the columns' codes are checked against their sizes.
+        func strings(_ s: S) throws(ImageProblem) -> [String] { try dictionary(bytes(s), hash: sections[s.rawValue].hash, s) }
+        var st = EntryStore()
+        st.categories = try strings(.categories)
+        st.parties = try strings(.parties)
+        st.payments = try strings(.payments)
+        st.tags = try strings(.tags)
+        st.remarkTexts = try strings(.remarkTexts)
+        guard !st.parties.isEmpty, !st.payments.isEmpty, !st.remarkTexts.isEmpty else { throw ImageProblem("its dictionaries are inconsistent: damaged") }
+        let n = small.count
+        let books = small.ledger.books.count
+        let booked = sections[S.normalizedCurrency.rawValue].length / MemoryLayout<Currency>.stride
+        let idCount = sections[S.idStarts.rawValue].length / MemoryLayout<Int>.stride - 1
+        let (categories, parties, payments, tags, remarks) = (st.categories.count, st.parties.count, st.payments.count, st.tags.count, st.remarkTexts.count)
+
+        // Every other section: its hash and its values, side by side, largest first.
+        let problems = UnsafeMutableBufferPointer<ImageProblem?>.allocate(capacity: S.allCases.count)
+        problems.initialize(repeating: nil)
+        defer { _ = problems.deinitialize(); problems.deallocate() }
+        let out = SendablePointer(problems.baseAddress!)
+        let start = SendableRaw(base)
+        let big = S.allCases.filter { !S.dictionaries.contains($0) }.sorted { sections[$0.rawValue].length > sections[$1.rawValue].length }
+        DispatchQueue.concurrentPerform(iterations: big.count) { k in
+            let s = big[k]
+            let b = UnsafeRawBufferPointer(start: start.pointer + sections[s.rawValue].offset, count: sections[s.rawValue].length)
+            let hash = sections[s.rawValue].hash
+            let maxAmount = ExactDecimal.maxSignificand.magnitude
+            let problem: ImageProblem?
+            switch s {
+            case .day:
+                var last = Int32.min
+                problem = verify(s, b, hash: hash, as: Int32.self) { ascending($0, &last) && $0.allSatisfy(StoreImage.days.contains) }
+            case .amount, .normalizedAmount, .conversionRate:
+                problem = verify(s, b, hash: hash, as: Int128.self) { $0.allSatisfy { $0.magnitude <= maxAmount } }
+            case .currency, .normalizedCurrency:
+                problem = verify(s, b, hash: hash, as: Currency.self) { $0.allSatisfy(\.isISO) }
+            case .book: problem = verify(s, b, hash: hash, as: UInt32.self) { below($0, books) }
+            case .category: problem = verify(s, b, hash: hash, as: UInt32.self) { below($0, categories) }
+            case .party: problem = verify(s, b, hash: hash, as: UInt32.self) { below($0, parties) }
+            case .payment: problem = verify(s, b, hash: hash, as: UInt32.self) { below($0, payments) }
+            case .remarks: problem = verify(s, b, hash: hash, as: UInt32.self) { below($0, remarks) }
+            case .entryID: problem = verify(s, b, hash: hash, as: UInt32.self) { below($0, idCount) }
+            case .tagCodes: problem = verify(s, b, hash: hash, as: UInt32.self) { below($0, tags) }
+            case .categoryRows, .bookRows, .currencyRows: problem = verify(s, b, hash: hash, as: UInt32.self) { below($0, n) }
+            case .tagStart, .categoryStarts, .bookStarts, .currencyStarts:
+                var last = UInt32.min
+                problem = verify(s, b, hash: hash, as: UInt32.self) { ascending($0, &last) }
+            case .idStarts:
+                var last = Int.min
+                problem = verify(s, b, hash: hash, as: Int.self) { ascending($0, &last) }
+            case .isTransfer: problem = verify(s, b, hash: hash, as: UInt8.self) { below($0, 2) }
+            case .idArena: problem = verify(s, b, hash: hash, as: UInt8.self) { _ in true }
+            case .bookedIndex: problem = verify(s, b, hash: hash, as: Int32.self) { $0.allSatisfy { $0 >= -1 && Int($0) < booked } }
+            case .normalizedScale, .conversionRateScale:
+                let scales = -1...Int8(ExactDecimal.maxScale)
+                problem = verify(s, b, hash: hash, as: Int8.self) { $0.allSatisfy(scales.contains) }
+            case .categories, .parties, .payments, .tags, .remarkTexts:
+                problem = nil
             }
+            out.pointer[s.rawValue] = problem
         }
-        if let problem = copies.problem { throw problem }
-        var s = EntryStore()
-        s.setCount(small.count)
-        s.amountScale = small.amountScale
-        s.day = try copies.array(S.day.rawValue)
-        s.amount = try copies.array(S.amount.rawValue)
-        s.currency = try copies.array(S.currency.rawValue)
-        s.book = try copies.array(S.book.rawValue)
-        s.category = try copies.array(S.category.rawValue)
-        s.party = try copies.array(S.party.rawValue)
-        s.payment = try copies.array(S.payment.rawValue)
-        s.remarks = try copies.array(S.remarks.rawValue)
-        s.isTransfer = try copies.bools(S.isTransfer.rawValue)
-        s.entryID = try copies.array(S.entryID.rawValue)
-        s.tagStart = try copies.array(S.tagStart.rawValue)
-        s.tagCodes = try copies.array(S.tagCodes.rawValue)
-        s.bookedIndex = try copies.array(S.bookedIndex.rawValue)
-        s.booked.normalizedAmount = try copies.array(S.normalizedAmount.rawValue)
-        s.booked.normalizedScale = try copies.array(S.normalizedScale.rawValue)
-        s.booked.normalizedCurrency = try copies.array(S.normalizedCurrency.rawValue)
-        s.booked.conversionRate = try copies.array(S.conversionRate.rawValue)
-        s.booked.conversionRateScale = try copies.array(S.conversionRateScale.rawValue)
-        s.booked.normalizedScales = small.normalizedScales
-        s.booked.conversionRateScales = small.conversionRateScales
+        if let problem = problems.first(where: { $0 != nil }) ?? nil { throw problem }
+
+        // Every section holds what it should: the columns, where they lie.
+        func column<T>(_ s: S, _: T.Type = T.self) -> StoreColumn<T> {
+            let b = bytes(s)
+            let count = b.count / MemoryLayout<T>.stride
+            return StoreColumn(b.baseAddress.unsafelyUnwrapped.bindMemory(to: T.self, capacity: count), count: count, owner: memory)
+        }
+        st.setCount(n)
+        st.amountScale = small.amountScale
+        st.day = column(.day)
+        st.amount = column(.amount)
+        st.currency = column(.currency)
+        st.book = column(.book)
+        st.category = column(.category)
+        st.party = column(.party)
+        st.payment = column(.payment)
+        st.remarks = column(.remarks)
+        // Each byte is 0 or 1 (checked above): a `Bool`'s representation.
+        st.isTransfer = column(.isTransfer)
+        st.entryID = column(.entryID)
+        st.tagStart = column(.tagStart)
+        st.tagCodes = column(.tagCodes)
+        st.bookedIndex = column(.bookedIndex)
+        st.booked.normalizedAmount = column(.normalizedAmount).array
+        st.booked.normalizedScale = column(.normalizedScale).array
+        st.booked.normalizedCurrency = column(.normalizedCurrency).array
+        st.booked.conversionRate = column(.conversionRate).array
+        st.booked.conversionRateScale = column(.conversionRateScale).array
+        st.booked.normalizedScales = small.normalizedScales
+        st.booked.conversionRateScales = small.conversionRateScales
         // Written as Int64, read as Int: the same eight bytes on the 64-bit hosts Abacus runs on.
-        let idStarts: [Int] = try copies.array(S.idStarts.rawValue)
-        let idArena: [UInt8] = try copies.array(S.idArena.rawValue)
-        guard idStarts.first == 0 && idStarts.last == idArena.count && isAscending(idStarts) else {
-            throw ImageProblem("its entry ids are inconsistent: damaged")
-        }
-        s.ids = IDColumn(arena: idArena, starts: idStarts)
-        s.byCategory = try copies.postings(S.categoryStarts.rawValue, S.categoryRows.rawValue)
-        s.byBook = try copies.postings(S.bookStarts.rawValue, S.bookRows.rawValue)
-        s.byCurrency = try copies.postings(S.currencyStarts.rawValue, S.currencyRows.rawValue)
-        s.categories = try copies.array(S.categories.rawValue)
-        s.parties = try copies.array(S.parties.rawValue)
-        s.payments = try copies.array(S.payments.rawValue)
-        s.tags = try copies.array(S.tags.rawValue)
-        s.remarkTexts = try copies.array(S.remarkTexts.rawValue)
-        s.currencies = small.currencies
-        try validate(s, books: small.ledger.books.count)
-        small.ledger.entries = s
+        let idStarts: StoreColumn<Int> = column(.idStarts)
+        let idArena: StoreColumn<UInt8> = column(.idArena)
+        guard idStarts.first == 0 && idStarts.last == idArena.count else { throw ImageProblem("its entry ids are inconsistent: damaged") }
+        st.ids = IDColumn(arena: idArena, starts: idStarts)
+        st.byCategory = PostingIndex(starts: column(.categoryStarts), rows: column(.categoryRows))
+        st.byBook = PostingIndex(starts: column(.bookStarts), rows: column(.bookRows))
+        st.byCurrency = PostingIndex(starts: column(.currencyStarts), rows: column(.currencyRows))
+        st.currencies = small.currencies
+        try validate(st, books: books)
+        small.ledger.entries = st
         return small.ledger
     }
 
-    static func isAscending<T: Comparable>(_ a: [T]) -> Bool {
-        a.withUnsafeBufferPointer { b in
-            guard b.count > 1 else { return true }
-            for i in 1..<b.count where b[i] < b[i - 1] { return false }
-            return true
+    /// Checks section `s` against its hash and its values against `check`, block by block,
+    /// each block checked while it is in cache. `check` sees the blocks in order.
+    static func verify<T>(_ s: S, _ b: UnsafeRawBufferPointer, hash: UInt64, as: T.Type,
+                          _ check: (UnsafeBufferPointer<T>) -> Bool) -> ImageProblem? {
+        let stride = MemoryLayout<T>.stride
+        guard b.count % stride == 0 else { return ImageProblem("its section \(s) is not a whole number of elements: damaged") }
+        // A large section's pages mapped in one call, not by a fault every few pages.
+        if b.count >= 1 << 20 { Pages.advise(b.baseAddress, b.count, 22 /* MADV_POPULATE_READ */, wholePagesOnly: false) }
+        var fits = true
+        let got = SectionHash.of(b) { block in
+            if fits { fits = check(UnsafeBufferPointer(start: block.baseAddress?.assumingMemoryBound(to: T.self), count: block.count / stride)) }
         }
+        guard got == hash else { return ImageProblem("its section \(s) does not match its checksum: damaged") }
+        guard fits else { return ImageProblem("its \(s) column is inconsistent: damaged") }
+        return nil
     }
 
-    static func allBelow(_ a: [UInt32], _ limit: Int) -> Bool {
-        a.withUnsafeBufferPointer { b in
-            var worst: UInt32 = 0
-            for x in b { worst = max(worst, x) }
-            return b.isEmpty || Int(worst) < limit
-        }
+    @inline(__always)
+    static func below<T: BinaryInteger>(_ b: UnsafeBufferPointer<T>, _ limit: Int) -> Bool {
+        var worst: T = 0
+        for x in b { worst = max(worst, x) }
+        return b.isEmpty || Int(worst) < limit
     }
 
-    /// What the query engine relies on, checked before the store is used (the checks side by side).
+    /// Whether `b` is ascending and starts at or after `last`; `last` becomes its last element.
+    @inline(__always)
+    static func ascending<T: FixedWidthInteger>(_ b: UnsafeBufferPointer<T>, _ last: inout T) -> Bool {
+        guard let first = b.first, first >= last else { return b.isEmpty }
+        var ok = true
+        for i in 1..<b.count { ok = ok && b[i] >= b[i - 1] }
+        last = b[b.count - 1]
+        return ok
+    }
+
+    /// A dictionary section (count, then each string's length and bytes), once its hash is checked.
+    static func dictionary(_ b: UnsafeRawBufferPointer, hash: UInt64, _ s: S) throws(ImageProblem) -> [String] {
+        guard SectionHash.of(b) == hash else { throw ImageProblem("its dictionary \(s) does not match its checksum: damaged") }
+        var r = ByteReader(b)
+        let n = try r.count(max: b.count)
+        var out: [String] = []
+        out.reserveCapacity(n)
+        for _ in 0..<n { out.append(try r.string()) }
+        guard r.atEnd else { throw ImageProblem("its dictionary \(s) has bytes after its end") }
+        return out
+    }
+
+    /// What the query engine relies on across columns, checked before the store is used (the
+    /// values of each column were checked with its hash).
     static func validate(_ s: EntryStore, books: Int) throws(ImageProblem) {
         let n = s.count
         let b = s.booked
         let m = b.normalizedCurrency.count
-        let scales = -1...Int8(ExactDecimal.maxScale)
-        let fits: @Sendable (Int128) -> Bool = { $0.magnitude <= ExactDecimal.maxSignificand.magnitude }
-        @Sendable func postings(_ index: PostingIndex, _ codes: Int) -> Bool {
-            index.starts.count == codes + 1 && index.starts.first == 0 && Int(index.starts.last ?? 1) == n
-                && index.rows.count == n && isAscending(index.starts) && allBelow(index.rows, n)
+        func postings(_ index: PostingIndex, _ codes: Int) -> Bool {
+            index.starts.count == codes + 1 && index.starts.first == 0 && Int(index.starts.last ?? 1) == n && index.rows.count == n
         }
-        let checks: [(String, @Sendable () -> Bool)] = [
-            ("column lengths", {
-                [s.day.count, s.amount.count, s.currency.count, s.book.count, s.category.count, s.party.count, s.payment.count,
-                 s.remarks.count, s.isTransfer.count, s.entryID.count, s.bookedIndex.count].allSatisfy { $0 == n }
-                    && (0...ExactDecimal.maxScale).contains(s.amountScale)
-            }),
-            ("tag lists", {
-                s.tagStart.count == n + 1 && s.tagStart.first == 0 && Int(s.tagStart.last ?? 1) == s.tagCodes.count
-                    && isAscending(s.tagStart) && allBelow(s.tagCodes, s.tags.count)
-            }),
-            ("days", { isAscending(s.day) && (s.day.first.map { StoreImage.days.contains($0) } ?? true) && (s.day.last.map { StoreImage.days.contains($0) } ?? true) }),
-            ("book and category codes", { allBelow(s.book, books) && allBelow(s.category, s.categories.count) }),
-            ("party, payment and remark codes", {
-                !s.parties.isEmpty && allBelow(s.party, s.parties.count) && !s.payments.isEmpty && allBelow(s.payment, s.payments.count)
-                    && !s.remarkTexts.isEmpty && allBelow(s.remarks, s.remarkTexts.count)
-            }),
-            ("entry id codes", { allBelow(s.entryID, s.ids.count) }),
-            ("currencies", { s.currency.allSatisfy { $0.isISO } && s.currencies.allSatisfy { $0.isISO } && isAscending(s.currencies.map(\.packed)) }),
-            ("amounts", { s.amount.allSatisfy(fits) }),
-            ("booked columns", {
-                b.normalizedAmount.count == m && b.normalizedScale.count == m && b.conversionRate.count == m && b.conversionRateScale.count == m
-                    && s.bookedIndex.allSatisfy { $0 >= -1 && Int($0) < m } && b.normalizedCurrency.allSatisfy { $0.isISO }
-                    && b.normalizedScale.allSatisfy { scales.contains($0) } && b.conversionRateScale.allSatisfy { scales.contains($0) }
-                    && b.normalizedAmount.allSatisfy(fits) && b.conversionRate.allSatisfy(fits)
-                    && (b.normalizedScales + b.conversionRateScales).allSatisfy { (0...ExactDecimal.maxScale).contains($0) }
-            }),
-            ("category and book posting lists", { postings(s.byCategory, s.categories.count) && postings(s.byBook, books) }),
-            ("currency posting lists", { postings(s.byCurrency, 26 * 26 * 26 + 1) }),
+        let checks: [(String, Bool)] = [
+            ("column lengths", [s.day.count, s.amount.count, s.currency.count, s.book.count, s.category.count, s.party.count, s.payment.count,
+                                s.remarks.count, s.isTransfer.count, s.entryID.count, s.bookedIndex.count].allSatisfy { $0 == n }
+                && (0...ExactDecimal.maxScale).contains(s.amountScale)),
+            ("tag lists", s.tagStart.count == n + 1 && s.tagStart.first == 0 && Int(s.tagStart.last ?? 1) == s.tagCodes.count),
+            ("currencies", s.currencies.allSatisfy { $0.isISO } && zip(s.currencies, s.currencies.dropFirst()).allSatisfy { $0.packed < $1.packed }),
+            ("booked columns", b.normalizedAmount.count == m && b.normalizedScale.count == m && b.conversionRate.count == m
+                && b.conversionRateScale.count == m && (b.normalizedScales + b.conversionRateScales).allSatisfy { (0...ExactDecimal.maxScale).contains($0) }),
+            ("category and book posting lists", postings(s.byCategory, s.categories.count) && postings(s.byBook, books)),
+            ("currency posting lists", postings(s.byCurrency, 26 * 26 * 26 + 1)),
         ]
-        let passed = UnsafeMutableBufferPointer<Bool>.allocate(capacity: checks.count)
-        defer { passed.deallocate() }
-        passed.initialize(repeating: false)
-        let out = SendablePointer(passed.baseAddress!)
-        DispatchQueue.concurrentPerform(iterations: checks.count) { out.pointer[$0] = checks[$0].1() }
-        if let failed = checks.indices.first(where: { !passed[$0] }) {
-            throw ImageProblem("its \(checks[failed].0) are inconsistent: damaged")
-        }
+        if let failed = checks.first(where: { !$0.1 }) { throw ImageProblem("its \(failed.0) are inconsistent: damaged") }
     }
 
     /// The days a ledger date can name (years 1 to 9999).
     static let days: ClosedRange<Int32> = (Day(year: 1, month: 1, day: 1)?.number ?? 0)...(Day(year: 9999, month: 12, day: 31)?.number ?? 0)
 }
 
-/// The sections of an image, each copied (and its hash checked) by its own job into an
-/// array of its element type; read once every job is done.
-final class SectionCopies: @unchecked Sendable {
-    /// One element per section, each written by one job only.
-    private let slots: UnsafeMutableBufferPointer<Any?>
-    private let problems: UnsafeMutableBufferPointer<ImageProblem?>
-    /// The image file, when sections are read from it (`pread`) rather than copied from a
-    /// mapping of it at `base`: the kernel copies from its cache, no page of the file is mapped.
-    private let fd: Int32?
-    private let base: UnsafeRawPointer?
+/// The memory an image is read from, kept alive by the columns read in place from it: a
+/// mapping of the image file, or (in tests) a copy of its bytes.
+final class ImageMemory: ColumnOwner, @unchecked Sendable {
+    let bytes: UnsafeRawBufferPointer
+    private let mapped: Bool
 
-    init(count: Int, fd: Int32? = nil, base: UnsafeRawPointer? = nil) {
-        self.fd = fd
-        self.base = base
-        slots = .allocate(capacity: count)
-        slots.initialize(repeating: nil)
-        problems = .allocate(capacity: count)
-        problems.initialize(repeating: nil)
+    /// The file `fd` of `size` bytes, mapped read-only. While it is mapped, a file cut short by
+    /// another program would make its lost pages fault: `ShrinkGuard.lasting` turns that into a
+    /// clear message (Abacus itself replaces images whole, never in place).
+    init?(mapping fd: Int32, size: Int) {
+        guard let p = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), p != MAP_FAILED else { return nil }
+        bytes = UnsafeRawBufferPointer(start: p, count: size)
+        mapped = true
+        ShrinkGuard.lasting()
+    }
+
+    /// A copy of `b`, aligned as a mapping is.
+    init(copying b: UnsafeRawBufferPointer) {
+        let p = UnsafeMutableRawPointer.allocate(byteCount: max(1, b.count), alignment: StoreImage.alignment)
+        if let from = b.baseAddress { p.copyMemory(from: from, byteCount: b.count) }
+        bytes = UnsafeRawBufferPointer(start: p, count: b.count)
+        mapped = false
     }
 
     deinit {
-        _ = slots.deinitialize()
-        slots.deallocate()
-        _ = problems.deinitialize()
-        problems.deallocate()
-    }
-
-    /// Copies section `i` into a `[T]`, hashing it block by block as it lands.
-    func copy<T>(_ i: Int, _ b: UnsafeRawBufferPointer, hash: UInt64, as: T.Type) {
-        let stride = MemoryLayout<T>.stride
-        guard b.count % stride == 0 else { problems[i] = ImageProblem("section \(i) is not a whole number of elements"); return }
-        let n = b.count / stride
-        var got: UInt64?
-        let a = [T](unsafeUninitializedCapacity: n) { out, initialized in
-            let to = UnsafeMutableRawPointer(out.baseAddress)
-            // A large column's pages made in one call, not by a fault every 4 KB.
-            if b.count >= 1 << 20 { Pages.advise(to, b.count, 23 /* MADV_POPULATE_WRITE */, wholePagesOnly: true) }
-            if let fd, let base, let from = b.baseAddress {
-                got = SectionHash.read(fd, at: from - base, count: b.count, to: to)
-            } else {
-                got = SectionHash.copy(b, to: to)
-            }
-            initialized = n
-        }
-        guard let got, got == hash else { problems[i] = ImageProblem("its section \(StoreImage.S(rawValue: i).map { "\($0)" } ?? "\(i)") does not match its checksum: damaged"); return }
-        slots[i] = a
-    }
-
-    /// The first problem met, by section.
-    var problem: ImageProblem? { problems.first { $0 != nil } ?? nil }
-
-    func array<T>(_ i: Int) throws(ImageProblem) -> [T] {
-        guard let a = slots[i] as? [T] else { throw ImageProblem("section \(i) is missing") }
-        return a
-    }
-
-    /// A column of `Bool`, each byte checked to be 0 or 1 before it is taken as one.
-    func bools(_ i: Int) throws(ImageProblem) -> [Bool] {
-        let raw: [UInt8] = try array(i)
-        guard raw.allSatisfy({ $0 <= 1 }) else { throw ImageProblem("a transfer flag is neither true nor false: damaged") }
-        return [Bool](unsafeUninitializedCapacity: raw.count) { out, initialized in
-            raw.withUnsafeBytes { from in
-                if let to = out.baseAddress, let f = from.baseAddress { UnsafeMutableRawPointer(to).copyMemory(from: f, byteCount: raw.count) }
-            }
-            initialized = raw.count
-        }
-    }
-
-    func postings(_ starts: Int, _ rows: Int) throws(ImageProblem) -> PostingIndex {
-        var p = PostingIndex()
-        p.starts = try array(starts)
-        p.rows = try array(rows)
-        return p
-    }
-
-    /// Decodes a dictionary section (count, then each string's length and bytes) once its hash is checked.
-    func strings(_ i: Int, _ b: UnsafeRawBufferPointer, hash: UInt64) {
-        guard SectionHash.of(b) == hash else { problems[i] = ImageProblem("its dictionary \(i) does not match its checksum: damaged"); return }
-        var r = ByteReader(b)
-        do throws(ImageProblem) {
-            let n = try r.count(max: b.count)
-            var out: [String] = []
-            out.reserveCapacity(n)
-            for _ in 0..<n { out.append(try r.string()) }
-            guard r.atEnd else { throw ImageProblem("its dictionary \(i) has bytes after its end") }
-            slots[i] = out
-        } catch {
-            problems[i] = error
-        }
+        guard let p = bytes.baseAddress else { return }
+        if mapped { munmap(UnsafeMutableRawPointer(mutating: p), bytes.count) } else { UnsafeMutableRawPointer(mutating: p).deallocate() }
     }
 }
-
 /// The hash of a section: XXH64 of each 256 KB block, then XXH64 of the blocks' hashes.
-/// Blocks small enough to stay in cache let a section be copied and checked in one pass.
+/// Blocks small enough to stay in cache let a section be hashed and its values checked in one pass.
 enum SectionHash {
     static let blockBytes = 256 << 10
 
-    static func of(_ b: UnsafeRawBufferPointer) -> UInt64 {
-        var hashes: [UInt64] = []
-        var at = 0
-        while at < b.count {
-            let n = min(blockBytes, b.count - at)
-            hashes.append(ContentHash.xxh64(UnsafeRawBufferPointer(rebasing: b[at..<(at + n)]), seed: UInt64(hashes.count)))
-            at += n
-        }
-        return hashes.withUnsafeBytes { ContentHash.xxh64($0, seed: UInt64(b.count)) }
-    }
-
-    /// Reads `count` bytes at `offset` of the file into `to` block by block, hashing each block
-    /// where it landed; returns what `of` gives for those bytes, or nil when the file is short.
-    static func read(_ fd: Int32, at offset: Int, count: Int, to: UnsafeMutableRawPointer?) -> UInt64? {
-        var hashes: [UInt64] = []
-        hashes.reserveCapacity(count / blockBytes + 1)
-        var at = 0
-        while at < count {
-            let n = min(blockBytes, count - at)
-            guard let to else { return nil }
-            var got = 0
-            while got < n {
-                let r = pread(fd, to + at + got, n - got, off_t(offset + at + got))
-                if r < 0 && errno == EINTR { continue }
-                if r <= 0 { return nil }
-                got += r
-            }
-            hashes.append(ContentHash.xxh64(UnsafeRawBufferPointer(start: to + at, count: n), seed: UInt64(hashes.count)))
-            at += n
-        }
-        return hashes.withUnsafeBytes { ContentHash.xxh64($0, seed: UInt64(count)) }
-    }
-
-    /// Copies `b` to `to` block by block, hashing each block where it landed; returns `of(b)`.
-    static func copy(_ b: UnsafeRawBufferPointer, to: UnsafeMutableRawPointer?) -> UInt64 {
+    /// The hash of `b`; `visit` sees each block, in order, once it is hashed.
+    static func of(_ b: UnsafeRawBufferPointer, visit: (UnsafeRawBufferPointer) -> Void = { _ in }) -> UInt64 {
         var hashes: [UInt64] = []
         hashes.reserveCapacity(b.count / blockBytes + 1)
         var at = 0
         while at < b.count {
             let n = min(blockBytes, b.count - at)
-            guard let to, let from = b.baseAddress else { break }
-            (to + at).copyMemory(from: from + at, byteCount: n)
-            hashes.append(ContentHash.xxh64(UnsafeRawBufferPointer(start: to + at, count: n), seed: UInt64(hashes.count)))
+            let block = UnsafeRawBufferPointer(rebasing: b[at..<(at + n)])
+            hashes.append(ContentHash.xxh64(block, seed: UInt64(hashes.count)))
+            visit(block)
             at += n
         }
         return hashes.withUnsafeBytes { ContentHash.xxh64($0, seed: UInt64(b.count)) }
@@ -552,6 +507,10 @@ protocol RawBytesHolder {
 
 // Only arrays of plain values (integers, `Currency`, `Bool`) are written this way.
 extension Array: RawBytesHolder {
+    func withBytes<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R { withUnsafeBytes(body) }
+}
+
+extension StoreColumn: RawBytesHolder {
     func withBytes<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R { withUnsafeBytes(body) }
 }
 

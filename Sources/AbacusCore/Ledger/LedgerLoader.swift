@@ -208,14 +208,18 @@ struct MappedFile {
 
 /// A mapped file that someone shortens while it is read makes its lost pages fault with
 /// SIGBUS. While files load, that signal ends the program with a clear message and status 2
-/// (nothing was loaded), instead of a crash; afterwards the previous handler is back.
+/// (nothing was loaded), instead of a crash; afterwards the previous handler and message are
+/// back. A store image stays mapped while its store is used: `lasting()` keeps a handler for
+/// it for the rest of the process.
 struct ShrinkGuard {
     private var previous = sigaction()
+    private var previousMessage: UnsafeMutableBufferPointer<UInt8>?
+    private let own: UnsafeMutableBufferPointer<UInt8>
 
     /// The message, made before the signal can come: a handler may only write and exit.
     nonisolated(unsafe) private static var message: UnsafeMutableBufferPointer<UInt8>?
-    /// Loads on several threads at once (tests) each replace the message: one at a time,
-    /// or two could free the same one.
+    nonisolated(unsafe) private static var lastingInstalled = false
+    /// Loads on several threads at once (tests) each swap the message: one at a time.
     private static let messageLock = Mutex<Void>(())
 
     init(paths: [String]) {
@@ -223,13 +227,45 @@ struct ShrinkGuard {
     }
 
     init(message text: String) {
+        let own = ShrinkGuard.bytes(text)
+        self.own = own
+        previousMessage = ShrinkGuard.messageLock.withLock { _ in
+            defer { ShrinkGuard.message = own }
+            return ShrinkGuard.message
+        }
+        previous = ShrinkGuard.install()
+    }
+
+    func remove() {
+        var restore = previous
+        sigaction(SIGBUS, &restore, nil)
+        ShrinkGuard.messageLock.withLock { _ in
+            // Another load may have put its own message in since: leave that one.
+            if ShrinkGuard.message?.baseAddress == own.baseAddress { ShrinkGuard.message = previousMessage }
+        }
+        // The message is never freed: loads on two threads (tests) may each hold the other's as
+        // the one to restore, and a hundred bytes a load is nothing.
+    }
+
+    /// From now on, a SIGBUS outside a load says a store image in use was cut short (only
+    /// another program can do that: Abacus replaces images whole), instead of a crash.
+    static func lasting() {
+        guard !lastingInstalled else { return }
+        lastingInstalled = true
+        message = bytes("error: a store image in use got shorter (another program cut it); run again, or with --no-cache\n")
+        _ = install()
+    }
+
+    private static func bytes(_ text: String) -> UnsafeMutableBufferPointer<UInt8> {
         let bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: text.utf8.count)
         _ = bytes.initialize(from: text.utf8)
-        ShrinkGuard.messageLock.withLock { _ in
-            ShrinkGuard.message?.deallocate()
-            ShrinkGuard.message = bytes
-        }
+        return bytes
+    }
+
+    /// Installs the handler; returns the one it replaced.
+    private static func install() -> sigaction {
         var action = sigaction()
+        var previous = sigaction()
         #if canImport(Glibc)
         action.__sigaction_handler.sa_handler = { _ in
             if let m = ShrinkGuard.message { _ = write(2, m.baseAddress, m.count) }
@@ -238,11 +274,7 @@ struct ShrinkGuard {
         #endif
         sigemptyset(&action.sa_mask)
         sigaction(SIGBUS, &action, &previous)
-    }
-
-    func remove() {
-        var restore = previous
-        sigaction(SIGBUS, &restore, nil)
+        return previous
     }
 }
 
@@ -483,19 +515,19 @@ struct LedgerBuilder {
         var store = EntryStore()
         store.setCount(n)
         store.amountScale = scale
-        store.day = dayOut.value ?? []
-        store.amount = amountOut.value ?? []
-        store.currency = currencyOut.value ?? []
-        store.book = bookOut.value ?? []
-        store.category = categoryOut.value ?? []
-        store.party = partyOut.value ?? []
-        store.payment = paymentOut.value ?? []
-        store.remarks = remarksOut.value ?? []
-        store.isTransfer = transferOut.value ?? []
-        store.bookedIndex = bookedOut.value ?? []
-        store.entryID = order ?? Array(0..<UInt32(n))
-        store.tagStart = tagsOut.value?.starts ?? [0]
-        store.tagCodes = tagsOut.value?.codes ?? []
+        store.day = StoreColumn(dayOut.value ?? [])
+        store.amount = StoreColumn(amountOut.value ?? [])
+        store.currency = StoreColumn(currencyOut.value ?? [])
+        store.book = StoreColumn(bookOut.value ?? [])
+        store.category = StoreColumn(categoryOut.value ?? [])
+        store.party = StoreColumn(partyOut.value ?? [])
+        store.payment = StoreColumn(paymentOut.value ?? [])
+        store.remarks = StoreColumn(remarksOut.value ?? [])
+        store.isTransfer = StoreColumn(transferOut.value ?? [])
+        store.bookedIndex = StoreColumn(bookedOut.value ?? [])
+        store.entryID = StoreColumn(order ?? Array(0..<UInt32(n)))
+        store.tagStart = StoreColumn(tagsOut.value?.starts ?? [0])
+        store.tagCodes = StoreColumn(tagsOut.value?.codes ?? [])
         store.booked = booked
         store.booked.noteScales()
         store.categories = categories.allStrings()

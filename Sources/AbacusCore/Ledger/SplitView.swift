@@ -35,14 +35,18 @@ extension Ledger {
         out.ids = s.ids
         out.booked = s.booked
         var shares: [Int: BookedShare] = [:]
+        // The view's columns, built as arrays and then kept as the store's columns.
+        var day: [Int32] = [], amount: [Int128] = [], currency: [Currency] = [], book: [UInt32] = [], category: [UInt32] = []
+        var party: [UInt32] = [], payment: [UInt32] = [], remarks: [UInt32] = [], isTransfer: [Bool] = [], entryID: [UInt32] = []
+        var bookedIndexes: [Int32] = [], tagCodes: [UInt32] = [], tagStart: [UInt32] = [0]
         let n = s.count + splits.parts.reduce(0) { $0 + $1.count - 1 }
-        out.day.reserveCapacity(n); out.amount.reserveCapacity(n); out.category.reserveCapacity(n)
+        day.reserveCapacity(n); amount.reserveCapacity(n); category.reserveCapacity(n)
         var next = 0
-        func copy(_ r: Int, amount: Int128, category: UInt32, bookedIndex: Int32) {
-            out.day.append(s.day[r]); out.amount.append(amount); out.currency.append(s.currency[r]); out.book.append(s.book[r])
-            out.category.append(category); out.party.append(s.party[r]); out.payment.append(s.payment[r]); out.remarks.append(s.remarks[r])
-            out.isTransfer.append(s.isTransfer[r]); out.entryID.append(s.entryID[r]); out.bookedIndex.append(bookedIndex)
-            out.tagCodes.append(contentsOf: s.tags(at: r)); out.tagStart.append(UInt32(out.tagCodes.count))
+        func copy(_ r: Int, amount a: Int128, category c: UInt32, bookedIndex: Int32) {
+            day.append(s.day[r]); amount.append(a); currency.append(s.currency[r]); book.append(s.book[r])
+            category.append(c); party.append(s.party[r]); payment.append(s.payment[r]); remarks.append(s.remarks[r])
+            isTransfer.append(s.isTransfer[r]); entryID.append(s.entryID[r]); bookedIndexes.append(bookedIndex)
+            tagCodes.append(contentsOf: s.tags(at: r)); tagStart.append(UInt32(tagCodes.count))
         }
         for r in 0..<s.count {
             guard next < splits.rows.count, Int(splits.rows[next]) == r else {
@@ -61,10 +65,14 @@ extension Ledger {
                 bookedIndex = Int32(out.booked.count - 1)
             }
             for p in parts {
-                if let share { shares[out.day.count] = share }
+                if let share { shares[day.count] = share }
                 copy(r, amount: p.amount.significand, category: codeOf[p.category] ?? s.category[r], bookedIndex: bookedIndex)
             }
         }
+        out.day = StoreColumn(day); out.amount = StoreColumn(amount); out.currency = StoreColumn(currency); out.book = StoreColumn(book)
+        out.category = StoreColumn(category); out.party = StoreColumn(party); out.payment = StoreColumn(payment)
+        out.remarks = StoreColumn(remarks); out.isTransfer = StoreColumn(isTransfer); out.entryID = StoreColumn(entryID)
+        out.bookedIndex = StoreColumn(bookedIndexes); out.tagCodes = StoreColumn(tagCodes); out.tagStart = StoreColumn(tagStart)
         out.setCount(out.day.count)
         out.booked.noteScales()
         out.byCategory = PostingIndex(codes: out.category, codeCount: out.categories.count)

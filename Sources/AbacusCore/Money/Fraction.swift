@@ -110,6 +110,53 @@ public struct Int256: Comparable, Sendable {
     public static func < (a: Int256, b: Int256) -> Bool {
         a.high != b.high ? a.high < b.high : a.low < b.low
     }
+
+    /// The value negated, or nil for -2^255.
+    public var negated: Int256? {
+        guard !(high == .min && low == 0) else { return nil }
+        let l = ~low &+ 1
+        return Int256(high: ~high &+ (l == 0 ? 1 : 0), low: l)
+    }
+
+    /// The value divided by 10^digits, rounded half-even (to the nearest, ties to the even
+    /// neighbour, alike on both sides of zero): what `WideDecimal.rescaled` does with a BigInt,
+    /// here on four 64-bit limbs, one hardware division per limb and step of 19 digits.
+    public func roundedHalfEven(droppingDigits digits: Int) -> Int256 {
+        guard digits > 0 else { return self }
+        let negative = high < 0
+        // The magnitude (that of -2^255 is 2^255, fine unsigned), least significant limb first.
+        let ml = negative ? ~low &+ 1 : low
+        let mh = negative ? ~UInt128(bitPattern: high) &+ (ml == 0 ? 1 : 0) : UInt128(bitPattern: high)
+        var limbs = (UInt64(truncatingIfNeeded: ml), UInt64(truncatingIfNeeded: ml >> 64),
+                     UInt64(truncatingIfNeeded: mh), UInt64(truncatingIfNeeded: mh >> 64))
+        func divide(by d: UInt64) -> UInt64 {
+            var r: UInt64 = 0
+            (limbs.3, r) = d.dividingFullWidth((r, limbs.3))
+            (limbs.2, r) = d.dividingFullWidth((r, limbs.2))
+            (limbs.1, r) = d.dividingFullWidth((r, limbs.1))
+            (limbs.0, r) = d.dividingFullWidth((r, limbs.0))
+            return r
+        }
+        // Every dropped digit but the last, remembering whether any was not zero; then the last.
+        var sticky = false
+        var left = digits - 1
+        while left > 0 {
+            let k = Swift.min(left, 19)
+            if divide(by: UInt64(pow10[k])) != 0 { sticky = true }
+            left -= k
+        }
+        let last = divide(by: 10)
+        if last > 5 || (last == 5 && (sticky || limbs.0 & 1 == 1)) {
+            var carry: Bool
+            (limbs.0, carry) = limbs.0.addingReportingOverflow(1)
+            if carry { (limbs.1, carry) = limbs.1.addingReportingOverflow(1) }
+            if carry { (limbs.2, carry) = limbs.2.addingReportingOverflow(1) }
+            if carry { limbs.3 &+= 1 }
+        }
+        let q = Int256(high: Int128(bitPattern: UInt128(limbs.3) << 64 | UInt128(limbs.2)), low: UInt128(limbs.1) << 64 | UInt128(limbs.0))
+        // A quotient with a digit dropped is below 2^252: its negation exists.
+        return negative ? (q.negated ?? q) : q
+    }
 }
 
 /// An exact rational number `numerator / denominator`, denominator positive.
@@ -184,24 +231,67 @@ extension Rate {
 
 /// A value computed with quotient factors: `approximate` is within `error` of the exact
 /// value, which `exact` can work out when the rounding of the approximation is in doubt.
+///
+/// Nearly always both fit 256 bits (a group's sum of a million converted amounts does): then
+/// they are kept as `Int256`s and rounded with 64-bit divisions, and their BigInt forms are
+/// made only when asked for. Past 256 bits, everything is done in BigInt.
 public struct BoundedValue {
-    public var approximate: WideDecimal
+    /// The 256-bit form: `approximate` at `scale`, `error` at `scale + 1` (in ½ units).
+    private var small: (approximate: Int256, error: Int256, scale: Int)?
+    private var wide: (approximate: WideDecimal, error: WideDecimal)
+
+    public var approximate: WideDecimal {
+        if let small { return WideDecimal(small.approximate.big, scale: small.scale) }
+        return wide.approximate
+    }
+
     /// Non-negative; zero when `approximate` is exact.
-    public var error: WideDecimal
+    public var error: WideDecimal {
+        if let small { return WideDecimal(small.error.big, scale: small.scale + 1) }
+        return wide.error
+    }
+
+    /// Whether `approximate` is the value itself.
+    public var isExact: Bool { small.map { $0.error == .zero } ?? (wide.error.significand == 0) }
 
     public init(approximate: WideDecimal, error: WideDecimal = .zero) {
-        self.approximate = approximate
-        self.error = error
+        wide = (approximate, error)
+    }
+
+    /// `approximate` at `scale`, within `error` (non-negative) at `scale + 1`.
+    public init(approximate: Int256, scale: Int, error: Int256) {
+        small = (approximate, error, scale)
+        wide = (.zero, .zero)
     }
 
     /// Rounded half-even to `scale` decimals when every value within the error rounds the
     /// same way; nil when the exact value is needed to decide (or past 38 digits).
     public func roundedIfCertain(toScale scale: Int) -> ExactDecimal? {
+        if let small, scale <= small.scale {
+            let drop = small.scale - scale
+            if small.error == .zero { return BoundedValue.decimal(small.approximate.roundedHalfEven(droppingDigits: drop), scale: scale) }
+            // The approximation and both ends of its error, at the error's scale.
+            if let a = small.approximate.timesPowerOfTen(1), let e = small.error.negated {
+                var low = a, high = a
+                if !low.add(e), !high.add(small.error) {
+                    let r = a.roundedHalfEven(droppingDigits: drop + 1)
+                    guard low.roundedHalfEven(droppingDigits: drop + 1) == r, high.roundedHalfEven(droppingDigits: drop + 1) == r else { return nil }
+                    return BoundedValue.decimal(r, scale: scale)
+                }
+            }
+        }
+        let approximate = self.approximate, error = self.error
         guard let r = approximate.rounded(toScale: scale) else { return nil }
         if error.significand == 0 { return r }
         let low = approximate + WideDecimal(-error.significand, scale: error.scale)
         let high = approximate + error
         guard let a = low.rounded(toScale: scale), let b = high.rounded(toScale: scale), a == r, b == r else { return nil }
         return r
+    }
+
+    /// `v` at `scale`, or nil past 38 digits.
+    private static func decimal(_ v: Int256, scale: Int) -> ExactDecimal? {
+        guard let sig = v.int128, sig.magnitude <= ExactDecimal.maxSignificand.magnitude else { return nil }
+        return ExactDecimal(significand: sig, scale: scale)
     }
 }

@@ -203,8 +203,8 @@ public struct AgedRateUse: Sendable, Equatable {
 /// valuation, with the statement's what-if rates (docs/conversion.md#what-if-rates) laid over it.
 public final class RowConverter: @unchecked Sendable {
     /// The store's columns a conversion reads (not the whole store: this struct is copied into inner loops).
-    @usableFromInline let currency: [Currency]
-    @usableFromInline let bookedIndex: [Int32]
+    @usableFromInline let currency: StoreColumn<Currency>
+    @usableFromInline let bookedIndex: StoreColumn<Int32>
     @usableFromInline let booked: BookedColumns
     public let amountScale: Int
     public let target: Currency

@@ -135,16 +135,28 @@ public struct RateColumn: Sendable {
         let shares = booked ? ledger.bookedShares : [:]
         var ids = [Int32](repeating: RateColumn.same, count: store.count)
         // Rows are independent but for the rates they share: two threads fill halves of the
-        // column, and only a rate not met before (a currency on a new day) takes the lock.
+        // column, each noting the custom or market rates its rows need (a currency on a new
+        // day) instead of resolving them; those are resolved afterwards, on one thread and
+        // in row order, and the rows that wait for them filled in a second pass.
         ids.withUnsafeMutableBufferPointer { buffer in
             let out = UnsafeSendable(buffer)
             let threads = store.count >= RateColumn.parallelRows ? 2 : 1
-            let work: @Sendable (Int) -> Void = { k in
-                let range = (store.count * k / threads)..<(store.count * (k + 1) / threads)
-                RateColumn.fill(range, into: out.value, store: store, books: ledger.books, target: target, booked: booked,
-                                locked: lockedRates, shares: shares, dayMatters: valuation == .booked || valuation == .market, fixedDay: fixedDay, rates: rates)
+            let needs = (0..<threads).map { _ in Slot<[(day: Int32, from: Currency)]>() }
+            func each(_ work: @escaping @Sendable (Range<Int>, Int) -> Void) {
+                let parts: @Sendable (Int) -> Void = { k in work((store.count * k / threads)..<(store.count * (k + 1) / threads), k) }
+                if threads == 1 { parts(0) } else { DispatchQueue.concurrentPerform(iterations: threads, execute: parts) }
             }
-            if threads == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: threads, execute: work) }
+            each { range, k in
+                needs[k].value = RateColumn.fill(range, into: out.value, store: store, books: ledger.books, target: target, booked: booked,
+                                                 locked: lockedRates, shares: shares, rates: rates, dayMatters: valuation == .booked || valuation == .market)
+            }
+            let resolved = needs.map { slot in
+                UnsafeSendable((slot.value ?? []).map { rates.resolve(CurrencyPair($0.from, target), on: fixedDay ?? Day(number: $0.day)) })
+            }
+            each { range, k in
+                let ids = out.value, found = resolved[k].value
+                for row in range where ids[row] <= RateColumn.waiting { ids[row] = found[Int(ids[row] - Int32.min)] }
+            }
         }
         self.target = target
         self.valuation = valuation
@@ -157,49 +169,64 @@ public struct RateColumn: Sendable {
     /// From how many rows two threads fill a column.
     static let parallelRows = 100_000
 
-    /// Steps 2 to 4 for the rows of `range`.
+    /// A row whose custom or market rate is not resolved yet: `waiting - k` waits for need k
+    /// (far below the missing-pair codes, which count down from `missingBase`).
+    static let waiting = Int32.min + Int32(1 << 30)
+
+    /// Steps 2 to 4 for the rows of `range`: the rows that need a custom or market rate are
+    /// marked `Int32.min + k` for the k-th (day, currency) returned, a pair noted once per day.
     private static func fill(_ range: Range<Int>, into ids: UnsafeMutableBufferPointer<Int32>, store: EntryStore, books: [Book],
-                             target: Currency, booked: Bool, locked: [Int32], shares: [Int: BookedShare], dayMatters: Bool, fixedDay: Day?, rates: RateTable) {
-        // Custom and market rates by currency, for the current day (every day alike when the
-        // valuation fixes the date): a few currencies, searched linearly.
+                             target: Currency, booked: Bool, locked: [Int32], shares: [Int: BookedShare], rates: RateTable,
+                             dayMatters: Bool) -> [(day: Int32, from: Currency)] {
+        // The needs of the current day (every day alike when the valuation fixes the date): a
+        // few currencies, searched linearly.
+        var needs: [(day: Int32, from: Currency)] = []
         var cacheDay = Int32.min
-        var dayRates: [(currency: Currency, id: Int32)] = []
+        var dayNeeds: [(currency: Currency, need: Int32)] = []
+        // The columns taken out of the store once, not at every row.
+        let currency = store.currency, bookedIndex = store.bookedIndex, book = store.book, days = store.day
+        let normalizedCurrency = store.booked.normalizedCurrency, normalizedScale = store.booked.normalizedScale
+        let conversionRateScale = store.booked.conversionRateScale
+        let bookCurrency = books.map(\.currency)
         for row in range {
-            let from = store.currency[row]
+            let from = currency[row]
             if from == target { continue }
             if booked {
+                // A split part at its entry's booked rate (docs/conversion.md, splits).
                 if !shares.isEmpty, let share = shares[row], share.currency == target {
                     ids[row] = rates.internShared(ResolvedRate(pair: CurrencyPair(from, target), rate: share.rate, origin: .bookedShare(entry: row)))
                     continue
                 }
-                let b = Int(store.bookedIndex[row])
-                if b >= 0 && store.booked.normalizedCurrency[b] == target {
-                    if store.booked.normalizedScale[b] >= 0 { ids[row] = RateColumn.normalized; continue }
-                    if store.booked.conversionRateScale[b] >= 0 { ids[row] = RateColumn.conversionRate; continue }
+                let b = Int(bookedIndex[row])
+                if b >= 0 && normalizedCurrency[b] == target {
+                    if normalizedScale[b] >= 0 { ids[row] = RateColumn.normalized; continue }
+                    if conversionRateScale[b] >= 0 { ids[row] = RateColumn.conversionRate; continue }
                 }
-                let book = Int(store.book[row])
-                let l = locked[book]
-                if l >= 0 && books[book].currency == from { ids[row] = l; continue }
+                let k = Int(book[row])
+                let l = locked[k]
+                if l >= 0 && bookCurrency[k] == from { ids[row] = l; continue }
             }
-            let day = store.day[row]
+            let day = days[row]
             if dayMatters && day != cacheDay {
-                dayRates.removeAll(keepingCapacity: true)
+                dayNeeds.removeAll(keepingCapacity: true)
                 cacheDay = day
             }
-            var id: Int32?
-            for entry in dayRates where entry.currency == from { id = entry.id; break }
-            if id == nil {
-                let found = rates.resolve(CurrencyPair(from, target), on: fixedDay ?? Day(number: day))
-                dayRates.append((from, found))
-                id = found
+            var need: Int32?
+            for entry in dayNeeds where entry.currency == from { need = entry.need; break }
+            if need == nil {
+                need = Int32.min + Int32(needs.count)
+                needs.append((day, from))
+                dayNeeds.append((from, need ?? 0))
             }
-            ids[row] = id ?? RateColumn.same
+            ids[row] = need ?? RateColumn.same
         }
+        return needs
     }
 }
 
-/// The rates of a column being built, shared by the threads that fill it: each resolution
-/// (custom, then market: docs/conversion.md#rules) and each new rate happen under one lock.
+/// The rates of a column being built: each resolution (custom, then market:
+/// docs/conversion.md#rules) and each new rate happen under one lock (the column resolves
+/// on one thread, but a table may be shared).
 final class RateTable: @unchecked Sendable {
     private let resolver: RateResolver
     private let target: Currency

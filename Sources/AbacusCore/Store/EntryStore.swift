@@ -12,24 +12,24 @@ public struct EntryStore: Sendable {
     public private(set) var count: Int = 0
 
     // Dense columns, one element per row.
-    public internal(set) var day: [Int32] = []
+    public internal(set) var day: StoreColumn<Int32> = []
     /// Amount × 10^amountScale.
-    public internal(set) var amount: [Int128] = []
+    public internal(set) var amount: StoreColumn<Int128> = []
     public internal(set) var amountScale: Int = 0
-    public internal(set) var currency: [Currency] = []
-    public internal(set) var book: [UInt32] = []
-    public internal(set) var category: [UInt32] = []
+    public internal(set) var currency: StoreColumn<Currency> = []
+    public internal(set) var book: StoreColumn<UInt32> = []
+    public internal(set) var category: StoreColumn<UInt32> = []
     /// Code 0 is "no party"; code c > 0 is `parties[c]`.
-    public internal(set) var party: [UInt32] = []
-    public internal(set) var payment: [UInt32] = []
-    public internal(set) var remarks: [UInt32] = []
-    public internal(set) var isTransfer: [Bool] = []
-    public internal(set) var entryID: [UInt32] = []
+    public internal(set) var party: StoreColumn<UInt32> = []
+    public internal(set) var payment: StoreColumn<UInt32> = []
+    public internal(set) var remarks: StoreColumn<UInt32> = []
+    public internal(set) var isTransfer: StoreColumn<Bool> = []
+    public internal(set) var entryID: StoreColumn<UInt32> = []
     /// Tags of row r: `tagCodes[tagStart[r]..<tagStart[r+1]]`.
-    public internal(set) var tagStart: [UInt32] = [0]
-    public internal(set) var tagCodes: [UInt32] = []
+    public internal(set) var tagStart: StoreColumn<UInt32> = [0]
+    public internal(set) var tagCodes: StoreColumn<UInt32> = []
     /// Index into the booked side columns, or -1 when the entry has no pre-converted fields.
-    public internal(set) var bookedIndex: [Int32] = []
+    public internal(set) var bookedIndex: StoreColumn<Int32> = []
 
     // Sparse side columns of the pre-converted fields.
     public internal(set) var booked = BookedColumns()
@@ -70,7 +70,7 @@ public struct EntryStore: Sendable {
 
     public func id(at row: Int) -> String { ids.string(entryID[row]) }
 
-    public func tags(at row: Int) -> ArraySlice<UInt32> {
+    public func tags(at row: Int) -> Slice<StoreColumn<UInt32>> {
         tagCodes[Int(tagStart[row])..<Int(tagStart[row + 1])]
     }
 }
@@ -124,27 +124,33 @@ public struct BookedColumns: Sendable {
 
 /// Rows grouped by a dictionary code: rows of code c are `rows[starts[c]..<starts[c+1]]`, ascending.
 public struct PostingIndex: Sendable {
-    public internal(set) var starts: [UInt32] = [0]
-    public internal(set) var rows: [UInt32] = []
+    public internal(set) var starts: StoreColumn<UInt32> = [0]
+    public internal(set) var rows: StoreColumn<UInt32> = []
 
     public init() {}
 
+    init(starts: StoreColumn<UInt32>, rows: StoreColumn<UInt32>) {
+        self.starts = starts
+        self.rows = rows
+    }
+
     /// Builds the index of a code column with codes in `0..<codeCount` (counting sort, so rows stay ascending).
-    init(codes: [UInt32], codeCount: Int) {
+    init(codes: some Collection<UInt32>, codeCount: Int) {
         var counts = [UInt32](repeating: 0, count: codeCount + 1)
         for c in codes { counts[Int(c) + 1] += 1 }
         for i in 1..<counts.count { counts[i] += counts[i - 1] }
-        starts = counts
+        starts = StoreColumn(counts)
         var next = counts
-        rows = [UInt32](repeating: 0, count: codes.count)
+        var rows = [UInt32](repeating: 0, count: codes.count)
         for (row, c) in codes.enumerated() {
             rows[Int(next[Int(c)])] = UInt32(row)
             next[Int(c)] += 1
         }
+        self.rows = StoreColumn(rows)
     }
 
-    public func rows(for code: Int) -> ArraySlice<UInt32> {
-        guard code + 1 < starts.count else { return [] }
+    public func rows(for code: Int) -> Slice<StoreColumn<UInt32>> {
+        guard code + 1 < starts.count else { return rows[0..<0] }
         return rows[Int(starts[code])..<Int(starts[code + 1])]
     }
 }

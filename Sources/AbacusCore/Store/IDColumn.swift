@@ -16,19 +16,31 @@ public struct IDColumn: Sendable {
     private var starts: [Int] = [0]
     /// FNV-1a hash of each id's bytes.
     private(set) var hashes: [UInt64] = []
+    /// The arena and starts as a store image holds them, read in place (nil for ids loaded
+    /// from JSON). The hashes are needed only while loading.
+    private var image: (arena: StoreColumn<UInt8>, starts: StoreColumn<Int>)?
 
     public init() {}
 
-    public var count: Int { starts.count - 1 }
+    public var count: Int { (image?.starts.count ?? starts.count) - 1 }
 
-    /// The column as a store image holds it: the hashes are needed only while loading.
-    init(arena: [UInt8], starts: [Int]) {
-        self.arena = arena
-        self.starts = starts
+    init(arena: StoreColumn<UInt8>, starts: StoreColumn<Int>) {
+        image = (arena, starts)
     }
 
     /// The arena and the starts, for a store image.
-    var parts: (arena: [UInt8], starts: [Int]) { (arena, starts) }
+    var parts: (arena: StoreColumn<UInt8>, starts: StoreColumn<Int>) { image ?? (StoreColumn(arena), StoreColumn(starts)) }
+
+    /// Ids read from an image made appendable (never in practice: images are whole ledgers).
+    private mutating func own() {
+        guard let image else { return }
+        arena = image.arena.array
+        starts = image.starts.array
+        hashes = arena.withUnsafeBufferPointer { a in
+            (0..<(starts.count - 1)).map { IDColumn.hash(UnsafeBufferPointer(rebasing: a[starts[$0]..<starts[$0 + 1]])) }
+        }
+        self.image = nil
+    }
 
     /// Frees the hashes once uniqueness is checked (8 bytes an entry).
     mutating func dropHashes() { hashes = [] }
@@ -48,12 +60,16 @@ public struct IDColumn: Sendable {
 
     @inline(__always)
     mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        own()
         arena.append(contentsOf: bytes)
         starts.append(arena.count)
         hashes.append(IDColumn.hash(bytes))
     }
 
     mutating func append(contentsOf other: IDColumn) {
+        own()
+        var other = other
+        other.own()
         let base = arena.count
         arena.append(contentsOf: other.arena)
         starts.append(contentsOf: other.starts.dropFirst().lazy.map { $0 + base })
@@ -61,6 +77,10 @@ public struct IDColumn: Sendable {
     }
 
     public func string(_ i: UInt32) -> String {
+        if let image {
+            let a = image.starts[Int(i)], b = image.starts[Int(i) + 1]
+            return image.arena.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[a..<b]), as: UTF8.self) }
+        }
         let a = starts[Int(i)], b = starts[Int(i) + 1]
         return arena.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[a..<b]), as: UTF8.self) }
     }

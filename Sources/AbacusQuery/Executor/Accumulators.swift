@@ -78,7 +78,10 @@ struct Accumulators {
     /// Group-major: group g's slot s is `g * slotCount + s`.
     private var sums: [Int256] = []
     /// Σ|amount| of the products in inexact slots.
-    private var errors: [WideSum] = []
+    private var errors: [Int128] = []
+    /// What an error sum held when it would have passed 128 bits (never for real ledgers),
+    /// by its index in `errors`, which starts again from zero.
+    private var errorOverflows: [Int: BigInt] = [:]
     private(set) var counts: [Int] = []
     private(set) var extremes: [(min: RowPick?, max: RowPick?)] = []
     let keepsExtremes: Bool
@@ -96,21 +99,30 @@ struct Accumulators {
     mutating func addGroup() {
         counts.append(0)
         sums.append(contentsOf: repeatElement(.zero, count: slotCount))
-        errors.append(contentsOf: repeatElement(WideSum(), count: slotCount))
+        errors.append(contentsOf: repeatElement(0, count: slotCount))
         if keepsExtremes { extremes.append((nil, nil)) }
+    }
+
+    /// Adds `n` groups at once (each element made in one pass, not group by group).
+    mutating func addGroups(_ n: Int) {
+        guard n > 0 else { return }
+        counts += Array(repeating: 0, count: n)
+        sums += Array(repeating: .zero, count: n * slotCount)
+        errors += Array(repeating: 0, count: n * slotCount)
+        if keepsExtremes { extremes += Array(repeating: (nil, nil), count: n) }
     }
 
     @inline(__always)
     mutating func count(_ g: Int) { counts[g] &+= 1 }
 
-    /// Sets group g's count, sums and error sums at once (from `Executor.denseAggregate`).
+    /// Sets group g's count, sums and error sums at once (from `Executor.denseAggregate`; a
+    /// count has no sums).
     mutating func set(_ g: Int, count: Int, sums s: UnsafeMutableBufferPointer<Int256>, errors e: UnsafeMutableBufferPointer<Int128>) {
         counts[g] = count
+        guard !s.isEmpty else { return }
         for k in 0..<slotCount {
             sums[g * slotCount + k] = s[k]
-            var w = WideSum()
-            w.add(e[k])
-            errors[g * slotCount + k] = w
+            errors[g * slotCount + k] = e[k]
         }
     }
 
@@ -121,7 +133,16 @@ struct Accumulators {
         counts[g] &+= 1
         let i = g &* slotCount &+ slot
         if sums[i].add(product) { overflowed = true }
-        if inexact { errors[i].add(amount < 0 ? -amount : amount) }
+        if inexact {
+            let m = amount < 0 ? -amount : amount
+            let (e, o) = errors[i].addingReportingOverflow(m)
+            if _fastPath(!o) {
+                errors[i] = e
+            } else {
+                errorOverflows[i, default: BigInt(0)] += BigInt(errors[i]) + BigInt(m)
+                errors[i] = 0
+            }
+        }
     }
 
     mutating func pick(_ g: Int, _ p: RowPick) {
@@ -131,32 +152,29 @@ struct Accumulators {
 
     /// Group g's sum, with the bound of its error: ½ unit of each inexact factor's last
     /// place per unit of amount. Slots are aligned to the finest scale among those in use,
-    /// one multiplication each.
+    /// one multiplication each: in 256 bits nearly always, in BigInt only past them.
     func sum(_ g: Int) -> BoundedValue {
         let base = g * slotCount
         var top = Int.min
         for s in 0..<slotCount where sums[base + s] != .zero { top = max(top, slots.scales[s]) }
         guard top != Int.min else { return BoundedValue(approximate: .zero) }
-        // The slots aligned and added in 256 bits, nearly always; in BigInt only when that overflows.
-        var fast = Int256.zero, fits = true
-        var error = BigInt(0)
+        var value = Int256.zero, error = Int256.zero, fits = true
+        for s in 0..<slotCount where fits && sums[base + s] != .zero {
+            let i = base + s, k = top - slots.scales[s]
+            if let shifted = sums[i].timesPowerOfTen(k), !value.add(shifted) {} else { fits = false }
+            // ½ unit at scale top (×10 at scale top + 1 is 5).
+            if slots.inexact[s] {
+                if errorOverflows.isEmpty, let e = Int256(errors[i], times: 5).timesPowerOfTen(k), !error.add(e) {} else { fits = false }
+            }
+        }
+        if fits { return BoundedValue(approximate: value, scale: top, error: error) }
+        var wideValue = BigInt(0), wideError = BigInt(0)
         for s in 0..<slotCount where sums[base + s] != .zero {
             let i = base + s, k = top - slots.scales[s]
-            if fits {
-                if let shifted = sums[i].timesPowerOfTen(k), !fast.add(shifted) {} else { fits = false }
-            }
-            // ½ unit at scale top (×10 at scale top + 1 is 5).
-            if slots.inexact[s] { error += errors[i].value * 5 * bigPowerOfTen(k) }
+            wideValue += sums[i].big * bigPowerOfTen(k)
+            if slots.inexact[s] { wideError += (BigInt(errors[i]) + (errorOverflows[i] ?? BigInt(0))) * 5 * bigPowerOfTen(k) }
         }
-        var value = BigInt(0)
-        if fits {
-            value = fast.big
-        } else {
-            for s in 0..<slotCount where sums[base + s] != .zero {
-                value += sums[base + s].big * bigPowerOfTen(top - slots.scales[s])
-            }
-        }
-        return BoundedValue(approximate: WideDecimal(value, scale: top), error: WideDecimal(error, scale: top + 1))
+        return BoundedValue(approximate: WideDecimal(wideValue, scale: top), error: WideDecimal(wideError, scale: top + 1))
     }
 
     /// The part of group g's sum made with exact factors only.

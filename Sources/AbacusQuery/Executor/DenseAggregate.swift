@@ -20,7 +20,7 @@ extension Executor {
     enum DenseKey: Sendable {
         case none
         /// A code column: group = code + 1.
-        case codes([UInt32], count: Int)
+        case codes(StoreColumn<UInt32>, count: Int)
         /// The currency column: group = table[packed] + 1.
         case currency(table: [Int32], currencies: [Currency])
         /// A period: group = table[day - base] + 1; `codes[g - 1]` is the period's code.
@@ -81,8 +81,10 @@ extension Executor {
         return out
     }
 
-    /// Most groups the product of several keys may lay out (the buffers hold groups × slots).
-    static let productGroups = 1 << 16
+    /// Most groups the product of several keys may lay out: a count keeps one integer per
+    /// group; a sum keeps groups × slots accumulators, at most `productCells`.
+    static let productGroups = 1 << 18
+    static let productCells = 1 << 20
 
     func denseKey(_ keys: [GroupKey], rows: Range<Int>) -> DenseKey? {
         guard let k = keys.first else { return DenseKey.none }
@@ -151,6 +153,7 @@ extension Executor {
         var errorsOverflowed = false
         var failure: QueryError?
 
+        /// A count (`slots` 0) keeps no sums.
         init(groups: Int, slots: Int, rates: Int, extremes keeps: Bool, tally: ConversionTally, filterTally: ConversionTally?) {
             self.groups = groups
             self.slots = slots
@@ -255,16 +258,17 @@ extension Executor {
     func denseAggregate(_ plan: Plan, keys: [GroupKey], converter: RowConverter?) throws(QueryError) -> Scan? {
         guard plan.aggregate != .list, let key = denseKey(keys, rows: plan.rows) else { return nil }
         let keepsExtremes = plan.aggregate == .min || plan.aggregate == .max
+        let counting = plan.aggregate == .count
         let slots = SumSlots(converter: converter, store: store)
+        // The product of several keys must fit its buffers.
+        if case .product = key, !counting, key.count * max(1, slots.scales.count) > Executor.productCells { return nil }
         let rows = planRows(plan)
         let amounts = plan.filter?.testsAmount == true ? (converter ?? self.converter(plan)) : nil
         let threads = rows.count >= parallelRows && onlineProcessors > 1 ? 2 : 1
         let partials = (0..<threads).map { _ in
-            DensePartial(groups: key.count, slots: slots.scales.count, rates: converter?.rates.count ?? 0, extremes: keepsExtremes,
+            DensePartial(groups: key.count, slots: counting ? 0 : slots.scales.count, rates: converter?.rates.count ?? 0, extremes: keepsExtremes,
                          tally: converter.map(ConversionTally.init) ?? .none, filterTally: amounts.map(ConversionTally.init))
         }
-        // The product of several keys must fit its buffers.
-        if case .product = key, key.count * max(1, slots.scales.count) > Executor.productGroups * 16 { return nil }
         let work: @Sendable (Int) -> Void = { k in
             let p = partials[k]
             do throws(QueryError) {
@@ -287,7 +291,7 @@ extension Executor {
         var groups = Grouper(keys: keys, ledger: ledger)
         var acc = Accumulators(slots: slots, extremes: keepsExtremes)
         if total.overflowed { acc.markOverflow() }
-        let s = slots.scales.count
+        let s = total.slots
         func load(_ dense: Int, as g: Int) {
             acc.set(g, count: total.counts[dense],
                     sums: UnsafeMutableBufferPointer(rebasing: total.sums[(dense * s)..<(dense * s + s)]),
@@ -300,7 +304,8 @@ extension Executor {
                 acc.pick(g, RowPick(row: e.maxRow, amount: e.maxAmount, id: e.maxID, value: e.max, scale: slots.scales[k]))
             }
         }
-        acc.addGroup()
+        // Group 0 and every group met, numbered as `Grouper` numbers them: in the order met here.
+        acc.addGroups(1 + (1..<(key.count + 1)).count { total.counts[$0] > 0 })
         load(0, as: 0)
         for dense in 1..<(key.count + 1) where total.counts[dense] > 0 {
             var k = GroupCodes.zero
@@ -315,9 +320,7 @@ extension Executor {
                     k[i] = part.code((dense - 1) / strides[i] % max(1, part.count))
                 }
             }
-            let g = groups.group(k)
-            acc.addGroup()
-            load(dense, as: g)
+            load(dense, as: groups.group(k))
         }
         return Scan(groups: groups, acc: acc, tally: tally, filterTally: filterTally)
     }
@@ -326,7 +329,7 @@ extension Executor {
     /// `where` (`party ~ "uber"`, `category in (…) and date >= …`), tested without walking
     /// the predicate tree for every row. Nil for anything else (amounts, tags, `or`).
     struct MaskFilter: Sendable {
-        var codes: [(column: [UInt32], mask: [Bool])] = []
+        var codes: [(column: StoreColumn<UInt32>, mask: [Bool])] = []
         var currencyMasks: [[Bool]] = []
         var days: [DayRange] = []
 
@@ -354,7 +357,7 @@ extension Executor {
         }
 
         @inline(__always)
-        func passes(_ row: Int, currency: [Currency], day: [Int32]) -> Bool {
+        func passes(_ row: Int, currency: StoreColumn<Currency>, day: StoreColumn<Int32>) -> Bool {
             for (column, mask) in codes {
                 let c = Int(column[row])
                 if c >= mask.count || !mask[c] { return false }
@@ -412,7 +415,7 @@ extension Executor {
         // per key.
         enum Kind { case none, codes, currency, period, tags, product }
         var kind = Kind.none
-        var column: [UInt32] = [], table: [Int32] = [], base: Int32 = 0
+        var column: StoreColumn<UInt32> = [], table: [Int32] = [], base: Int32 = 0
         var productGroup: [Int32] = []
         switch key {
         case .none: kind = .none

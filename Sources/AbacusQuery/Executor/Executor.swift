@@ -45,7 +45,7 @@ public struct Executor: Sendable {
         if plan.aggregate == .list { return try list(plan) }
         let keys = plan.groupBy
         let converter = plan.aggregate != .count ? self.converter(plan) : nil
-        var scan: Scan
+        let scan: Scan
         // A split view's count counts entries, not parts: the general path.
         let denseAllowed = useDenseKernel && !(plan.aggregate == .count && ledger.isSplitView)
         if denseAllowed, let dense = try denseAggregate(plan, keys: keys, converter: converter) { scan = dense } else { scan = try aggregate(plan, keys: keys, converter: converter) }
@@ -151,12 +151,12 @@ public struct Executor: Sendable {
     // MARK: The scan
 
     /// Everything one pass over the rows gathers.
-    struct Scan {
-        var groups: Grouper
-        var acc: Accumulators
-        var tally: ConversionTally
+    final class Scan {
+        let groups: Grouper
+        let acc: Accumulators
+        let tally: ConversionTally
         /// The rates the `where amount …` filter converted at, when the aggregate converts nothing itself (`count`).
-        var filterTally: ConversionTally?
+        let filterTally: ConversionTally?
         /// Each group's sum, worked out once.
         let sums: [BoundedValue]
 
@@ -173,7 +173,7 @@ public struct Executor: Sendable {
         func needsExactSum(_ g: Int, _ aggregate: Aggregate, scale: Int) -> Bool {
             guard aggregate == .sum || aggregate == .avg else { return false }
             let s = sums[g]
-            guard s.error.significand != 0 else { return false }
+            guard !s.isExact else { return false }
             let n = acc.counts[g]
             let v = aggregate == .avg && n > 0 ? s.divided(by: n) : s
             return v.roundedIfCertain(toScale: scale) == nil
@@ -192,7 +192,7 @@ public struct Executor: Sendable {
                 var v = sums[g]
                 if aggregate == .avg { v = v.divided(by: n) }
                 if let r = v.roundedIfCertain(toScale: scale) { return r }
-                guard var f = exact ?? (sums[g].error.significand == 0 ? Fraction(sums[g].approximate) : nil) else {
+                guard var f = exact ?? (sums[g].isExact ? Fraction(sums[g].approximate) : nil) else {
                     throw QueryError(.overflow, at: nil)
                 }
                 if aggregate == .avg { f = f.divided(by: n) }
@@ -512,7 +512,7 @@ public struct Executor: Sendable {
     /// the number lies within its error, then the exact value does.
     static func compare(_ v: BoundedValue, _ x: ExactDecimal, exact: () -> Fraction) -> Int {
         let w = WideDecimal(x)
-        if v.error.significand == 0 { return v.approximate < w ? -1 : (v.approximate == w ? 0 : 1) }
+        if v.isExact { return v.approximate < w ? -1 : (v.approximate == w ? 0 : 1) }
         let low = v.approximate + WideDecimal(-v.error.significand, scale: v.error.scale)
         let high = v.approximate + v.error
         if high < w { return -1 }
@@ -572,7 +572,7 @@ extension BoundedValue {
     /// rounding adds half a unit of its last place.
     func divided(by n: Int) -> BoundedValue {
         let q = approximate.divided(by: n)
-        let e = error.significand == 0 ? WideDecimal.zero : error.divided(by: n)
+        let e = isExact ? WideDecimal.zero : error.divided(by: n)
         return BoundedValue(approximate: q, error: e + WideDecimal(BigInt(1), scale: q.scale))
     }
 }

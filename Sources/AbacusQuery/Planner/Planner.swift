@@ -156,7 +156,7 @@ extension EntryStore {
 
 extension PostingIndex {
     /// First position in an ascending row list whose row is ≥ `row`.
-    static func lowerBound(_ list: ArraySlice<UInt32>, _ row: UInt32) -> Int {
+    static func lowerBound(_ list: Slice<StoreColumn<UInt32>>, _ row: UInt32) -> Int {
         var lo = list.startIndex, hi = list.endIndex
         while lo < hi {
             let mid = (lo + hi) / 2

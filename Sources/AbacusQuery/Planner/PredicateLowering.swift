@@ -112,7 +112,7 @@ extension Ledger {
 
 extension EntryStore {
     /// The column of dictionary codes behind a coded column; nil for currency (kept as `Currency`).
-    func codes(_ column: CodeColumn) -> [UInt32]? {
+    func codes(_ column: CodeColumn) -> StoreColumn<UInt32>? {
         switch column {
         case .category: return category
         case .book: return book
