@@ -93,6 +93,25 @@ import Testing
         #expect(r.totals.isEmpty)
     }
 
+    /// Where rows partition the entries (any key but `tag`), each column's total after `top N`
+    /// is the sum of the cells shown above it, and the grand total the sum of the row totals,
+    /// but for rounding: a total is rounded once, each cell too, so they may differ by half a
+    /// minor unit a row.
+    @Test(arguments: ["category", "top category", "book", "party", "payment", "currency"])
+    func aCutCrosstabsTotalsAddUpTheRowsShown(_ key: String) throws {
+        let ledger = try DemoLedgerTests.ledger.get()
+        let s = Session(ledger: ledger, today: Day(year: 2025, month: 12, day: 31)!)
+        let r = try s.run("sum expenses by \(key) per quarter during 2025 top 3")
+        #expect(r.rows.count == 3)
+        let total = try #require(r.totals.first)
+        for column in 1..<r.columns.count - 1 {
+            var sum = ExactDecimal(0)
+            for row in r.rows { if case .money(let v, _) = row[column] { sum = try sum.adding(v) } }
+            let difference = try #require(total[column].amount).subtracting(sum).magnitude
+            #expect(difference <= ExactDecimal(significand: Int128(r.rows.count), scale: 2), "\(key): \(r.columns[column].name)")
+        }
+    }
+
     // MARK: Comparisons
 
     @Test func previousPeriodOfACalendarQuarter() throws {

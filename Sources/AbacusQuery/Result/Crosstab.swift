@@ -41,14 +41,14 @@ struct Crosstab {
     }
 
     func columnTotalsPlan(shownRows: [[Cell]]?) -> LogicalPlan {
-        var p = shownRows.map { rowsPlan.restricted(toRows: $0) } ?? plan
+        var p = shownRows.map { rowsPlan.restricted(toRows: $0, in: engine.context.ledger) } ?? plan
         p = p.unranked
         p.groupBy = plan.totalKeys + [per]
         return p
     }
 
     func grandTotalPlan(shownRows: [[Cell]]) -> LogicalPlan {
-        var p = rowsPlan.restricted(toRows: shownRows).unranked
+        var p = rowsPlan.restricted(toRows: shownRows, in: engine.context.ledger).unranked
         p.groupBy = plan.totalKeys
         return p
     }

@@ -47,13 +47,10 @@ extension LogicalPlan {
     /// The statement restricted to the entries of some rows of its result (after `top N`),
     /// whose first cells are the values of `groupBy`: each entry once, however many rows
     /// it is in (tags).
-    func restricted(toRows rows: [[Cell]]) -> LogicalPlan {
+    func restricted(toRows rows: [[Cell]], in ledger: Ledger) -> LogicalPlan {
         var terms: [LogicalCondition] = []
         for row in rows {
-            var parts: [LogicalCondition] = []
-            for (key, cell) in zip(groupBy, row) {
-                if let c = LogicalPlan.condition(key, cell) { parts.append(c) }
-            }
+            let parts = zip(groupBy, row).map { LogicalPlan.condition($0, $1, in: ledger) }
             terms.append(parts.count == 1 ? parts[0] : .and(parts))
         }
         let shown: LogicalCondition = terms.count == 1 ? terms[0] : .or(terms)
@@ -62,14 +59,17 @@ extension LogicalPlan {
         return p
     }
 
-    /// The test that an entry has a key's value.
-    static func condition(_ key: GroupKey, _ cell: Cell) -> LogicalCondition? {
+    /// The test that an entry has a key's value (a row's cell of that key).
+    static func condition(_ key: GroupKey, _ cell: Cell, in ledger: Ledger) -> LogicalCondition {
         switch (key, cell) {
         case (_, .period(let p)): return .days(p.days)
         case (_, .currency(let c)): return .currencies([c])
-        case (_, .text(let name)): return NameField(rawValue: key.rawValue).map { .names($0, [name]) }
-        case (_, .none): return NameField(rawValue: key.rawValue).map { .names($0, [nil]) }
-        default: return nil
+        // A root of the category tree stands for its whole subtree.
+        case (.topCategory, .text(let root)): return .names(.category, ledger.categoryAndDescendants(root))
+        case (_, .text(let name)): return NameField(rawValue: key.rawValue).map { .names($0, [name]) } ?? .always(false)
+        case (_, .none): return NameField(rawValue: key.rawValue).map { .names($0, [nil]) } ?? .always(false)
+        // No key has other values.
+        default: return .always(false)
         }
     }
 }

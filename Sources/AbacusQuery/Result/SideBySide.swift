@@ -51,7 +51,7 @@ struct SideBySide {
         guard !keys.isEmpty else { return out }
         if cut {
             let shown = rows.map(\.key)
-            var ta = a.restricted(toRows: shown).unranked, tb = b.restricted(toRows: shown).unranked
+            var ta = a.restricted(toRows: shown, in: engine.context.ledger).unranked, tb = b.restricted(toRows: shown, in: engine.context.ledger).unranked
             ta.groupBy = a.totalKeys
             tb.groupBy = a.totalKeys
             let totalsA = try engine.result(of: ta), totalsB = try engine.result(of: tb).valuesByKey
