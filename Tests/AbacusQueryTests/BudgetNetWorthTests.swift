@@ -204,7 +204,12 @@ import Testing
 
     @Test func aMissingRateNamesThePair() throws {
         let s = try Self.session(Self.wealth)
-        #expect(Self.failure(s, "networth in EUR")?.kind == .noRate(CurrencyPair(Currency(code: "INR")!, Currency(code: "EUR")!)))
+        let e = Self.failure(s, "networth in EUR")
+        #expect(e?.kind == .noRateOn(CurrencyPair(Currency(code: "INR")!, Currency(code: "EUR")!), Day(year: 2025, month: 12, day: 31)!))
+        #expect(e?.message.contains("set rate INR/EUR = …") == true)
+        // With a rate set for the session, it converts: the accounts' 11500 / 90 = 127.777… → 127.78.
+        _ = try s.execute("set rate EUR/INR = 90")
+        #expect(plainText(try s.run("balance in EUR at 2025-06-30").totals.first?.last) == "127.78")
     }
 
     @Test func explainSaysWhatEachReportAdded() throws {

@@ -46,6 +46,9 @@ public struct QueryError: Error, Sendable, Equatable {
         case ratesTooOld([AgedRateUse], maxAgeDays: Int, target: Currency)
         /// `convert` or `rate` for a pair nothing prices.
         case noRate(CurrencyPair)
+        /// A report (`budget … in`, `balance in`, `networth`, `holdings in`) converting on a day
+        /// for which no custom or market rate prices the pair.
+        case noRateOn(CurrencyPair, Day)
         /// A holding whose symbol has no price on or before the report date.
         case noPrice(symbol: String, day: Day)
         case tooManyGroupKeys(Int)
@@ -166,6 +169,9 @@ public struct QueryError: Error, Sendable, Equatable {
             return "interrupted"
         case .unsupported(let what):
             return what
+        case .noRateOn(let pair, let day):
+            return "no exchange rate for \(pair) on \(day): no custom or market rate prices it, directly or through one other currency\n"
+                + "supply one with `set rate \(pair) = …` for this session, or add a market rate to the ledger or with --rates"
         case .noPrice(let symbol, let day):
             return "no price for \"\(ShownText.quoted(symbol))\" on or before \(day): its holdings cannot be valued\n"
                 + "add a price to the ledger's prices ({\"symbol\": \"\(ShownText.quoted(symbol))\", \"date\": …, \"price\": …, \"currency\": …}), or report at a later date"

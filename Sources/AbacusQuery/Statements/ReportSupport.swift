@@ -104,7 +104,7 @@ extension Session {
     func rate(_ from: Currency, _ to: Currency, on day: Day, trace: inout ReportTrace) throws(QueryError) -> Rate {
         guard from != to else { return Rate(.one) }
         let pair = CurrencyPair(from, to)
-        guard let r = resolver.resolve(pair, on: day) else { throw QueryError(.noRate(pair), at: nil) }
+        guard let r = resolver.resolve(pair, on: day) else { throw QueryError(.noRateOn(pair, day), at: nil) }
         var line = "\(pair) on \(day): \(r.rate) (\(resolver.describe(r.origin))"
         if case .market(let q) = r.origin { line += ", dated \(q.newestDay)" }
         trace.rate(line + ")")
