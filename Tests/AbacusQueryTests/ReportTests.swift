@@ -210,6 +210,12 @@ import Testing
         #expect(cells(try s.run("spent(Food, 2025-03)").rows) == [["630.00"]])
         #expect(cells(try s.run("SPENT(\"Rent\", 2025)").rows) == [["50.00"]])
         #expect(cells(try s.run("defines").rows) == [["spent", "$c, $m", "sum expenses where category = $c during $m"]])
+        // `explain` of a call explains what it runs.
+        guard case .explain(let plan, _, _) = try s.execute("explain spent(Food, 2025-03)") else {
+            Issue.record("explain of a call explains nothing")
+            return
+        }
+        #expect(plan.contains("WHERE category = \"Food\"") && plan.contains("DAYS 2025-03-01..2025-03-31"))
         _ = try s.execute("undefine spent")
         #expect(try failure("spent(Food, 2025)", in: s) != nil)
     }

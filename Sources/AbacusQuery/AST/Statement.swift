@@ -56,6 +56,8 @@ public struct Call: Sendable, Equatable {
     public var nameRange: Range<Int>
     public var arguments: [String]
     public var argumentRanges: [Range<Int>]
+    /// `explain NAME(…)`: the plan of the statement the call runs.
+    public var explained = false
 }
 
 /// `convert 5 kg to lb`, with the place of each unit for carets.

@@ -130,6 +130,12 @@ public struct Parser {
         case "explain" where index + 1 < tokens.count && Parser.reportWords.contains(word(tokens[index + 1]) ?? ""):
             advance()
             s = .explainReport(try report())
+        case "explain" where index + 1 < tokens.count && isCall(at: index + 1):
+            // `explain monthly(2025-10)`: the plan of what the call runs.
+            advance()
+            var c = try call()
+            c.explained = true
+            s = .call(c)
         case "explain": s = .explain(try explain())
         case let w? where Parser.reportWords.contains(w): s = .report(try report())
         case "convert": s = try convert()
@@ -167,7 +173,7 @@ public struct Parser {
             guard current.kind == .word else { throw expected(["the name of a definition"]) }
             s = .undefine(lexer.text(current), current.range)
             advance()
-        case let w? where !Keywords.all.contains(w) && Keywords.dotless[w] == nil && (tokens[index + 1].kind == .end || tokens[index + 1].kind == .symbol && lexer.text(tokens[index + 1]) == "("):
+        case _ where isCall(at: index):
             s = .call(try call())
         case let w? where Keywords.aggregate(w) != nil: s = .query(try query())
         case let w? where Keywords.subject(w) != nil:
@@ -225,6 +231,13 @@ public struct Parser {
         return Definition(name: lexer.text(nameToken), parameters: parameters, body: body)
     }
 
+    /// Whether the token at `i` starts a call: a word of no statement, then `(` or the end.
+    func isCall(at i: Int) -> Bool {
+        guard let w = word(tokens[i]), !Keywords.all.contains(w), Keywords.dotless[w] == nil, i + 1 < tokens.count else { return false }
+        let next = tokens[i + 1]
+        return next.kind == .end || (next.kind == .symbol && lexer.text(next) == "(")
+    }
+
     /// call -> WORD ('(' (argument (',' argument)*)? ')')?
     /// argument -> NUMBER | DATE | STRING | WORD
     mutating func call() throws(QueryError) -> Call {
@@ -252,7 +265,7 @@ public struct Parser {
         return c
     }
 
-    /// explain -> 'explain' (query | report)
+    /// explain -> 'explain' (query | report | call)
     mutating func explain() throws(QueryError) -> Query {
         advance()
         guard let w = word(current), Keywords.aggregate(w) != nil else {

@@ -45,7 +45,7 @@ struct CallStatement: StatementRunner {
         guard session.expansionDepth < CallStatement.maxDepth else {
             throw QueryError(.unsupported("calls nest deeper than \(CallStatement.maxDepth) levels (does \(definition.name) call itself?)"), at: call.nameRange)
         }
-        let text = try CallStatement.expand(definition, call.arguments)
+        let text = (call.explained ? "explain " : "") + (try CallStatement.expand(definition, call.arguments))
         session.expansionDepth += 1
         defer { session.expansionDepth -= 1 }
         do throws(QueryError) {
