@@ -50,6 +50,20 @@ QUERIES = [
 ]
 FIRST_ANSWER = QUERIES[0]
 
+# Groupings by several keys (Abacus alone), each timed against the one-key grouping first in
+# the list: every grouping of up to four keys should take at most 1.5 times as long.
+GROUPINGS = [
+    ("one_key", "sum expenses in INR by category"),
+    ("category_book", "sum expenses in INR by category, book"),
+    ("book_tag", "sum entries in GBP by book, tag"),
+    ("day", "sum expenses in USD by day"),
+    ("book_month", "count entries by book, month"),
+    ("book_month_sum", "sum expenses in INR by book, month"),
+    ("party_month", "sum expenses by party, month"),
+    ("four_keys_count", "count entries by book, month, category, currency"),
+    ("four_keys_sum", "sum expenses in INR by book, month, category, currency"),
+]
+
 # What each peer cannot express exactly; printed with the results.
 CAVEATS = {
     "all": [

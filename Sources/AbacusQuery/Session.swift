@@ -30,6 +30,8 @@ public final class Session {
     public var useDenseKernel = true
     /// From how many rows a scan takes two threads (tests lower it to exercise both).
     public var parallelRows = Executor.parallelRows
+    /// From how many cells a product of keys numbers only the groups it meets (lowered in tests).
+    public var compactAbove = Executor.compactAbove
     /// Where `rates refresh` and `rates status` go; nil where there is no such source.
     public weak var liveRates: LiveRateSource?
     /// What the session's host keeps outside the engine: the watch list, rate files.
@@ -71,6 +73,7 @@ public final class Session {
         var e = Executor(ledger: ledger, columns: columns, today: today, isCancelled: isCancelled)
         e.useDenseKernel = useDenseKernel
         e.parallelRows = parallelRows
+        e.compactAbove = compactAbove
         return e
     }
 

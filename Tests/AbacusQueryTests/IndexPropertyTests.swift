@@ -88,7 +88,8 @@ struct SplitMix64: RandomNumberGenerator {
         #expect(usedIndex > 150)
     }
 
-    /// The dense kernel (flat buffers for one key or the product of several, one or two threads) and the general path
+    /// The dense kernel (flat buffers for one key or the product of several, one or two threads,
+    /// every group of the product or only those met) and the general path
     /// (any keys, hashed groups) must agree on every statement both can run.
     @Test func theDenseKernelAgreesWithTheGeneralPath() throws {
         let ledger = try DemoLedgerTests.ledger.get()
@@ -103,6 +104,8 @@ struct SplitMix64: RandomNumberGenerator {
             let dense = Session(ledger: ledger, today: today)
             // Half the time on two threads, each with half the rows.
             if dice.next() % 2 == 0 { dense.parallelRows = 2 }
+            // Half the time numbering only the groups met, as large products of keys do.
+            if dice.next() % 2 == 0 { dense.compactAbove = 0 }
             let general = Session(ledger: ledger, today: today)
             general.useDenseKernel = false
             switch (Result { try dense.run(q) }, Result { try general.run(q) }) {

@@ -1,6 +1,7 @@
 // The binary image of a loaded ledger: every column, dictionary and posting list
 // of the `EntryStore`, and the books, rates and budgets, laid out so that the next
-// start copies them back with one block copy per column instead of parsing JSON.
+// start reads each column where it lies in the mapped file (a `StoreColumn` over the
+// mapping) instead of parsing JSON.
 //
 // Layout (little-endian, host widths; a big-endian host fails the byte-order check):
 //
@@ -17,11 +18,12 @@
 //
 // The image is untrusted input, like a ledger: a file in a cache folder can be cut
 // short by a full disk, damaged, left by another version, or written by someone
-// else. So every read is bounds-checked against the mapping, every section's hash
-// is checked as it is copied, and the decoded store is checked for what the query
-// engine relies on (codes within their dictionaries, rows within the store, days in
-// order, valid currencies and decimals) before it is used. Any failure is an
-// `ImageProblem`, and the caller reads the JSON instead.
+// else. So every read is bounds-checked against the mapping, and before any of it is
+// used every section's hash is checked and, in the same pass over each block, every
+// value the query engine relies on (codes within their dictionaries, rows within the
+// store, days in order, valid currencies and decimals). Any failure is an
+// `ImageProblem`, and the caller reads the JSON instead. A section appended to the
+// layout gets its own case in `ledger`'s check (the switch over `S` is exhaustive).
 
 #if canImport(Glibc)
 import Glibc

@@ -81,10 +81,34 @@ extension Executor {
         return out
     }
 
-    /// Most groups the product of several keys may lay out: a count keeps one integer per
-    /// group; a sum keeps groups × slots accumulators, at most `productCells`.
-    static let productGroups = 1 << 18
+    /// Most groups the product of several keys may have; a sum keeps groups × slots
+    /// accumulators, at most `productCells`. Past `compactAbove` cells, the groups that occur
+    /// are numbered first (`CompactGroups`) and only those get accumulators.
+    static let productGroups = 1 << 20
     static let productCells = 1 << 20
+    public static let compactAbove = 1 << 17
+
+    /// Each row's group among the groups that occur, numbered in the order met (1, 2, …), and
+    /// the product group (1 + Σ index × stride) of each: for products of many cells of which
+    /// few occur (four keys: 94,000 cells, 13,000 of them met at a million entries).
+    struct CompactGroups: Sendable {
+        var ofRow: [Int32]
+        var products: [Int32]
+
+        init(_ parts: [DenseKey], _ strides: [Int], count: Int, rows: DenseRows, store: EntryStore) {
+            ofRow = Executor.productGroups(parts, strides, rows: rows, store: store)
+            var number = [Int32](repeating: 0, count: count + 1)
+            products = []
+            for i in ofRow.indices {
+                let p = Int(ofRow[i])
+                if number[p] == 0 {
+                    products.append(Int32(p))
+                    number[p] = Int32(products.count)
+                }
+                ofRow[i] = number[p]
+            }
+        }
+    }
 
     func denseKey(_ keys: [GroupKey], rows: Range<Int>) -> DenseKey? {
         guard let k = keys.first else { return DenseKey.none }
@@ -260,19 +284,28 @@ extension Executor {
         let keepsExtremes = plan.aggregate == .min || plan.aggregate == .max
         let counting = plan.aggregate == .count
         let slots = SumSlots(converter: converter, store: store)
-        // The product of several keys must fit its buffers.
-        if case .product = key, !counting, key.count * max(1, slots.scales.count) > Executor.productCells { return nil }
         let rows = planRows(plan)
+        let cellsPerGroup = counting ? 1 : max(1, slots.scales.count)
+        let compact: CompactGroups?
+        if case .product(let parts, let strides, let n, nil) = key, n * cellsPerGroup > compactAbove {
+            compact = CompactGroups(parts, strides, count: n, rows: rows, store: store)
+        } else {
+            compact = nil
+        }
+        let groupCount = compact?.products.count ?? key.count
+        // The product of several keys must fit its buffers.
+        if case .product = key, groupCount * cellsPerGroup > Executor.productCells { return nil }
         let amounts = plan.filter?.testsAmount == true ? (converter ?? self.converter(plan)) : nil
         let threads = rows.count >= parallelRows && onlineProcessors > 1 ? 2 : 1
         let partials = (0..<threads).map { _ in
-            DensePartial(groups: key.count, slots: counting ? 0 : slots.scales.count, rates: converter?.rates.count ?? 0, extremes: keepsExtremes,
+            DensePartial(groups: groupCount, slots: counting ? 0 : slots.scales.count, rates: converter?.rates.count ?? 0, extremes: keepsExtremes,
                          tally: converter.map(ConversionTally.init) ?? .none, filterTally: amounts.map(ConversionTally.init))
         }
         let work: @Sendable (Int) -> Void = { k in
             let p = partials[k]
             do throws(QueryError) {
-                try self.denseScan(plan, key: key, rows: rows.part(k, of: threads), converter: converter, amounts: amounts, slots: slots, into: p)
+                try self.denseScan(plan, key: key, rows: rows.part(k, of: threads), converter: converter, amounts: amounts, slots: slots,
+                                   groups: compact.map { ($0.ofRow, rows.count * k / threads) }, into: p)
             } catch {
                 p.failure = error
             }
@@ -305,9 +338,11 @@ extension Executor {
             }
         }
         // Group 0 and every group met, numbered as `Grouper` numbers them: in the order met here.
-        acc.addGroups(1 + (1..<(key.count + 1)).count { total.counts[$0] > 0 })
+        acc.addGroups(1 + (1..<(groupCount + 1)).count { total.counts[$0] > 0 })
         load(0, as: 0)
-        for dense in 1..<(key.count + 1) where total.counts[dense] > 0 {
+        // Compacted groups in the order of their product groups, as the others come.
+        let visiting = compact.map { c in c.products.indices.sorted { c.products[$0] < c.products[$1] }.map { $0 + 1 } } ?? Array(1..<(groupCount + 1))
+        for dense in visiting where total.counts[dense] > 0 {
             var k = GroupCodes.zero
             switch key {
             case .none: break
@@ -316,8 +351,9 @@ extension Executor {
             case .period(_, _, let codes): k[0] = codes[dense - 1]
             case .tags: k[0] = UInt32(dense - 1)
             case .product(let parts, let strides, _, _):
+                let product = compact.map { Int($0.products[dense - 1]) } ?? dense
                 for (i, part) in parts.enumerated() {
-                    k[i] = part.code((dense - 1) / strides[i] % max(1, part.count))
+                    k[i] = part.code((product - 1) / strides[i] % max(1, part.count))
                 }
             }
             load(dense, as: groups.group(k))
@@ -372,8 +408,10 @@ extension Executor {
     }
 
     /// One thread's scan of its rows into `p`.
+    /// `groups`: each row's group worked out ahead (`CompactGroups`) for all the rows scanned,
+    /// and where this part of them starts.
     func denseScan(_ plan: Plan, key: DenseKey, rows: DenseRows, converter: RowConverter?, amounts: RowConverter?,
-                   slots: SumSlots, into p: DensePartial) throws(QueryError) {
+                   slots: SumSlots, groups: ([Int32], from: Int)? = nil, into p: DensePartial) throws(QueryError) {
         let storeAmounts = store.amount
         let days = store.day
         let subject = plan.subject
@@ -417,6 +455,7 @@ extension Executor {
         var kind = Kind.none
         var column: StoreColumn<UInt32> = [], table: [Int32] = [], base: Int32 = 0
         var productGroup: [Int32] = []
+        var productFrom = 0
         switch key {
         case .none: kind = .none
         case .codes(let c, _): (kind, column) = (.codes, c)
@@ -425,7 +464,7 @@ extension Executor {
         case .tags: kind = .tags
         case .product(let parts, let strides, _, _):
             kind = .product
-            productGroup = Executor.productGroups(parts, strides, rows: rows, store: store)
+            if let groups { (productGroup, productFrom) = groups } else { productGroup = Executor.productGroups(parts, strides, rows: rows, store: store) }
         }
         let firstRow: Int
         if case .range(let r) = rows { firstRow = r.lowerBound } else { firstRow = 0 }
@@ -442,7 +481,7 @@ extension Executor {
             case .tags:
                 let t = Int(tagStart[row])
                 return t == Int(tagStart[row + 1]) ? 1 : Int(tagCodes[t]) + 2
-            case .product: return Int(productGroup[position])
+            case .product: return Int(productGroup[productFrom &+ position])
             }
         }
         /// The row's groups after its first, for a row with several tags: tag position t is

@@ -27,6 +27,8 @@ public struct Executor: Sendable {
     var useDenseKernel = true
     /// From how many rows a dense scan takes two threads (lowered in tests).
     var parallelRows = Executor.parallelRows
+    /// From how many cells a product of keys numbers only the groups it meets (lowered in tests).
+    var compactAbove = Executor.compactAbove
 
     public init(ledger: Ledger, columns: RateColumnCache, today: Day? = nil, isCancelled: @escaping @Sendable () -> Bool = { false }) {
         self.ledger = ledger

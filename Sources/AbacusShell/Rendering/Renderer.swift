@@ -338,7 +338,14 @@ public struct Renderer {
         var piece = ""
         for (n, row) in r.rows.enumerated() {
             if n > 0 { piece += "," }
-            piece += "{" + zip(names, row).map { $0 + ":" + value($1) }.joined(separator: ",") + "}"
+            piece += "{"
+            for (i, (name, cell)) in zip(names, row).enumerated() {
+                if i > 0 { piece += "," }
+                piece += name
+                piece += ":"
+                piece += value(cell)
+            }
+            piece += "}"
             if n % Renderer.chunk == Renderer.chunk - 1 {
                 // One object on one line: a cancelled one is ended with a newline all the same.
                 if isCancelled() { sink("\n"); return false }
@@ -375,6 +382,8 @@ enum ANSI {
 
 enum JSONText {
     static func quote(_ s: String) -> String {
+        // Most text needs no escape: checked byte by byte (UTF-8 bytes of other scalars are ≥ 0x80).
+        if !s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) { return "\"" + s + "\"" }
         var out = "\""
         for u in s.unicodeScalars {
             switch u {
