@@ -4,6 +4,13 @@
 // (a budget's book, a category's parent, one currency per symbol) are checked once
 // every file is read (`LedgerBuilder.checkNetWorthParts`).
 
+/// What a budget is for: a category, a book (nil: every book) and a month (nil: every month).
+struct BudgetKey: Hashable {
+    var category: String
+    var book: String?
+    var month: Day?
+}
+
 /// Where an object was read, for errors found after every file is read.
 struct Place {
     var file: Int
@@ -59,9 +66,9 @@ extension FileParser {
                 let name = reader.string(key)
                 let fieldName = "splits[\(k)].\(name)"
                 switch name {
-                case "amount": try markSeen(0, &seen, keyOffset, fieldName); amount = try number()
-                case "category": try markSeen(1, &seen, keyOffset, fieldName); let s = try string(); category = reader.string(s)
-                case "memo": try markSeen(2, &seen, keyOffset, fieldName); memo = try optionalString().map { reader.string($0) }
+                case "amount": try markSeen(0, &seen, keyOffset, fieldName, key: name); amount = try number()
+                case "category": try markSeen(1, &seen, keyOffset, fieldName, key: name); let s = try string(); category = reader.string(s)
+                case "memo": try markSeen(2, &seen, keyOffset, fieldName, key: name); memo = try optionalString().map { reader.string($0) }
                 default: field = fieldName; try skipUnknown(key, &unknown, keyOffset)
                 }
             }
@@ -261,6 +268,16 @@ extension LedgerBuilder {
     /// The rules that look across objects and files: a budget's book exists, every parent is a
     /// listed category and the tree has no cycle, a symbol's lots and prices share a currency.
     func checkNetWorthParts() throws(LoadError) {
+        // One budget per category, book and month (or every month): a second would be ignored.
+        var firstBudget: [BudgetKey: Int] = [:]
+        for (i, budget) in budgets.enumerated() {
+            let key = BudgetKey(category: budget.category, book: budget.bookID, month: budget.month)
+            guard let first = firstBudget[key] else { firstBudget[key] = i; continue }
+            let month = budget.month.map { " in " + String($0.description.prefix(7)) } ?? " in every month"
+            let firstAt = budgetPlaces[first].file == budgetPlaces[i].file ? budgetPlaces[first].path : "\(files[budgetPlaces[first].file]): \(budgetPlaces[first].path)"
+            throw error(at: budgetPlaces[i], "a second budget for \(quoted(budget.category))" + (budget.bookID.map { " in book \(quoted($0))" } ?? "")
+                        + month + " (the first is \(firstAt)); a category has one budget per book for every month and one per month")
+        }
         for (i, budget) in budgets.enumerated() {
             guard let id = budget.bookID, bookIDs[id] == nil else { continue }
             var place = budgetPlaces[i]

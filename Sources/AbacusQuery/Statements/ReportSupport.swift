@@ -108,8 +108,12 @@ extension Session {
         var line = "\(pair) on \(day): \(r.rate) (\(resolver.describe(r.origin))"
         if case .market(let q) = r.origin { line += ", dated \(q.newestDay)" }
         trace.rate(line + ")")
-        if case .market(let q) = r.origin, q.isAfterRequestedDay {
-            trace.warn("no market rate for \(pair) on or before \(day); used the oldest, dated \(q.oldestDay)")
+        if case .market(let q) = r.origin {
+            // Each leg dated after the day, by its own pair and date (a chain's other leg may be on time).
+            for leg in q.legs where leg.isAfterRequestedDay {
+                let what = q.legs.count == 1 ? "\(pair) on or before \(day)" : "\(leg.pair) on or before \(day) (for \(pair))"
+                trace.warn("no market rate for \(what); used the oldest, dated \(leg.day)")
+            }
         }
         return r.rate
     }
