@@ -11,10 +11,31 @@ import BigInt
 struct ReportTrace {
     var plan: [String] = []
     var rates: [String] = []
-    var warnings: [String] = []
+    private var notes: [String] = []
+    /// Market rates dated after the report days they stood in for: one warning for each rate
+    /// however many days (a history of 36 months before the first rate warns once).
+    private var late: [(rate: String, dated: Day, days: Set<Day>)] = []
+
+    var warnings: [String] {
+        notes + late.map { l in
+            let days = l.days.sorted()
+            return "no market rate for \(l.rate) on or before \(days[0])"
+                + (days.count == 1 ? "" : " (nor at \(days.count - 1) later report \(days.count == 2 ? "date" : "dates") up to \(days[days.count - 1]))")
+                + "; used the oldest, dated \(l.dated)"
+        }
+    }
 
     mutating func rate(_ line: String) { if !rates.contains(line) { rates.append(line) } }
-    mutating func warn(_ line: String) { if !warnings.contains(line) { warnings.append(line) } }
+    mutating func warn(_ line: String) { if !notes.contains(line) { notes.append(line) } }
+
+    /// A market rate (`what`: its pair, and the pair it served in a chain) dated `dated`, used on `day`, before it.
+    mutating func lateRate(_ what: String, dated: Day, on day: Day) {
+        if let i = late.firstIndex(where: { $0.rate == what && $0.dated == dated }) {
+            late[i].days.insert(day)
+        } else {
+            late.append((what, dated, [day]))
+        }
+    }
 }
 
 /// A report statement: computes its table and says how.
@@ -111,8 +132,7 @@ extension Session {
         if case .market(let q) = r.origin {
             // Each leg dated after the day, by its own pair and date (a chain's other leg may be on time).
             for leg in q.legs where leg.isAfterRequestedDay {
-                let what = q.legs.count == 1 ? "\(pair) on or before \(day)" : "\(leg.pair) on or before \(day) (for \(pair))"
-                trace.warn("no market rate for \(what); used the oldest, dated \(leg.day)")
+                trace.lateRate(q.legs.count == 1 ? "\(pair)" : "\(leg.pair) (for \(pair))", dated: leg.day, on: day)
             }
         }
         return r.rate
