@@ -244,6 +244,19 @@ import Testing
         #expect(plainText(try s.run("balance in EUR at 2025-06-30").totals.first?.last) == "127.78")
     }
 
+    @Test func ctrlCStopsAReportBetweenItsPeriods() throws {
+        // Neither report asks the engine anything here (no account, no entry in Rent), so only the
+        // reports' own loops can notice the interrupt.
+        let s = try Self.session(Self.ledger(entries: [], rest: #"""
+            , "assets": [{"id": "a", "name": "Car", "type": "tangible", "value": 10, "currency": "INR", "date": "2025-01-01"}],
+              "budgets": [{"category": "Rent", "limitAmount": 10, "currencyCode": "INR"}]
+            """#))
+        #expect(Self.rows(try s.run("networth by quarter")).count == 4)
+        s.isCancelled = { true }
+        #expect(Self.failure(s, "networth by month since 1000")?.kind == .cancelled)
+        #expect(Self.failure(s, "budget since 1000")?.kind == .cancelled)
+    }
+
     @Test func explainSaysWhatEachReportAdded() throws {
         let s = try Self.session(Self.wealth)
         guard case .explain(let plan, let rates, _) = try s.execute("explain networth at 2025-06-30") else { Issue.record("no plan"); return }

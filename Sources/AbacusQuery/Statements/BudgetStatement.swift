@@ -85,6 +85,7 @@ struct BudgetStatement: ReportRunner {
 
         var rows: [[Cell]] = []
         for month in months {
+            try session.stopIfCancelled()
             // Limits convert at the month's last day (today for the current month).
             let rateDay = month == thisMonth ? session.today : month.days.last
             for key in keys {

@@ -99,6 +99,11 @@ extension Fraction {
 }
 
 extension Session {
+    /// A report asks many small questions (a period's sums, a month's budget): Ctrl-C stops it between them.
+    func stopIfCancelled() throws(QueryError) {
+        if isCancelled() { throw QueryError(.cancelled, at: nil) }
+    }
+
     /// The report date of `at DATE` (its last day), else today.
     func reportDay(_ e: DateExpression?) -> Day {
         e.map { $0.resolve(today: today).last } ?? today
@@ -153,6 +158,7 @@ extension Session {
     /// the rules of every query: conversion at the default valuation, the category tree, splits).
     func sum(_ subject: Subject, in target: Currency, category: String? = nil, book: String? = nil, periods: [PeriodClause],
              trace: inout ReportTrace) throws(QueryError) -> ExactDecimal {
+        try stopIfCancelled()
         var q = Query(aggregate: .sum, text: "")
         q.subject = subject
         q.currency = .code(target)
