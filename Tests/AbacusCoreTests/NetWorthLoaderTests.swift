@@ -108,3 +108,18 @@ func netWorthPartsAreRefused(_ c: BadCase) throws {
     #expect(view.entries.count == l.entries.count + 1)
     #expect(view.isSplitView && view.splits.isEmpty)
 }
+
+@Test func aDeepCategoryTreeIsCheckedWalkingEachCategoryOnce() throws {
+    // A chain of 2000 categories, c1999 under c1998 … under c0: each walks up to c0, and the
+    // walks are remembered (walked afresh, the check took ~50 s for this chain and grew with the cube).
+    let chain = (0..<2000).map { i in i == 0 ? #"{"name": "c0"}"# : #"{"name": "c\#(i)", "parent": "c\#(i - 1)"}"# }
+    let l = try load(ledger(with: #""categories": [\#(chain.joined(separator: ", "))]"#))
+    #expect(l.categoryLinks.count == 2000)
+    #expect(l.rootCategories(["c1999", "c1000", "c0", "Food"]) == ["c0", "c0", "c0", "Food"])
+    // A cycle hanging under the chain is still found at its first member, named in order.
+    let cyclic = chain + [#"{"name": "x", "parent": "y"}"#, #"{"name": "y", "parent": "z"}"#, #"{"name": "z", "parent": "x"}"#,
+                          #"{"name": "w", "parent": "x"}"#]
+    let e = #expect(throws: LoadError.self) { try load(ledger(with: #""categories": [\#(cyclic.joined(separator: ", "))]"#)) }
+    #expect(e?.path == "categories[2000].parent")
+    #expect(e?.message == #"the category tree has a cycle: "x" → "y" → "z" → "x""#)
+}

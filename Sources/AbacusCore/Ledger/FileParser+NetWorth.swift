@@ -110,7 +110,7 @@ extension FileParser {
         }
         let parentAt = parentOffset ?? objectStart
         guard let name else { throw rule("missing \"name\": the category's name as entries write it", at: objectStart) }
-        if b.categoryLinks.contains(where: { $0.name == name }) {
+        if !b.categoryNames.insert(name).inserted {
             field = "name"
             throw rule("category \(quoted(name)) is listed twice; a category has one parent", at: objectStart)
         }
@@ -227,7 +227,7 @@ extension FileParser {
             }
         }
         let lotID = try required(id, "id", "a lot's unique id", at: start)
-        if b.holdings.contains(where: { $0.id == lotID }) {
+        if !b.holdingIDs.insert(lotID).inserted {
             field = "id"
             throw rule("duplicate holding id \(quoted(lotID)); each lot has its own id", at: start)
         }
@@ -289,6 +289,22 @@ extension LedgerBuilder {
         let names = Set(categoryLinks.map(\.name))
         var parent: [String: String] = [:]
         for l in categoryLinks { if let p = l.parent { parent[l.name] = p } }
+        // The categories on a cycle: each walk up stops at a root, at a category walked before or
+        // back on its own path (a cycle), so every category is walked once.
+        var onCycle: Set<String> = []
+        var walked: Set<String> = []
+        for l in categoryLinks where !walked.contains(l.name) {
+            var path: [String] = []
+            var position: [String: Int] = [:]
+            var c: String? = l.name
+            while let n = c, !walked.contains(n) {
+                if let k = position[n] { onCycle.formUnion(path[k...]); break }
+                position[n] = path.count
+                path.append(n)
+                c = parent[n]
+            }
+            walked.formUnion(path)
+        }
         for (i, l) in categoryLinks.enumerated() {
             guard let p = l.parent else { continue }
             guard names.contains(p) else {
@@ -296,17 +312,11 @@ extension LedgerBuilder {
                 if let near = nearest(p, in: Array(names)) { message += "; did you mean \"\(near)\"?" }
                 throw error(at: categoryPlaces[i], message)
             }
-            // Walking up from here must end at a root.
-            var seen: [String] = [l.name]
+            guard onCycle.contains(l.name) else { continue }
+            var cycle = [l.name]
             var c = p
-            while let next = parent[c] {
-                seen.append(c)
-                if next == l.name {
-                    throw error(at: categoryPlaces[i], "the category tree has a cycle: " + (seen + [l.name]).map(quoted).joined(separator: " → "))
-                }
-                if seen.contains(next) { break }   // a cycle above this one: reported at its own member
-                c = next
-            }
+            while c != l.name, let next = parent[c] { cycle.append(c); c = next }
+            throw error(at: categoryPlaces[i], "the category tree has a cycle: " + (cycle + [l.name]).map(quoted).joined(separator: " → "))
         }
         var currencyOf: [String: Currency] = [:]
         for (i, lot) in holdings.enumerated() {
