@@ -215,6 +215,12 @@ import Testing
                        {"symbol": "ABC", "date": "2025-02-01", "price": 99, "currency": "INR"}]
             """#))
         #expect(Self.rows(try s.run("holdings")) == [["ABC", "INR", "2", "10.00", "12", "2025-03-01", "24.00", "14.00", "140.0"]])
+        // Likewise two records of one asset on one date: the later (300) counts, not 200.
+        let a = try Self.session(Self.ledger(entries: [], rest: #"""
+            , "assets": [{"id": "a", "name": "Car", "type": "tangible", "value": 200, "currency": "INR", "date": "2025-03-01"},
+                         {"id": "a", "name": "Car", "type": "tangible", "value": 300, "currency": "INR", "date": "2025-03-01"}]
+            """#))
+        #expect(Self.rows(try a.run("networth")).first == ["assets", "300.00"])
     }
 
     @Test func aRateWarningNamesTheLegDatedAfterTheDay() throws {
