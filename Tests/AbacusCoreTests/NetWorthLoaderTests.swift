@@ -33,6 +33,15 @@ let netWorthCases: [BadCase] = [
     BadCase("a budget naming a missing book",
             ledger(with: #""budgets": [{"category": "Food", "limitAmount": 10, "currencyCode": "INR", "bookId": "b9"}]"#),
             path: "budgets[0].bookId", line: 12, #"no book has id "b9""#),
+    BadCase("two budgets for every month of one category",
+            ledger(with: #""budgets": [{"category": "Food", "limitAmount": 10, "currencyCode": "INR"}, {"category": "Food", "limitAmount": 20, "currencyCode": "INR"}]"#),
+            path: "budgets[1]", line: 12, #"a second budget for "Food" in every month"#, "budgets[0]"),
+    BadCase("two budgets for one month of one category and book",
+            ledger(with: #""budgets": [{"category": "Food", "bookId": "b1", "month": "2025-10", "limitAmount": 10, "currencyCode": "INR"}, {"category": "Food", "month": "2025-10", "limitAmount": 5, "currencyCode": "INR"}, {"category": "Food", "month": "2025-10", "bookId": "b1", "limitAmount": 20, "currencyCode": "USD"}]"#),
+            path: "budgets[2]", line: 12, #"a second budget for "Food" in book "b1" in 2025-10"#, "budgets[0]"),
+    BadCase("a key twice in a split",
+            ledger(e1: entry1(replacing: #""category": "Food""#, with: #""category": "Food", "splits": [{"amount": -12.5, "category": "Food", "amount": -12.5}]"#)),
+            path: "entries[0].splits[0].amount", line: 8, #"duplicate key "amount" in one object"#),
     BadCase("carry-over on a budget for one month",
             ledger(with: #""budgets": [{"category": "Food", "month": "2025-10", "limitAmount": 10, "currencyCode": "INR", "carryOver": true}]"#),
             path: "budgets[0].carryOver", line: 12, "carryOver is for a budget without"),
@@ -98,4 +107,19 @@ func netWorthPartsAreRefused(_ c: BadCase) throws {
     let view = l.splitView()
     #expect(view.entries.count == l.entries.count + 1)
     #expect(view.isSplitView && view.splits.isEmpty)
+}
+
+@Test func aDeepCategoryTreeIsCheckedWalkingEachCategoryOnce() throws {
+    // A chain of 2000 categories, c1999 under c1998 … under c0: each walks up to c0, and the
+    // walks are remembered (walked afresh, the check took ~50 s for this chain and grew with the cube).
+    let chain = (0..<2000).map { i in i == 0 ? #"{"name": "c0"}"# : #"{"name": "c\#(i)", "parent": "c\#(i - 1)"}"# }
+    let l = try load(ledger(with: #""categories": [\#(chain.joined(separator: ", "))]"#))
+    #expect(l.categoryLinks.count == 2000)
+    #expect(l.rootCategories(["c1999", "c1000", "c0", "Food"]) == ["c0", "c0", "c0", "Food"])
+    // A cycle hanging under the chain is still found at its first member, named in order.
+    let cyclic = chain + [#"{"name": "x", "parent": "y"}"#, #"{"name": "y", "parent": "z"}"#, #"{"name": "z", "parent": "x"}"#,
+                          #"{"name": "w", "parent": "x"}"#]
+    let e = #expect(throws: LoadError.self) { try load(ledger(with: #""categories": [\#(cyclic.joined(separator: ", "))]"#)) }
+    #expect(e?.path == "categories[2000].parent")
+    #expect(e?.message == #"the category tree has a cycle: "x" → "y" → "z" → "x""#)
 }

@@ -83,6 +83,10 @@ import Testing
             """))
         // Home's Groceries 300 and Dining 200; Work's 1000 is another book's.
         #expect(Self.rows(try s.run("budget 2025-01")) == [["2025-01", "Food", "Home", "INR", "1000.00", "500.00", "500.00", "50.0", "50%"]])
+        // explain names the book as the sum does (its name, not its id).
+        guard case .explain(let plan, _, _) = try s.execute("explain budget 2025-01") else { Issue.record("no plan"); return }
+        #expect(plan.contains(#"sum expenses in INR where category = "Food" and book = "Home" during 2025-01 = 500.00"#))
+        #expect(plan.contains(#"2025-01 "Food" book "Home": limit 1000.00 INR, spent 500.00"#))
     }
 
     // MARK: The category tree and splits
@@ -202,6 +206,40 @@ import Testing
         #expect(Self.failure(noPrice, "holdings")?.kind == .noPrice(symbol: "ABC", day: Day(year: 2025, month: 12, day: 31)!))
     }
 
+    @Test func ofTwoPricesOnOneDayTheLaterInTheFileWins() throws {
+        // As with rates (and asset records): on one date the later record counts. ABC's 12 of
+        // 2025-03-01 comes after its 10 of that day: 2 units are worth 24, cost 2 × 5 = 10, gain 14, 140.0%.
+        let s = try Self.session(Self.ledger(entries: [], rest: #"""
+            , "holdings": [{"id": "l", "symbol": "ABC", "quantity": 2, "costPerUnit": 5, "currency": "INR", "date": "2025-03-01"}],
+            "prices": [{"symbol": "ABC", "date": "2025-03-01", "price": 10, "currency": "INR"}, {"symbol": "ABC", "date": "2025-03-01", "price": 12, "currency": "INR"},
+                       {"symbol": "ABC", "date": "2025-02-01", "price": 99, "currency": "INR"}]
+            """#))
+        #expect(Self.rows(try s.run("holdings")) == [["ABC", "INR", "2", "10.00", "12", "2025-03-01", "24.00", "14.00", "140.0"]])
+        // Likewise two records of one asset on one date: the later (300) counts, not 200.
+        let a = try Self.session(Self.ledger(entries: [], rest: #"""
+            , "assets": [{"id": "a", "name": "Car", "type": "tangible", "value": 200, "currency": "INR", "date": "2025-03-01"},
+                         {"id": "a", "name": "Car", "type": "tangible", "value": 300, "currency": "INR", "date": "2025-03-01"}]
+            """#))
+        #expect(Self.rows(try a.run("networth")).first == ["assets", "300.00"])
+    }
+
+    @Test func aRateWarningNamesTheLegDatedAfterTheDay() throws {
+        // SGD/USD chains through INR: USD/INR 80 of 2025-01-01 is on time, SGD/INR 60 (2025-10-01) is
+        // not. The warning names that leg and its date, not the chain's oldest (2025-01-01).
+        // Trip's −50 SGD on 2025-06-30: −50 × 60 / 80 = −37.50 USD, a liability.
+        let s = try Self.session(Self.ledger(books: #"{"id": "t", "name": "Trip", "currency": "SGD", "openingBalance": -50}"#, entries: [], rest: #"""
+            , "rates": [{"from": "SGD", "to": "INR", "rate": 60, "date": "2025-10-01"}, {"from": "USD", "to": "INR", "rate": 80, "date": "2025-01-01"}]
+            """#))
+        let r = try s.run("networth in USD at 2025-06-30")
+        #expect(Self.rows(r)[1] == ["liabilities", "37.50"])
+        #expect(r.warnings == ["no market rate for SGD/INR (for SGD/USD) on or before 2025-06-30; used the oldest, dated 2025-10-01"])
+        // A history warns once for that rate, however many period ends it stood in for: −50 × 60 = −3000
+        // INR at the ends of Q1, Q2 and Q3; Q4 (12-31) has it on time.
+        let h = try s.run("networth by quarter since 2025-01")
+        #expect(Self.rows(h).map { $0[2] } == ["3000.00", "3000.00", "3000.00", "3000.00"])
+        #expect(h.warnings == ["no market rate for SGD/INR on or before 2025-03-31 (nor at 2 later report dates up to 2025-09-30); used the oldest, dated 2025-10-01"])
+    }
+
     @Test func aMissingRateNamesThePair() throws {
         let s = try Self.session(Self.wealth)
         let e = Self.failure(s, "networth in EUR")
@@ -210,6 +248,19 @@ import Testing
         // With a rate set for the session, it converts: the accounts' 11500 / 90 = 127.777… → 127.78.
         _ = try s.execute("set rate EUR/INR = 90")
         #expect(plainText(try s.run("balance in EUR at 2025-06-30").totals.first?.last) == "127.78")
+    }
+
+    @Test func ctrlCStopsAReportBetweenItsPeriods() throws {
+        // Neither report asks the engine anything here (no account, no entry in Rent), so only the
+        // reports' own loops can notice the interrupt.
+        let s = try Self.session(Self.ledger(entries: [], rest: #"""
+            , "assets": [{"id": "a", "name": "Car", "type": "tangible", "value": 10, "currency": "INR", "date": "2025-01-01"}],
+              "budgets": [{"category": "Rent", "limitAmount": 10, "currencyCode": "INR"}]
+            """#))
+        #expect(Self.rows(try s.run("networth by quarter")).count == 4)
+        s.isCancelled = { true }
+        #expect(Self.failure(s, "networth by month since 1000")?.kind == .cancelled)
+        #expect(Self.failure(s, "budget since 1000")?.kind == .cancelled)
     }
 
     @Test func explainSaysWhatEachReportAdded() throws {

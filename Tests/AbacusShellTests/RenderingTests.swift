@@ -67,6 +67,39 @@ import Testing
         #expect(text.contains("\u{2066}\u{200F}1,234.50\u{A0}د.إ.\u{200F}\u{2069}"))
     }
 
+    @Test func aBudgetUsedUpIsMarkedWhateverItsHighestAlert() {
+        // Alerts [50, 90] at 120% used: the alert is 90%, and the budget is over: `!!` (red in
+        // colour). 85.0% under alerts [50, 80, 100] reached 80%: `!`. A 100% alert at 100.0%: `!!`.
+        let result = ResultSet(columns: [Column("category", .key(.category)), Column("used %", .quantity), Column("alert", .alert)],
+                               rows: [[.text("Food"), .decimal(ExactDecimal("120.0")!), .text("90%")],
+                                      [.text("Rent"), .decimal(ExactDecimal("85.0")!), .text("80%")],
+                                      [.text("Fuel"), .decimal(ExactDecimal("100.0")!), .text("100%")]],
+                               currency: nil, warnings: [])
+        let text = Renderer(format: .table, money: MoneyFormat()).render(result)
+        #expect(text.contains("│ 90% !!"))
+        #expect(text.contains("│ 80% !   │"))
+        #expect(text.contains("│ 100% !!"))
+        var colour = Renderer(format: .table, money: MoneyFormat())
+        colour.color = true
+        #expect(colour.render(result).contains(ANSI.red + ANSI.bold + "90%"))
+    }
+
+    @Test func aHoldingsChartDrawsEachSymbolsValueAndABudgetWithoutALimitSaysSo() {
+        let usd = Currency(code: "USD")!
+        // Without `in CUR` holdings end with gain %: the chart draws the value, $65 and $130.
+        let holdings = ResultSet(columns: [Column("symbol", .text), Column("value", .money), Column("gain", .money), Column("gain %", .quantity)],
+                                 rows: [[.text("ABC"), .money(ExactDecimal("65")!, usd), .money(ExactDecimal("6")!, usd), .decimal(ExactDecimal("10.2")!)],
+                                        [.text("XYZ"), .money(ExactDecimal("130")!, usd), .money(ExactDecimal("-1")!, usd), .decimal(ExactDecimal("-0.8")!)]],
+                                 currency: nil, warnings: [])
+        let chart = Renderer(format: .chart, money: MoneyFormat()).render(holdings)
+        #expect(chart.contains("ABC   $65.00  ") && chart.contains("XYZ  $130.00  "))
+        #expect(!chart.contains("┌"))
+        // A limit of 0 or less has no use %: the bar's text says why, not that there is no limit.
+        let budget = ResultSet(columns: [Column("category", .key(.category)), Column("used %", .quantity), Column("alert", .alert)],
+                               rows: [[.text("Food"), .empty, .empty]], currency: nil, warnings: [])
+        #expect(Renderer(format: .chart, money: MoneyFormat()).render(budget).contains("Food  limit ≤ 0"))
+    }
+
     @Test func csvQuotesPerRFC4180AndUsesPlainMoney() {
         let text = Renderer(format: .csv, money: MoneyFormat()).render(RendererTests.result)
         #expect(text == "party,amount\r\n\"Café, \"\"Le\"\" Nord\",1234.50\r\nSouk,-7.00")

@@ -4,6 +4,13 @@
 // (a budget's book, a category's parent, one currency per symbol) are checked once
 // every file is read (`LedgerBuilder.checkNetWorthParts`).
 
+/// What a budget is for: a category, a book (nil: every book) and a month (nil: every month).
+struct BudgetKey: Hashable {
+    var category: String
+    var book: String?
+    var month: Day?
+}
+
 /// Where an object was read, for errors found after every file is read.
 struct Place {
     var file: Int
@@ -59,9 +66,9 @@ extension FileParser {
                 let name = reader.string(key)
                 let fieldName = "splits[\(k)].\(name)"
                 switch name {
-                case "amount": try markSeen(0, &seen, keyOffset, fieldName); amount = try number()
-                case "category": try markSeen(1, &seen, keyOffset, fieldName); let s = try string(); category = reader.string(s)
-                case "memo": try markSeen(2, &seen, keyOffset, fieldName); memo = try optionalString().map { reader.string($0) }
+                case "amount": try markSeen(0, &seen, keyOffset, fieldName, key: name); amount = try number()
+                case "category": try markSeen(1, &seen, keyOffset, fieldName, key: name); let s = try string(); category = reader.string(s)
+                case "memo": try markSeen(2, &seen, keyOffset, fieldName, key: name); memo = try optionalString().map { reader.string($0) }
                 default: field = fieldName; try skipUnknown(key, &unknown, keyOffset)
                 }
             }
@@ -103,7 +110,7 @@ extension FileParser {
         }
         let parentAt = parentOffset ?? objectStart
         guard let name else { throw rule("missing \"name\": the category's name as entries write it", at: objectStart) }
-        if b.categoryLinks.contains(where: { $0.name == name }) {
+        if !b.categoryNames.insert(name).inserted {
             field = "name"
             throw rule("category \(quoted(name)) is listed twice; a category has one parent", at: objectStart)
         }
@@ -220,7 +227,7 @@ extension FileParser {
             }
         }
         let lotID = try required(id, "id", "a lot's unique id", at: start)
-        if b.holdings.contains(where: { $0.id == lotID }) {
+        if !b.holdingIDs.insert(lotID).inserted {
             field = "id"
             throw rule("duplicate holding id \(quoted(lotID)); each lot has its own id", at: start)
         }
@@ -261,6 +268,16 @@ extension LedgerBuilder {
     /// The rules that look across objects and files: a budget's book exists, every parent is a
     /// listed category and the tree has no cycle, a symbol's lots and prices share a currency.
     func checkNetWorthParts() throws(LoadError) {
+        // One budget per category, book and month (or every month): a second would be ignored.
+        var firstBudget: [BudgetKey: Int] = [:]
+        for (i, budget) in budgets.enumerated() {
+            let key = BudgetKey(category: budget.category, book: budget.bookID, month: budget.month)
+            guard let first = firstBudget[key] else { firstBudget[key] = i; continue }
+            let month = budget.month.map { " in " + String($0.description.prefix(7)) } ?? " in every month"
+            let firstAt = budgetPlaces[first].file == budgetPlaces[i].file ? budgetPlaces[first].path : "\(files[budgetPlaces[first].file]): \(budgetPlaces[first].path)"
+            throw error(at: budgetPlaces[i], "a second budget for \(quoted(budget.category))" + (budget.bookID.map { " in book \(quoted($0))" } ?? "")
+                        + month + " (the first is \(firstAt)); a category has one budget per book for every month and one per month")
+        }
         for (i, budget) in budgets.enumerated() {
             guard let id = budget.bookID, bookIDs[id] == nil else { continue }
             var place = budgetPlaces[i]
@@ -272,6 +289,22 @@ extension LedgerBuilder {
         let names = Set(categoryLinks.map(\.name))
         var parent: [String: String] = [:]
         for l in categoryLinks { if let p = l.parent { parent[l.name] = p } }
+        // The categories on a cycle: each walk up stops at a root, at a category walked before or
+        // back on its own path (a cycle), so every category is walked once.
+        var onCycle: Set<String> = []
+        var walked: Set<String> = []
+        for l in categoryLinks where !walked.contains(l.name) {
+            var path: [String] = []
+            var position: [String: Int] = [:]
+            var c: String? = l.name
+            while let n = c, !walked.contains(n) {
+                if let k = position[n] { onCycle.formUnion(path[k...]); break }
+                position[n] = path.count
+                path.append(n)
+                c = parent[n]
+            }
+            walked.formUnion(path)
+        }
         for (i, l) in categoryLinks.enumerated() {
             guard let p = l.parent else { continue }
             guard names.contains(p) else {
@@ -279,17 +312,11 @@ extension LedgerBuilder {
                 if let near = nearest(p, in: Array(names)) { message += "; did you mean \"\(near)\"?" }
                 throw error(at: categoryPlaces[i], message)
             }
-            // Walking up from here must end at a root.
-            var seen: [String] = [l.name]
+            guard onCycle.contains(l.name) else { continue }
+            var cycle = [l.name]
             var c = p
-            while let next = parent[c] {
-                seen.append(c)
-                if next == l.name {
-                    throw error(at: categoryPlaces[i], "the category tree has a cycle: " + (seen + [l.name]).map(quoted).joined(separator: " → "))
-                }
-                if seen.contains(next) { break }   // a cycle above this one: reported at its own member
-                c = next
-            }
+            while c != l.name, let next = parent[c] { cycle.append(c); c = next }
+            throw error(at: categoryPlaces[i], "the category tree has a cycle: " + (cycle + [l.name]).map(quoted).joined(separator: " → "))
         }
         var currencyOf: [String: Currency] = [:]
         for (i, lot) in holdings.enumerated() {

@@ -216,12 +216,13 @@ struct FileParser {
         return v
     }
 
-    /// Checks a key against those already seen in this object.
-    mutating func markSeen(_ bit: Int, _ seen: inout UInt32, _ keyOffset: Int, _ name: String) throws {
+    /// Checks a key against those already seen in this object; `name` is the field's path
+    /// below the object being read, `key` the key as written (when they differ).
+    mutating func markSeen(_ bit: Int, _ seen: inout UInt32, _ keyOffset: Int, _ name: String, key: String? = nil) throws {
         field = name
         let mask = UInt32(1) << UInt32(bit)
         if seen & mask != 0 {
-            throw LedgerRuleError(offset: keyOffset, path: path, message: "duplicate key \"\(name)\" in one object")
+            throw LedgerRuleError(offset: keyOffset, path: path, message: "duplicate key \"\(key ?? name)\" in one object")
         }
         seen |= mask
     }

@@ -350,6 +350,9 @@ struct LedgerBuilder {
     /// Split entries by load row, resolved to rows in `finish`.
     var pendingSplits: [(row: Int, parts: [SplitPart])] = []
     var categoryLinks: [CategoryLink] = []
+    /// The names of `categoryLinks` and the ids of `holdings`, to find a repeat at once.
+    var categoryNames: Set<String> = []
+    var holdingIDs: Set<String> = []
     var categoryPlaces: [Place] = []
     var assets: [AssetRecord] = []
     var liabilities: [LiabilityRecord] = []

@@ -123,11 +123,21 @@ extension Ledger {
 
     /// The root ancestor of a category (itself when it has no parent).
     public func rootCategory(_ name: String) -> String {
+        rootCategories([name])[0]
+    }
+
+    /// The root ancestor of each category, the tree read once and each walk up remembered.
+    public func rootCategories(_ names: [String]) -> [String] {
         let parents = parentOf
-        var c = name
-        var steps = 0
-        while let p = parents[c], steps <= parents.count { c = p; steps += 1 }
-        return c
+        var root: [String: String] = [:]
+        return names.map { name in
+            var path: [String] = []
+            var c = name
+            while root[c] == nil, let p = parents[c], path.count <= parents.count { path.append(c); c = p }
+            let r = root[c] ?? c
+            for n in path { root[n] = r }
+            return r
+        }
     }
 
     /// The newest record of each id dated on or before `day`, in order of first appearance.

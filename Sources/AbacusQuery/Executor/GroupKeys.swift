@@ -217,11 +217,8 @@ extension Ledger {
         let names = entries.categories
         var codeOf: [String: UInt32] = [:]
         for (i, c) in names.enumerated() { codeOf[c] = UInt32(i) }
-        let parents = parentOf
-        return names.enumerated().map { i, name in
-            guard parents[name] != nil else { return UInt32(i) }
-            return codeOf[rootCategory(name)] ?? UInt32(i)
-        }
+        let roots = rootCategories(names)
+        return names.indices.map { i in roots[i] == names[i] ? UInt32(i) : codeOf[roots[i]] ?? UInt32(i) }
     }
 }
 

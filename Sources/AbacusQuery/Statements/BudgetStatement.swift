@@ -43,15 +43,17 @@ struct BudgetStatement: ReportRunner {
         keys.sort { ($0.category.lowercased(), $0.book ?? "") < ($1.category.lowercased(), $1.book ?? "") }
         let hasBooks = keys.contains { $0.book != nil }
 
+        /// The name of a budget's book (nil: every book).
+        func bookName(_ key: Key) -> String? { key.book.flatMap { id in ledger.books.first { $0.id == id }?.name } }
+
         var spentCache: [Key: [Int32: ExactDecimal]] = [:]
         func spent(_ key: Key, _ budget: Budget, _ month: Period, _ trace: inout ReportTrace) throws(QueryError) -> ExactDecimal {
             if let v = spentCache[key]?[month.code] { return v }
-            let bookName = key.book.flatMap { id in ledger.books.first { $0.id == id }?.name }
             var v = ExactDecimal(significand: 0, scale: budget.currency.minorUnits)
             // A category no entry (or split) uses has nothing spent.
             if session.holdsCategory(key.category) {
                 let during = PeriodClause(kind: .during, date: .literal(month, text: month.description), range: 0..<0)
-                v = try session.sum(.expenses, in: budget.currency, category: key.category, book: bookName, periods: [during], trace: &trace)
+                v = try session.sum(.expenses, in: budget.currency, category: key.category, book: bookName(key), periods: [during], trace: &trace)
             }
             spentCache[key, default: [:]][month.code] = v
             return v
@@ -83,6 +85,7 @@ struct BudgetStatement: ReportRunner {
 
         var rows: [[Cell]] = []
         for month in months {
+            try session.stopIfCancelled()
             // Limits convert at the month's last day (today for the current month).
             let rateDay = month == thisMonth ? session.today : month.days.last
             for key in keys {
@@ -94,11 +97,11 @@ struct BudgetStatement: ReportRunner {
                 guard let carried = (limit - Fraction(budget.limitAmount)).rounded(toScale: c.minorUnits) else { throw QueryError(.overflow, at: nil) }
                 let used = spentF.percent(of: Fraction(limitShown))
                 let alert = used.flatMap { u in budget.alerts.last { $0 <= u } }
-                trace.plan.append("\(month) \"\(key.category)\"" + (key.book.map { " book \"\($0)\"" } ?? "") + ": limit \(limitShown) \(c)"
+                trace.plan.append("\(month) \"\(key.category)\"" + (bookName(key).map { " book \"\($0)\"" } ?? "") + ": limit \(limitShown) \(c)"
                                   + (carried.isZero ? "" : " (\(budget.limitAmount) + \(carried) carried over)")
                                   + ", spent \(spentValue)")
                 var cells: [Cell] = [.period(month), .text(key.category)]
-                if hasBooks { cells.append(key.book.flatMap { id in ledger.books.first { $0.id == id }?.name }.map(Cell.text) ?? .none) }
+                if hasBooks { cells.append(bookName(key).map(Cell.text) ?? .none) }
                 if let target = request.currency {
                     let r = try session.rate(c, target, on: rateDay, trace: &trace).fraction
                     cells += [try (limit * r).money(target), try (spentF * r).money(target), try (remaining * r).money(target)]

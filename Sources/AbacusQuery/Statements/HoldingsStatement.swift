@@ -27,7 +27,10 @@ extension Session {
         var out: [HoldingPosition] = []
         for symbol in order {
             let held = lots[symbol] ?? []
-            guard let price = ledger.prices.filter({ $0.symbol == symbol && $0.day <= day }).max(by: { $0.day < $1.day }) else {
+            // The newest price on or before the day; on one date the later in the file wins.
+            var newest: PriceRecord?
+            for p in ledger.prices where p.symbol == symbol && p.day <= day && newest.map({ $0.day <= p.day }) ?? true { newest = p }
+            guard let price = newest else {
                 throw QueryError(.noPrice(symbol: symbol, day: day), at: nil)
             }
             var p = HoldingPosition(symbol: symbol, currency: held[0].currency, price: price)

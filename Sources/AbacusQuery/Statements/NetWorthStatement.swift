@@ -25,6 +25,7 @@ struct NetWorthParts {
 
 extension Session {
     func netWorthParts(on day: Day, in target: Currency, trace: inout ReportTrace) throws(QueryError) -> NetWorthParts {
+        try stopIfCancelled()
         var p = NetWorthParts()
         for book in ledger.books where book.openingBalance != nil && book.includeInNetWorth {
             let v = try converted(try balance(of: book, on: day, trace: &trace), book.currency, target, on: day, trace: &trace)

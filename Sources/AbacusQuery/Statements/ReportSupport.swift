@@ -11,10 +11,31 @@ import BigInt
 struct ReportTrace {
     var plan: [String] = []
     var rates: [String] = []
-    var warnings: [String] = []
+    private var notes: [String] = []
+    /// Market rates dated after the report days they stood in for: one warning for each rate
+    /// however many days (a history of 36 months before the first rate warns once).
+    private var late: [(rate: String, dated: Day, days: Set<Day>)] = []
+
+    var warnings: [String] {
+        notes + late.map { l in
+            let days = l.days.sorted()
+            return "no market rate for \(l.rate) on or before \(days[0])"
+                + (days.count == 1 ? "" : " (nor at \(days.count - 1) later report \(days.count == 2 ? "date" : "dates") up to \(days[days.count - 1]))")
+                + "; used the oldest, dated \(l.dated)"
+        }
+    }
 
     mutating func rate(_ line: String) { if !rates.contains(line) { rates.append(line) } }
-    mutating func warn(_ line: String) { if !warnings.contains(line) { warnings.append(line) } }
+    mutating func warn(_ line: String) { if !notes.contains(line) { notes.append(line) } }
+
+    /// A market rate (`what`: its pair, and the pair it served in a chain) dated `dated`, used on `day`, before it.
+    mutating func lateRate(_ what: String, dated: Day, on day: Day) {
+        if let i = late.firstIndex(where: { $0.rate == what && $0.dated == dated }) {
+            late[i].days.insert(day)
+        } else {
+            late.append((what, dated, [day]))
+        }
+    }
 }
 
 /// A report statement: computes its table and says how.
@@ -78,6 +99,11 @@ extension Fraction {
 }
 
 extension Session {
+    /// A report asks many small questions (a period's sums, a month's budget): Ctrl-C stops it between them.
+    func stopIfCancelled() throws(QueryError) {
+        if isCancelled() { throw QueryError(.cancelled, at: nil) }
+    }
+
     /// The report date of `at DATE` (its last day), else today.
     func reportDay(_ e: DateExpression?) -> Day {
         e.map { $0.resolve(today: today).last } ?? today
@@ -108,8 +134,11 @@ extension Session {
         var line = "\(pair) on \(day): \(r.rate) (\(resolver.describe(r.origin))"
         if case .market(let q) = r.origin { line += ", dated \(q.newestDay)" }
         trace.rate(line + ")")
-        if case .market(let q) = r.origin, q.isAfterRequestedDay {
-            trace.warn("no market rate for \(pair) on or before \(day); used the oldest, dated \(q.oldestDay)")
+        if case .market(let q) = r.origin {
+            // Each leg dated after the day, by its own pair and date (a chain's other leg may be on time).
+            for leg in q.legs where leg.isAfterRequestedDay {
+                trace.lateRate(q.legs.count == 1 ? "\(pair)" : "\(leg.pair) (for \(pair))", dated: leg.day, on: day)
+            }
         }
         return r.rate
     }
@@ -129,6 +158,7 @@ extension Session {
     /// the rules of every query: conversion at the default valuation, the category tree, splits).
     func sum(_ subject: Subject, in target: Currency, category: String? = nil, book: String? = nil, periods: [PeriodClause],
              trace: inout ReportTrace) throws(QueryError) -> ExactDecimal {
+        try stopIfCancelled()
         var q = Query(aggregate: .sum, text: "")
         q.subject = subject
         q.currency = .code(target)

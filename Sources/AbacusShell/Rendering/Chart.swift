@@ -24,6 +24,10 @@ struct Chart {
         if let used = r.columns.firstIndex(where: { $0.name == "used %" }) { return budget(r, used: used) }
         guard r.columns.count >= 2, !r.rows.isEmpty else { return nil }
         if r.columns.contains(where: \.summary) { return crosstab(r) }
+        // `holdings` without `in CUR` ends with its gain %: it draws each symbol's value.
+        if let value = r.columns.firstIndex(where: { $0.name == "value" && $0.kind == .money }), r.columns.last?.kind == .quantity {
+            return bars(r.rows.map { (label($0, columns: r.columns), $0[value]) })
+        }
         return bars(r.rows.map { (label($0, columns: r.columns), $0.last ?? .empty) })
     }
 
@@ -106,7 +110,7 @@ struct Chart {
         }
         let percents: [ExactDecimal?] = r.rows.map { if case .decimal(let d) = $0[used] { return d } else { return nil } }
         let texts = zip(r.rows, percents).map { row, p -> String in
-            guard let p else { return "no limit" }
+            guard let p else { return "limit ≤ 0" }
             var t = "\(p)%"
             if let a = alert, case .text(let level) = row[a] { t += " ≥ " + level }
             return t

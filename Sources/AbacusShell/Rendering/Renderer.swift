@@ -202,8 +202,18 @@ public struct Renderer {
         guard var body = displayed(r.rows, isCancelled: isCancelled) else { return false }
         // Budget alerts stand out: in colour, or with a marker when there is none.
         let alerts = r.columns.indices.filter { r.columns[$0].kind == .alert }
+        // Used up at 100% of the limit, whatever the highest alert reached (alerts [50, 90] at 120%).
+        let used = r.columns.firstIndex { $0.name == "used %" }
+        func usedUp(_ row: [Cell], _ alert: String) -> Bool {
+            if let used, used < row.count, case .decimal(let d) = row[used] { return d >= ExactDecimal(100) }
+            return Renderer.alertIsOver(alert)
+        }
         if !color, !alerts.isEmpty {
-            for k in body.indices { for i in alerts where i < body[k].count && !body[k][i].isEmpty { body[k][i] = Renderer.alertMarker(body[k][i]) } }
+            for k in body.indices {
+                for i in alerts where i < body[k].count && !body[k][i].isEmpty {
+                    body[k][i] = Renderer.alertMarker(body[k][i], usedUp: usedUp(r.rows[k], body[k][i]))
+                }
+            }
         }
         let totals = r.totals.map { $0.map(display) }
         let header = r.names.map { ShownText.shown($0) }
@@ -229,7 +239,7 @@ public struct Renderer {
                 if color, let source, i < source.count, case .money(let d, _) = source[i], d.isNegative, !d.rounded(toScale: 2).isZero {
                     styled = ANSI.red + text + ANSI.reset
                 } else if color, let source, i < source.count, r.columns[i].kind == .alert, case .text(let t) = source[i] {
-                    styled = (Renderer.alertIsOver(t) ? ANSI.red : ANSI.yellow) + ANSI.bold + text + ANSI.reset
+                    styled = (usedUp(source, t) ? ANSI.red : ANSI.yellow) + ANSI.bold + text + ANSI.reset
                 } else if color, let style { styled = style + text + ANSI.reset }
                 return " " + (numeric[i] ? pad + styled : styled + pad) + " "
             }.joined(separator: "│") + "│"
@@ -257,8 +267,8 @@ public struct Renderer {
     }
 
     /// An alert marked for a table without colour: `80% !`, and `100% !!` for a budget used up.
-    static func alertMarker(_ alert: String) -> String {
-        alert + (alertIsOver(alert) ? " !!" : " !")
+    static func alertMarker(_ alert: String, usedUp: Bool) -> String {
+        alert + (usedUp ? " !!" : " !")
     }
 
     /// Columns of dates or periods (`2025-10-05`, `2025-10`, `2025-Q4`): cut, they would lose the day.
