@@ -116,6 +116,13 @@ import Testing
         #expect(plainText(try s.run("count expenses where category = Food").rows.first?.first) == "2")
         #expect(plainText(try s.run("count expenses where category ~ \"\"").rows.first?.first) == "3")
         #expect(amounts(try s.run("count expenses by top category")) == ["Food": "2", "Household": "2"])
+        // An average divides by entries, not parts: outside Food are entry 1's Household part 40
+        // and entry 3's 20, in two entries: 60 / 2.
+        #expect(plainText(try s.run("avg expenses where category != Food").rows.first?.first) == "30.00")
+        // Every part of entries 1, 2 and 3 (150 in all) matches `~ ""`, in three entries: 50, not 150 / 4.
+        #expect(plainText(try s.run("avg expenses where category ~ \"\"").rows.first?.first) == "50.00")
+        // By top category: Household holds entry 1's part 40 and entry 3's 20, two entries: 30.
+        #expect(amounts(try s.run("avg expenses by top category")) == ["Food": "45.00", "Household": "30.00"])
     }
 
     @Test func aSplitOfABookedNormalizedAmountConvertsAtTheEntrysRateExactly() throws {

@@ -83,6 +83,10 @@ struct Accumulators {
     /// by its index in `errors`, which starts again from zero.
     private var errorOverflows: [Int: BigInt] = [:]
     private(set) var counts: [Int] = []
+
+    /// Takes the entry counts of another pass over the same groups (a split view's average
+    /// divides by entries, not parts).
+    mutating func takeCounts(of other: Accumulators) { counts = other.counts }
     private(set) var extremes: [(min: RowPick?, max: RowPick?)] = []
     let keepsExtremes: Bool
     /// A sum passed 2^255 (never for real ledgers): the statement fails rather than wrap.

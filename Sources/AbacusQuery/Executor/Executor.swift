@@ -49,7 +49,7 @@ public struct Executor: Sendable {
         let converter = plan.aggregate != .count ? self.converter(plan) : nil
         let scan: Scan
         // A split view's count counts entries, not parts: the general path.
-        let denseAllowed = useDenseKernel && !(plan.aggregate == .count && ledger.isSplitView)
+        let denseAllowed = useDenseKernel && !((plan.aggregate == .count || plan.aggregate == .avg) && ledger.isSplitView)
         if denseAllowed, let dense = try denseAggregate(plan, keys: keys, converter: converter) { scan = dense } else { scan = try aggregate(plan, keys: keys, converter: converter) }
         var warnings = try outcome(converter, scan.tally)
         // A count converts only for its `where amount …`: those rates' warnings and sources.
@@ -305,6 +305,20 @@ public struct Executor: Sendable {
                 let value = flip ? -amounts[row] : amounts[row]
                 state.feed(row, value, Int256(value), scale: amountScale, slot: slot, id: RateColumn.same)
             }
+        }
+        if plan.aggregate == .avg && ledger.isSplitView {
+            // An average divides by the entries, not by the parts of split entries: a second
+            // pass over the same rows, in the same order, numbers the same groups and counts
+            // each entry once in each.
+            var entriesState = ScanState(groups: Grouper(keys: keys, ledger: ledger), acc: Accumulators(slots: slots, extremes: false),
+                                         tally: .none, slots: slots)
+            entriesState.acc.addGroup()
+            var last: [UInt32?] = [nil]
+            let entries = store.entryID
+            _ = try forEachRow(plan, converter: converter, state: &entriesState) { row, state throws(QueryError) in
+                state.countEntry(row, entry: entries[row], last: &last)
+            }
+            state.acc.takeCounts(of: entriesState.acc)
         }
         return Scan(groups: state.groups, acc: state.acc, tally: state.tally, filterTally: filterTally)
     }
