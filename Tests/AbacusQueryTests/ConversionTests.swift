@@ -259,3 +259,17 @@ func total(_ r: ResultSet) -> String? {
         #expect(total(try s.run("sum expenses")) == "120.02")
     }
 }
+
+@Suite struct LateLegTests {
+    /// SGD/USD through EUR: the SGD leg is dated 2025-01-01, the USD leg only 2025-10-01, so on
+    /// 2025-06-30 the USD leg is the late one, and the warning names it and its date.
+    @Test func aChainsLateLegIsNamedWithItsOwnDate() throws {
+        let json = """
+        {"version": 1, "defaultCurrency": "INR", "books": [{"id": "b", "name": "B", "currency": "INR"}], "entries": [],
+         "rates": [{"from": "SGD", "to": "EUR", "rate": 0.7, "date": "2025-01-01"}, {"from": "USD", "to": "EUR", "rate": 0.9, "date": "2025-10-01"}]}
+        """
+        let s = Session(ledger: try LedgerLoader.load(documents: [("c.json", json)]), today: Day(year: 2025, month: 12, day: 31)!)
+        let r = try s.run("rate SGD/USD at 2025-06-30")
+        #expect(r.warnings == ["no market rate for SGD/USD (its leg EUR/USD) on or before 2025-06-30; used the oldest, dated 2025-10-01"])
+    }
+}

@@ -52,8 +52,10 @@ extension Session {
     /// a newest rate dated before today is stale: say so.
     func staleness(_ r: ResolvedRate, _ valuation: ValuationClause?, _ day: Day) -> [String] {
         guard case .market(let q) = r.origin else { return [] }
-        if q.isAfterRequestedDay {
-            return ["no market rate for \(r.pair) on or before \(day); used the oldest, dated \(q.oldestDay)"]
+        if let late = q.legs.first(where: \.isAfterRequestedDay) {
+            // Of a chain, the leg that had no rate by then, and its own date.
+            let leg = q.legs.count > 1 ? " (its leg \(late.pair))" : ""
+            return ["no market rate for \(r.pair)\(leg) on or before \(day); used the oldest, dated \(late.day)"]
         }
         if valuation == .latest, q.oldestDay < today {
             return [StaleRate(pair: r.pair, day: q.oldestDay, fetched: resolver.fetchDay(q), today: today).warning]
