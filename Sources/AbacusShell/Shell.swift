@@ -48,6 +48,8 @@ public struct ShellOptions: Sendable {
     public var maxRateAge: Int?
     /// Use and save store images in `$XDG_CACHE_HOME/abacus/` (off with `--no-cache`).
     public var storeCache = true
+    /// A ledger kept outside files (`--db`): loaded instead of `ledgers` and the demo.
+    public var external: (any ExternalLedger)?
 
     public init() {}
 }
@@ -113,7 +115,7 @@ public final class Shell {
     public func run() -> ExitStatus {
         let interactive = options.actions.isEmpty && isatty(0) == 1 && isatty(1) == 1
         var paths = options.ledgers
-        if paths.isEmpty {
+        if paths.isEmpty && options.external == nil {
             guard let demo = Shell.demoLedgerPath(environment: environment) else {
                 tell("error: no ledger named, and the demo ledger was not found (set ABACUS_DEMO_LEDGER or name a LEDGER.json)")
                 return .unusable
@@ -122,7 +124,7 @@ public final class Shell {
         }
         let files: Ledger
         do {
-            files = try loadLedger(paths)
+            if let external = options.external { files = try external.loadLedger() } else { files = try loadLedger(paths) }
             files.notes.forEach { tell("note: " + $0) }
             loadedPaths = options.ledgers
             for path in options.rateFiles { rateFiles.append(try RateFile.load(path: path)) }
@@ -136,13 +138,14 @@ public final class Shell {
         liveRates = live
         _ = live.loadCache(report: { [weak self] in self?.tell($0) })
         let ledger = composed(files)
-        if options.ledgers.isEmpty {
+        if options.ledgers.isEmpty && options.external == nil {
             tell("No ledger named: loaded the demo ledger (\(Shell.counted(ledger.entries.count, "entry", "entries")), "
                  + "\(Shell.counted(ledger.books.count, "book", "books"))). Run `abacus LEDGER.json` for your own.")
         }
         let today = options.today ?? Shell.systemToday()
         session = Session(ledger: ledger, today: today)
         session.maxRateAge = options.maxRateAge
+        options.external?.attach(to: session)
         stdoutIsTerminal = isatty(1) == 1
         stderrIsTerminal = isatty(2) == 1
         // Colour only where a person watches answers being made: the REPL and -e statements on a

@@ -7,6 +7,10 @@ struct QueryStatement: StatementRunner {
     let query: Query
 
     func run(in session: Session) throws(QueryError) -> Output {
+        if let engine = session.engine, var result = try engine.run(try Binder.bind(query, in: session.context), in: session) {
+            result.warnings += QueryStatement.notes(query)
+            return .table(result)
+        }
         var result = try session.executor.run(try Planner.plan(query, in: session.context))
         result.warnings += QueryStatement.notes(query)
         return .table(result)
@@ -32,7 +36,10 @@ struct ExplainStatement: StatementRunner {
     let query: Query
 
     func run(in session: Session) throws(QueryError) -> Output {
-        let plan = try Planner.plan(query, in: session.context)
+        var plan = try Planner.plan(query, in: session.context)
+        if let engine = session.engine, let sql = engine.explain(try Binder.bind(query, in: session.context), in: session) {
+            plan.sql = sql
+        }
         do throws(QueryError) {
             let result = try session.executor.run(plan)
             return .explain(plan: plan.description, rates: result.rateNotes, warnings: result.warnings)
