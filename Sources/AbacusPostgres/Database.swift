@@ -55,13 +55,22 @@ public final class Database: @unchecked Sendable {
         } catch {
             throw DatabaseError("cannot connect to \(url.shown): " + error.description, sqlState: error.sqlState)
         }
-        return Database(url: url, connection: connection)
+        let db = Database(url: url, connection: connection)
+        // The SQL Abacus writes quotes text literals by doubling quotes only.
+        do { try db.query("SET standard_conforming_strings = on") } catch {
+            throw DatabaseError("cannot use \(url.shown): " + error.description, sqlState: error.sqlState)
+        }
+        return db
     }
 
     /// Runs `sql` with text parameters; returns its rows, every column as text.
     @discardableResult
     public func query(_ sql: String, _ parameters: [String?] = [], seconds: Int? = nil) throws(DatabaseError) -> [TextRow] {
         guard !isBroken else { throw DatabaseError("the connection to \(url.shown) was lost earlier; start Abacus again") }
+        guard !connection.isClosed else {
+            isBroken = true
+            throw DatabaseError(Database.serverClosed)
+        }
         var binds = PostgresBindings(capacity: parameters.count)
         for p in parameters {
             if let p { binds.append(p) } else { binds.appendNull() }
@@ -78,7 +87,11 @@ public final class Database: @unchecked Sendable {
         }
         let limit = seconds ?? url.statementTimeout
         do throws(DatabaseError) {
-            try Database.wait(request, seconds: limit, onTimeout: { [connection] in let _: EventLoopFuture<Void> = connection.close() })
+            // A connection that closes while the statement runs fails it (a driver may never answer).
+            let promise = request.eventLoop.makePromise(of: Void.self)
+            request.cascade(to: promise)
+            connection.closeFuture.whenComplete { _ in promise.fail(DatabaseError(Database.serverClosed)) }
+            try Database.wait(promise.futureResult, seconds: limit, onTimeout: { [connection] in let _: EventLoopFuture<Void> = connection.close() })
         } catch {
             if error.sqlState == nil { isBroken = true }
             if error.description == Database.timedOut {
@@ -118,6 +131,7 @@ public final class Database: @unchecked Sendable {
     }()
 
     static let timedOut = "timed out"
+    static let serverClosed = "the server closed the connection (it stopped or restarted)"
 
     /// Blocks until `future` completes or `seconds` pass (then `onTimeout` runs and it fails).
     static func wait<T: Sendable>(_ future: EventLoopFuture<T>, seconds: Int, onTimeout: @escaping @Sendable () -> Void) throws(DatabaseError) -> T {
@@ -140,6 +154,7 @@ public final class Database: @unchecked Sendable {
 
     /// A driver error in words.
     static func describe(_ error: any Error) -> DatabaseError {
+        if let e = error as? DatabaseError { return e }
         guard let e = error as? PSQLError else {
             return DatabaseError("\(error)")
         }
@@ -151,7 +166,7 @@ public final class Database: @unchecked Sendable {
         }
         switch e.code {
         case .serverClosedConnection, .uncleanShutdown:
-            return DatabaseError("the server closed the connection (it stopped or restarted)")
+            return DatabaseError(serverClosed)
         case .clientClosedConnection:
             return DatabaseError(timedOut)
         case .connectionError:

@@ -177,6 +177,27 @@ enum PG {
         #expect(again != nil)
     }
 
+    @Test func aLostServerFailsOneStatementNotTheSession() throws {
+        // A server of its own: the shell keeps running when a statement's server goes away.
+        let server = try PostgresServer()
+        defer { server.stop() }
+        let url = server.url("postgres")
+        let imported = try Binary.run(["--db", url, "--import", PG.demo])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let db = try Database.connect(try DatabaseURL.parse(url, environment: [:]))
+        let (shell, out) = Differential.shell(try LedgerTables.load(db).get(), engine: SQLEngine(db: db))
+        #expect(shell.execute("count entries by book", location: nil))
+        try server.kill()
+        out.text = ""
+        #expect(!shell.execute("count entries by book", location: nil))
+        #expect(out.text.contains("error: the database failed the statement: the server closed the connection"), "\(out.text)")
+        out.text = ""
+        #expect(!shell.execute("count entries by category", location: nil))
+        #expect(out.text.contains("the connection to postgres://abacus@127.0.0.1:\(server.port)/postgres was lost earlier"), "\(out.text)")
+        // What needs no database still answers.
+        #expect(shell.execute("books", location: nil))
+    }
+
     @Test func aStatementPastItsTimeIsGivenUp() throws {
         let server = try PostgresServer.get()
         let db = try Database.connect(try DatabaseURL.parse(server.url("postgres") + "?statement_timeout=1", environment: [:]))

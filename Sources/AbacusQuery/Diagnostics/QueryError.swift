@@ -52,6 +52,8 @@ public struct QueryError: Error, Sendable, Equatable {
         /// Stopped by the user (Ctrl-C).
         case cancelled
         case unsupported(String)
+        /// The database the ledger lives in failed the statement (`--db`): its message.
+        case database(String)
     }
 
     /// Advice beyond "did you mean": how to write what the user probably meant.
@@ -152,6 +154,8 @@ public struct QueryError: Error, Sendable, Equatable {
         case .cancelled:
             return "interrupted"
         case .unsupported(let what):
+            return what
+        case .database(let what):
             return what
         }
     }
