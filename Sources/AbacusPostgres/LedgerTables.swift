@@ -24,6 +24,8 @@ public enum LedgerTables {
 
     /// Rows sent in one INSERT.
     static let batch = 20_000
+    /// Entries read back in one statement.
+    static let entrySlice = 100_000
 
     /// Loads `paths` into the database, all or nothing, in one transaction.
     public static func importFiles(_ paths: [String], into db: Database) throws(ImportError) -> ImportSummary {
@@ -217,21 +219,28 @@ public enum LedgerTables {
         }
         doc.raw("budgets", budgets.finished)
 
-        var entries = JSONText.array()
-        for r in try db.query("""
-            SELECT id, book_id, amount::text, currency, day::text, category, party, payment, remarks, array_to_json(tags)::text,
-                   is_transfer::text, normalized_amount::text, normalized_currency, conversion_rate::text
-            FROM abacus_entries ORDER BY position
-            """) {
-            var o = JSONText.object()
-            o.field("id", r[0]); o.field("bookId", r[1]); o.number("amount", r[2]); o.field("currency", r[3]); o.field("date", r[4])
-            o.field("category", r[5]); o.field("party", r[6]); o.field("paymentMode", r[7]); o.field("remarks", r[8])
-            if let tags = r[9], tags != "[]" { o.raw("tags", tags) }
-            if r[10] == "true" { o.field("isTransfer", true) }
-            o.number("normalizedAmount", r[11]); o.field("normalizedCurrency", r[12]); o.number("conversionRate", r[13])
-            entries.append(o)
+        // The entries as JSON made by the server, in slices (a cell per slice, not per field).
+        var entries = "["
+        let last = Int((try db.query("SELECT coalesce(max(position), -1)::text FROM abacus_entries").first?.first ?? nil) ?? "-1") ?? -1
+        var from = 0
+        while from <= last {
+            let rows = try db.query("""
+                SELECT string_agg(json_strip_nulls(json_build_object(
+                    'id', id, 'bookId', book_id, 'amount', amount, 'currency', currency, 'date', day::text, 'category', category,
+                    'party', party, 'paymentMode', payment, 'remarks', remarks, 'tags', array_to_json(tags),
+                    'isTransfer', is_transfer, 'normalizedAmount', normalized_amount, 'normalizedCurrency', normalized_currency,
+                    'conversionRate', conversion_rate))::text, ',' ORDER BY position)
+                FROM abacus_entries WHERE position >= $1::bigint AND position < $2::bigint
+                """, [String(from), String(from + entrySlice)])
+            if let text = rows.first?.first ?? nil {
+                if entries.count > 1 { entries += "," }
+                entries += text
+            }
+            from += entrySlice
         }
-        doc.raw("entries", entries.finished)
+        entries += "]"
+        doc.raw("entries", entries)
+
         return Array(doc.finished.utf8)
     }
 }

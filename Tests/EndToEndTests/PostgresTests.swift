@@ -109,6 +109,17 @@ enum PG {
         #expect(try PG.fingerprint(url) == empty)
     }
 
+    @Test func dotLoadIsRefusedAndDotReloadReadsTheDatabaseAgain() throws {
+        let url = try PG.demoDatabase()
+        let load = try Binary.run(["--db", url, "-e", ".load Examples/demo.json"])
+        #expect(load.status == 1)
+        #expect(load.stderr.contains(".load reads ledger files; put them in the database with `abacus --db URL --import FILE`"), "\(load.stderr)")
+        let reload = try Binary.run(["--db", url, "-e", ".reload", "-e", "count entries"])
+        #expect(reload.status == 0, "\(reload.stderr)")
+        #expect(reload.stderr.contains("reloaded postgres://abacus@127.0.0.1:"))
+        #expect(reload.stderr.contains("now 1,200 entries in 6 books"))
+    }
+
     func firstEntryID() throws -> String {
         let ledger = try LedgerLoader.load(paths: [Binary.root.appendingPathComponent(PG.demo).path])
         return ledger.entries.id(at: 0)
