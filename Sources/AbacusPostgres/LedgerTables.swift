@@ -146,6 +146,8 @@ public enum LedgerTables {
             }
         }
         try insertEntries(entries, importNo: importNo, db)
+        // Statistics for the planner now, not when autovacuum gets to it.
+        for table in ["abacus_entries", "abacus_books", "abacus_rates"] { try db.query("ANALYZE \(table)") }
     }
 
     static func insertEntries(_ rows: JSONText, importNo: String, _ db: Database) throws(DatabaseError) {
