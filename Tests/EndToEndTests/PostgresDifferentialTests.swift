@@ -92,6 +92,35 @@ enum Differential {
         if name == "queries.test" { #expect(lowered >= 10, "only \(lowered) statements of \(name) ran in SQL") }
     }
 
+    /// Statements that run as SQL, each in every format: every group key, tags with and
+    /// without, `(none)`, `not`, `or`, days, ranking, `top N`, shares and running totals.
+    static let loweredStatements = [
+        "count entries by tag", "count expenses by tag, book top 5", "count entries where tag = (none) by book",
+        "count entries where not (tag = work or category = Rent) by year", "count income by week during 2025-Q4",
+        "count entries by quarter, currency", "count entries by day since 2025-12-20", "count transfers by book",
+        "count entries where party = (none) and payment = (none) by category order by count desc top 3",
+        "sum expenses in native by tag order by amount desc top 4", "sum entries in native by book, currency",
+        "sum income in native by month since 2025-07", "sum expenses in native where book = \"Tokyo Trip\" by category with share",
+        "count expenses by category with share with running total", "count entries where date != 2025-10-04 and currency in (USD, EUR) by currency",
+        "count entries during 2031", "sum expenses in native during 2031",
+    ]
+
+    @Test func loweredStatementsGiveTheSameOutputInEveryFormat() throws {
+        let url = try PG.demoDatabase()
+        let db = try Database.connect(try DatabaseURL.parse(url, environment: [:]))
+        let engine = SQLEngine(db: db)
+        let (memory, memoryOut) = Differential.shell(try LedgerLoader.load(paths: [Binary.root.appendingPathComponent(PG.demo).path]), engine: nil)
+        let (database, databaseOut) = Differential.shell(try LedgerTables.load(db).get(), engine: engine)
+        for statement in PostgresDifferentialTests.loweredStatements {
+            #expect(engine.explain(try database.session.logicalPlan(statement), in: database.session) != nil, "not lowered: \(statement)")
+            for format in ["table", "csv", "json", "markdown", "chart"] {
+                let expected = Differential.run(memory, memoryOut, kind: "query", format: format, statement)
+                let actual = Differential.run(database, databaseOut, kind: "query", format: format, statement)
+                #expect(actual == expected, "\(format): \(statement)")
+            }
+        }
+    }
+
     @Test(arguments: [
         (["--today", "2025-12-31", "-f", "Examples/trips.abq"], [String]()),
         (["-f", "Examples/monthly.abq"], []),
