@@ -12,6 +12,9 @@ deps:
 	@dpkg -s libsqlite3-dev >/dev/null 2>&1 || { \
 		echo "Installing libsqlite3-dev (reading the expense tracker app's database)..."; \
 		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq libsqlite3-dev; }
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1 || { \
+		echo "Installing postgresql (the tests of --db start a throwaway server on 127.0.0.1)..."; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq postgresql; }
 
 build: deps
 	swift build -c release --product abacus

@@ -13,6 +13,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/attaswift/BigInt", from: "6.0.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
     targets: [
         // Exact money, currencies, dates, the JSON ledger loader, the columnar store and rates.
@@ -42,6 +45,21 @@ let package = Package(
             name: "AbacusImport",
             dependencies: ["AbacusCore", "AbacusSources", .product(name: "TOMLKit", package: "TOMLKit")]
         ),
+        // Ledgers kept in PostgreSQL: the schema, the one-transaction import and the SQL
+        // lowering of the logical plan (docs/postgres.md). Only this target and the
+        // executable depend on postgres-nio.
+        .target(
+            name: "AbacusPostgres",
+            dependencies: [
+                "AbacusCore", "AbacusQuery",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "BigInt", package: "BigInt"),
+            ]
+        ),
         // The REPL, scripts, dot commands and result rendering.
         .target(name: "AbacusShell", dependencies: ["AbacusCore", "AbacusQuery", "AbacusSources", "CEditLine"]),
         // Command-line parsing and nothing else.
@@ -50,6 +68,7 @@ let package = Package(
             dependencies: [
                 "AbacusShell",
                 "AbacusImport",
+                "AbacusPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -66,6 +85,8 @@ let package = Package(
         .testTarget(name: "AbacusShellTests", dependencies: ["AbacusShell"]),
         .testTarget(name: "AbacusSourcesTests", dependencies: ["AbacusCore", "AbacusSources", "CSQLite"]),
         .testTarget(name: "AbacusImportTests", dependencies: ["AbacusCore", "AbacusImport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["abacus", "CSQLite"]),
+        // The binary as a user runs it, and ledgers in a throwaway PostgreSQL server that the
+        // tests start themselves (Tests/EndToEndTests/PostgresServer.swift).
+        .testTarget(name: "EndToEndTests", dependencies: ["abacus", "CSQLite", "AbacusCore", "AbacusQuery", "AbacusShell", "AbacusPostgres"]),
     ]
 )

@@ -41,6 +41,8 @@ public final class Session {
     public var maxRateAge: Int? {
         didSet { columns.agePolicy = RateAgePolicy(maxAgeDays: maxRateAge) }
     }
+    /// Where queries run when the ledger's entries live elsewhere (`--db`); nil, in memory.
+    public var engine: (any QueryEngine)?
     /// Polled while a statement runs; true stops it (Ctrl-C in the shell).
     public var isCancelled: @Sendable () -> Bool = { false }
     /// `define`: the session's saved statements, by their name in lower case.

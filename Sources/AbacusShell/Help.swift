@@ -1,7 +1,7 @@
 // `.help` and its topics. Every example here runs on the demo ledger (a test runs them).
 
 enum Help {
-    static let topics = ["query", "where", "dates", "reports", "rates", "units", "budget", "networth", "statements", "format", "commands"]
+    static let topics = ["query", "where", "dates", "reports", "rates", "units", "budget", "networth", "statements", "format", "commands", "database"]
 
     static func text(topic: String) -> String? {
         switch topic.lowercased() {
@@ -17,6 +17,7 @@ enum Help {
         case "statements", "statement": return statements
         case "format", "formats", "output": return format
         case "commands", "command", "dot": return commands
+        case "database", "db", "postgres", "postgresql", "import": return database
         default: return nil
         }
     }
@@ -30,7 +31,25 @@ enum Help {
       count entries by book
       convert 100 SGD to INR
 
-    Topics: .help query | where | dates | reports | rates | units | budget | networth | statements | format | commands
+    Topics: .help query | where | dates | reports | rates | units | budget | networth | statements | format | commands | database
+    """
+
+    static let database = """
+    A ledger kept in PostgreSQL (started from the command line, not from here):
+
+      abacus --db postgres://USER@HOST:5432/DB --import ledger.json   load it (all or nothing)
+      abacus --db postgres://USER@HOST:5432/DB                        open the shell on it
+      abacus --db postgres://USER@HOST:5432/DB -e 'count entries by book'
+
+    ABACUS_DATABASE_URL works as --db; PGPASSWORD, PGHOST, PGPORT, PGUSER, PGDATABASE
+    and PGCONNECT_TIMEOUT fill in what the URL leaves out; ABACUS_DATABASE_TIMEOUT (300)
+    limits one statement's seconds. --import checks the files as a ledger file is checked;
+    a refused file leaves the database as it was.
+
+    Every statement gives the answer it gives on the JSON file. Counts and sums in native
+    currencies run in the database (explain shows the SQL); the others run on the ledger
+    read from it at start. A statement whose server went away fails alone; start Abacus
+    again to reconnect.
     """
 
     static let query = """

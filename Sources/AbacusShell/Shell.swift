@@ -48,6 +48,8 @@ public struct ShellOptions: Sendable {
     public var maxRateAge: Int?
     /// Use and save store images in `$XDG_CACHE_HOME/abacus/` (off with `--no-cache`).
     public var storeCache = true
+    /// A ledger kept outside files (`--db`): loaded instead of `ledgers` and the demo.
+    public var external: (any ExternalLedger)?
 
     public init() {}
 }
@@ -113,7 +115,7 @@ public final class Shell {
     public func run() -> ExitStatus {
         let interactive = options.actions.isEmpty && isatty(0) == 1 && isatty(1) == 1
         var paths = options.ledgers
-        if paths.isEmpty {
+        if paths.isEmpty && options.external == nil {
             guard let demo = Shell.demoLedgerPath(environment: environment) else {
                 tell("error: no ledger named, and the demo ledger was not found (set ABACUS_DEMO_LEDGER or name a LEDGER.json)")
                 return .unusable
@@ -122,7 +124,7 @@ public final class Shell {
         }
         let files: Ledger
         do {
-            files = try loadLedger(paths)
+            if let external = options.external { files = try external.loadLedger() } else { files = try loadLedger(paths) }
             files.notes.forEach { tell("note: " + $0) }
             loadedPaths = options.ledgers
             for path in options.rateFiles { rateFiles.append(try RateFile.load(path: path)) }
@@ -136,13 +138,14 @@ public final class Shell {
         liveRates = live
         _ = live.loadCache(report: { [weak self] in self?.tell($0) })
         let ledger = composed(files)
-        if options.ledgers.isEmpty {
+        if options.ledgers.isEmpty && options.external == nil {
             tell("No ledger named: loaded the demo ledger (\(Shell.counted(ledger.entries.count, "entry", "entries")), "
                  + "\(Shell.counted(ledger.books.count, "book", "books"))). Run `abacus LEDGER.json` for your own.")
         }
         let today = options.today ?? Shell.systemToday()
         session = Session(ledger: ledger, today: today)
         session.maxRateAge = options.maxRateAge
+        options.external?.attach(to: session)
         stdoutIsTerminal = isatty(1) == 1
         stderrIsTerminal = isatty(2) == 1
         // Colour only where a person watches answers being made: the REPL and -e statements on a
@@ -203,16 +206,30 @@ public final class Shell {
     /// Loads `paths` in place of the ledger files the session holds, all or nothing; rate files,
     /// fetched rates and the session's own settings stay.
     func reload(_ paths: [String], what: String) -> Bool {
-        do {
+        replaceFiles(what: what, from: " from \(Shell.counted(paths.count, "file", "files"))") { () throws(LoadError) -> Ledger in
             let files = try loadLedger(paths)
+            loadedPaths = paths
+            return files
+        }
+    }
+
+    /// `.reload` on a database: its ledger read again (another session's import is picked up).
+    func reloadExternal() -> Bool {
+        guard let external = options.external else { return false }
+        return replaceFiles(what: "reloaded \(external.name)", from: "") { () throws(LoadError) -> Ledger in try external.loadLedger() }
+    }
+
+    /// The session's ledger replaced by what `load` reads (all or nothing), and a line saying so.
+    func replaceFiles(what: String, from: String, _ load: () throws(LoadError) -> Ledger) -> Bool {
+        do {
+            let files = try load()
             files.notes.forEach { tell("note: " + $0) }
             fileLedger = files
             let ledger = composed(files)
             session.replaceLedger(ledger)
-            loadedPaths = paths
             refreshCompletion()
             tell("\(what): now \(Shell.counted(ledger.entries.count, "entry", "entries")) in "
-                 + "\(Shell.counted(ledger.books.count, "book", "books")) from \(Shell.counted(paths.count, "file", "files"))")
+                 + "\(Shell.counted(ledger.books.count, "book", "books"))" + from)
             return true
         } catch {
             report("error: " + error.description)
@@ -491,6 +508,9 @@ public final class Shell {
             }
         case ".load":
             guard args.count == 1 else { return usage(".load LEDGER.json (quote a path with spaces)") }
+            if let external = options.external {
+                return failure("the ledger is in the database \(external.name): .load reads ledger files; put them in the database with `abacus --db URL --import FILE`")
+            }
             let file = command.path(0, home: home)
             // The file joins those already loaded (ids must stay unique across them), or replaces
             // the demo; a file already loaded is read again in its place (an edit is picked up).
@@ -499,6 +519,7 @@ public final class Shell {
             return reload(again ? loadedPaths : loadedPaths + [file], what: again ? "reloaded \(file)" : "loaded \(file)")
         case ".reload":
             guard args.isEmpty else { return usage(".reload (reads every loaded ledger file again)") }
+            if options.external != nil { return reloadExternal() }
             guard !loadedPaths.isEmpty else { return failure("no ledger file is loaded (the demo is): .load FILE first") }
             return reload(loadedPaths, what: "reloaded " + Shell.counted(loadedPaths.count, "file", "files"))
         case ".rates":

@@ -54,6 +54,15 @@ struct Abacus: ParsableCommand {
         note on stderr. The 8 most recently used images are kept (4 GiB at most); --no-cache \
         skips them.
 
+        PostgreSQL: --db postgres://USER@HOST:PORT/DB (or ABACUS_DATABASE_URL) runs every statement \
+        against the ledger kept in that database, with the same answers as in memory; counts and sums \
+        in native currencies run in the database on exact numeric (explain shows the SQL), the other \
+        statements on the ledger read from it at start. PGPASSWORD, PGHOST, PGPORT, \
+        PGUSER, PGDATABASE and PGCONNECT_TIMEOUT fill in what the URL leaves out; \
+        ABACUS_DATABASE_TIMEOUT (300) limits a statement's seconds. --import LEDGER.json … loads JSON \
+        ledgers into it (creating the tables the first time), checked as a file is, all or nothing. \
+        An unreachable server, a refused password or a database without an Abacus ledger exits 2.
+
         Exit status: 0 success, 1 a statement failed, 2 the ledger or the command line is unusable.
         """,
         version: abacusVersion
@@ -108,6 +117,13 @@ struct Abacus: ParsableCommand {
     @Flag(help: "Neither use nor save a store image in $XDG_CACHE_HOME/abacus/ (always read the JSON).")
     var noCache = false
 
+    @Option(help: ArgumentHelp("Use the ledger kept in this PostgreSQL database (default: ABACUS_DATABASE_URL; PGPASSWORD and the other libpq variables fill in what the URL leaves out).", valueName: "postgres://USER@HOST:PORT/DB"))
+    var db: String?
+
+    @Option(name: .customLong("import"), parsing: .upToNextOption,
+            help: ArgumentHelp("With --db: load these JSON ledgers into the database, all or nothing, in one transaction (alone, it imports and exits).", valueName: "LEDGER.json"))
+    var imports: [String] = []
+
     func validate() throws {
         if let format, OutputFormat(rawValue: format) == nil {
             throw ValidationError("--format must be table, csv, json, markdown or chart, not '\(format)'")
@@ -148,6 +164,11 @@ struct Abacus: ParsableCommand {
         options.rateFiles = rateFiles
         options.maxRateAge = maxRateAge
         options.storeCache = !noCache
+        if let database = DatabaseCommand.open(url: db, imports: imports, ledgers: ledgers, environment: env) {
+            // An import alone is a load command: it does not open the shell or read stdin.
+            if !imports.isEmpty && options.actions.isEmpty { throw ExitCode(0) }
+            options.external = database
+        }
         let status = Shell(options: options).run()
         throw ExitCode(status.rawValue)
     }

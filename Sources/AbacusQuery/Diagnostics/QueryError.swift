@@ -57,6 +57,8 @@ public struct QueryError: Error, Sendable, Equatable {
         /// Stopped by the user (Ctrl-C).
         case cancelled
         case unsupported(String)
+        /// The database the ledger lives in failed the statement (`--db`): its message.
+        case database(String)
     }
 
     /// Advice beyond "did you mean": how to write what the user probably meant.
@@ -175,6 +177,8 @@ public struct QueryError: Error, Sendable, Equatable {
         case .noPrice(let symbol, let day):
             return "no price for \"\(ShownText.quoted(symbol))\" on or before \(day): its holdings cannot be valued\n"
                 + "add a price to the ledger's prices ({\"symbol\": \"\(ShownText.quoted(symbol))\", \"date\": …, \"price\": …, \"currency\": …}), or report at a later date"
+        case .database(let what):
+            return what
         }
     }
 

@@ -21,6 +21,8 @@ public struct Plan: Sendable {
     /// Conditions left for each row, and how `explain` shows them.
     public var filter: Predicate?
     public var filterText: [String]
+    /// The SQL a database engine runs instead of this access path (`--db`), when it does.
+    public var sql: String?
 
     public var aggregate: Aggregate { logical.aggregate }
     public var subject: Subject { logical.subject }
@@ -73,7 +75,8 @@ public struct Plan: Sendable {
 
     /// What `explain` prints before the rates: the logical plan, then the access path.
     public var description: String {
-        logical.description + "\naccess path:\n" + accessPath
+        if let sql { return logical.description + "\nsql:\n" + sql.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n") }
+        return logical.description + "\naccess path:\n" + accessPath
     }
 }
 

@@ -6,26 +6,34 @@
 
 import AbacusCore
 
-/// Where a report's plans run: the engine the session gives its statement (the split view
-/// when it reads categories).
+/// Where a statement's plans run: a database server's engine (`--db`) when it takes the
+/// plan, else the in-memory store the session gives the statement (the split view when it
+/// reads categories).
 struct ReportEngine {
     let context: PlanContext
     let executor: Executor
+    let session: Session
 
     init(_ query: Query, in session: Session) {
         (context, executor) = session.engine(for: query)
+        self.session = session
     }
 
     func bind(_ q: Query) throws(QueryError) -> LogicalPlan { try Binder.bind(q, in: context) }
 
-    /// The result of a logical plan, lowered for the in-memory store and run.
+    /// The result of a logical plan: from the database engine when there is one and it takes
+    /// the plan, else lowered for the in-memory store and run.
     func result(of logical: LogicalPlan) throws(QueryError) -> ResultSet {
-        try executor.run(lowered(logical))
+        if let external = session.engine, let result = try external.run(logical, in: session) { return result }
+        return try executor.run(lowered(logical))
     }
 
-    /// The physical plan of a logical plan, as `explain` shows it.
+    /// The physical plan of a logical plan, as `explain` shows it (with the SQL that runs it
+    /// on a database server).
     func lowered(_ logical: LogicalPlan) -> Plan {
-        Planner.lower(logical, ledger: context.ledger, useIndexes: context.useIndexes)
+        var plan = Planner.lower(logical, ledger: context.ledger, useIndexes: context.useIndexes)
+        plan.sql = session.engine?.explain(logical, in: session)
+        return plan
     }
 }
 

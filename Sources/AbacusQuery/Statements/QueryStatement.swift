@@ -7,8 +7,7 @@ struct QueryStatement: StatementRunner {
     let query: Query
 
     func run(in session: Session) throws(QueryError) -> Output {
-        let (context, executor) = session.engine(for: query)
-        var result = try executor.run(try Planner.plan(query, in: context))
+        var result = try ReportEngine(query, in: session).result(of: try Binder.bind(query, in: session.engine(for: query).context))
         result.warnings += QueryStatement.notes(query)
         return .table(result)
     }
@@ -35,8 +34,8 @@ struct ExplainStatement: StatementRunner {
     func run(in session: Session) throws(QueryError) -> Output {
         if query.per != nil { return try CrosstabStatement.explain(query, in: session) }
         if query.versus != nil { return try ComparisonStatement.explain(query, in: session) }
-        let engine = session.engine(for: query)
-        let plan = try Planner.plan(query, in: engine.context)
+        let engine = ReportEngine(query, in: session)
+        let plan = engine.lowered(try engine.bind(query))
         return try ExplainStatement.explained(plan, text: plan.description, executor: engine.executor)
     }
 

@@ -391,28 +391,7 @@ enum ANSI {
 }
 
 enum JSONText {
-    static func quote(_ s: String) -> String {
-        // Most text needs no escape: checked byte by byte (UTF-8 bytes of other scalars are ≥ 0x80).
-        if !s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) { return "\"" + s + "\"" }
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if u.value < 0x20 {
-                    let hex = String(u.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(u)
-                }
-            }
-        }
-        return out + "\""
-    }
+    static func quote(_ s: String) -> String { s.jsonQuoted }
 }
 
 extension String {

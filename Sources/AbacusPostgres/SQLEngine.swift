@@ -1,0 +1,101 @@
+// Queries run in the database: the plan lowered to SQL (`SQLLowering`), the exact values
+// read back as text, finished in Swift (a native sum rounded once, half-even, to the
+// currency's minor unit) and shaped by the in-memory engine's own result shaper
+// (docs/postgres.md). What does not lower runs in memory, on the ledger read at start.
+
+import AbacusCore
+import AbacusQuery
+
+public final class SQLEngine: QueryEngine, @unchecked Sendable {
+    let db: Database
+    public init(db: Database) { self.db = db }
+
+    public func explain(_ plan: LogicalPlan, in session: Session) -> String? {
+        let lowering = SQLLowering(plan: plan, ledger: session.ledger)
+        guard lowering.lowers else { return nil }
+        return lowering.groups(plan.groupBy)
+    }
+
+    func query(_ sql: String) throws(QueryError) -> [TextRow] {
+        do { return try db.query(sql) } catch { throw QueryError(.database("the database failed the statement: " + error.description), at: nil) }
+    }
+
+    public func run(_ plan: LogicalPlan, in session: Session) throws(QueryError) -> ResultSet? {
+        let ledger = session.ledger
+        let lowering = SQLLowering(plan: plan, ledger: ledger)
+        guard lowering.lowers, let sql = lowering.groups(plan.groupBy) else { return nil }
+        let keys = plan.groupBy
+        let bookNames = Dictionary(ledger.books.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+
+        func keyCell(_ k: GroupKey, _ text: String?) throws(QueryError) -> Cell {
+            guard let text else { return .none }
+            switch k {
+            case .category, .topCategory, .party, .payment, .tag: return .text(text)
+            case .book:
+                guard let name = bookNames[text] else { throw QueryError(.database("the database names a book \(text) that its books table lacks"), at: nil) }
+                return .text(name)
+            case .currency:
+                guard let c = Currency(code: text) else { throw QueryError(.database("the database holds an unknown currency code \(text)"), at: nil) }
+                return .currency(c)
+            case .day, .week, .month, .quarter, .year:
+                guard let d = Day.parse(text), let unit = k.periodUnit else { throw QueryError(.database("the database gave a date \(text) Abacus cannot read"), at: nil) }
+                return .period(Period(unit, containing: d))
+            }
+        }
+        func exact(_ text: String?) throws(QueryError) -> ExactDecimal {
+            guard let text, let d = ExactDecimal(text) else { throw QueryError(.overflow, at: nil) }
+            return d
+        }
+        /// A native sum as shown: rounded once, half-even, to the currency's minor unit.
+        func money(_ d: ExactDecimal, _ c: Currency) throws(QueryError) -> Cell {
+            let r = d.rounded(toScale: c.minorUnits)
+            do { return .money(try r.rescaled(to: c.minorUnits), c) } catch { throw QueryError(.overflow, at: nil) }
+        }
+
+        let rows = try query(sql)
+        var groups: [ComputedGroup] = []
+        var sums: [ExactDecimal] = []
+        var counts: [Int] = []
+        let ci = keys.firstIndex(of: .currency)
+        for r in rows {
+            var key: [Cell] = []
+            for (i, k) in keys.enumerated() { key.append(try keyCell(k, r[i])) }
+            let n = Int(r[keys.count] ?? "") ?? 0
+            let s = try exact(r[keys.count + 1])
+            let value: Cell
+            if plan.aggregate == .count {
+                value = .count(n)
+            } else {
+                guard let ci, case .currency(let c) = key[ci] else { return nil }
+                value = try money(s, c)
+            }
+            groups.append(ComputedGroup(key: key, value: value, entries: n))
+            sums.append(s)
+            counts.append(n)
+        }
+        let whole: () throws(QueryError) -> Cell = { [self] () throws(QueryError) -> Cell in
+            guard let sql = lowering.groups([]), let row = try self.query(sql).first else { return .count(0) }
+            return .count(Int(row[0] ?? "") ?? 0)
+        }
+        let subtotal: ([Int]) throws(QueryError) -> Cell? = { ids in
+            plan.aggregate == .count ? .count(ids.reduce(0) { $0 + counts[$1] }) : nil
+        }
+        let currencyTotal: ([Int], Currency, Bool) throws(QueryError) -> Cell? = { [self] (ids, c, shownAll) throws(QueryError) -> Cell? in
+            if keys.contains(.tag) && shownAll {
+                // Each entry once: the statement again, by currency alone.
+                guard let sql = lowering.groups([.currency]) else { return nil }
+                for row in try self.query(sql) where row[0] == c.code { return try money(try exact(row[2]), c) }
+                return nil
+            }
+            var total = ExactDecimal(0)
+            do throws(ExactDecimal.Overflow) {
+                for id in ids { total = try total.adding(sums[id]) }
+            } catch {
+                throw QueryError(.overflow, at: nil)
+            }
+            return try money(total, c)
+        }
+        return try ResultSet.shaped(plan, ledger: ledger, groups: groups, whole: whole, subtotal: subtotal,
+                                    currencyTotal: currencyTotal, isCancelled: session.isCancelled)
+    }
+}

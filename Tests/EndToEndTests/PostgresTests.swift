@@ -1,0 +1,221 @@
+// Ledgers in PostgreSQL (docs/postgres.md), against a real server the tests start
+// (`PostgresServer`): import all or nothing, the schema's version, every way the
+// connection can fail, and the differential test — every golden query file and every
+// example script gives the same output from the database as from the files.
+
+import AbacusCore
+import AbacusPostgres
+import AbacusQuery
+@testable import AbacusShell
+import Foundation
+import Testing
+
+enum PG {
+    static let demo = "Examples/demo.json"
+
+    /// A new database of the shared server holding the demo ledger.
+    static func demoDatabase() throws -> String {
+        let url = try PostgresServer.get().newDatabase()
+        let r = try Binary.run(["--db", url, "--import", demo])
+        guard r.status == 0 else { throw PostgresServer.Failure(description: "import failed: \(r.stderr)") }
+        return url
+    }
+
+    /// A fingerprint of every Abacus table's contents.
+    static func fingerprint(_ url: String) throws -> String {
+        let server = try PostgresServer.get()
+        let db = String(url.split(separator: "/").last ?? "")
+        let tables = try server.psql("SELECT string_agg(table_name, ',' ORDER BY table_name) FROM information_schema.tables WHERE table_schema = 'public'", database: db)
+        var parts = [tables]
+        for t in tables.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",") {
+            parts.append(try server.psql("SELECT count(*) || ':' || coalesce(md5(string_agg(t::text, '|' ORDER BY t::text)), '') FROM \(t) t", database: db))
+        }
+        return parts.joined()
+    }
+}
+
+@Suite(.serialized) struct PostgresImportTests {
+    @Test func importedLedgerAnswersAsTheFileDoes() throws {
+        let url = try PostgresServer.get().newDatabase()
+        let imported = try Binary.run(["--db", url, "--import", PG.demo])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout == "")
+        #expect(imported.stderr.contains("imported 1 file into postgres://abacus@127.0.0.1:"))
+        #expect(!imported.stderr.contains("abacus-test-password"))
+        for statement in ["count entries by book", "sum expenses in INR by category", "books", "list entries top 5 order by amount desc"] {
+            let files = try Binary.run([PG.demo, "--today", "2025-12-31", "-e", statement])
+            let database = try Binary.run(["--db", url, "--today", "2025-12-31", "-e", statement])
+            #expect(files.status == 0)
+            #expect(database.status == files.status)
+            #expect(database.stdout == files.stdout, "\(statement)")
+            #expect(database.stderr == files.stderr, "\(statement)")
+        }
+    }
+
+    @Test func theURLCanComeFromTheEnvironment() throws {
+        let server = try PostgresServer.get()
+        let url = try PG.demoDatabase()
+        let db = String(url.split(separator: "/").last ?? "")
+        // Only the database in the URL: host, port, user and password from the libpq variables.
+        let r = try Binary.run(["-e", "count entries"], environment: [
+            "ABACUS_DATABASE_URL": "postgres:///\(db)", "PGHOST": "127.0.0.1", "PGPORT": String(server.port),
+            "PGUSER": server.user, "PGPASSWORD": server.password,
+        ])
+        #expect(r.status == 0, "\(r.stderr)")
+        let files = try Binary.run([PG.demo, "-e", "count entries"])
+        #expect(r.stdout == files.stdout)
+    }
+
+    @Test func aRefusedFileLeavesTheDatabaseAsItWas() throws {
+        let url = try PG.demoDatabase()
+        let before = try PG.fingerprint(url)
+        // A good file and a bad one: the bad one (an unknown currency) refuses both.
+        let good = try Binary.temporaryFile("pg-good.json", """
+            {"version":1,"defaultCurrency":"INR","books":[{"id":"pg-b","name":"PG book","currency":"INR","targetCurrency":"INR"}],
+             "entries":[{"id":"pg-e1","bookId":"pg-b","amount":-10,"date":"2025-11-02","category":"Food"}]}
+            """)
+        let bad = try Binary.temporaryFile("pg-bad.json", """
+            {"version":1,"defaultCurrency":"INR","books":[{"id":"pg-c","name":"PG other","currency":"INR","targetCurrency":"INR"}],
+             "entries":[{"id":"pg-e2","bookId":"pg-c","amount":-10,"currency":"XYZ","date":"2025-11-02","category":"Food"}]}
+            """)
+        let r = try Binary.run(["--db", url, "--import", good, bad])
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("\(bad):2:"), "\(r.stderr)")
+        #expect(r.stderr.contains("entries[0].currency"))
+        #expect(r.stderr.contains("nothing was imported"))
+        #expect(try PG.fingerprint(url) == before)
+        // An id already in the database is a duplicate across files, as with two files.
+        let dup = try Binary.temporaryFile("pg-dup.json", """
+            {"version":1,"defaultCurrency":"INR","books":[{"id":"pg-d","name":"PG dup","currency":"INR","targetCurrency":"INR"}],
+             "entries":[{"id":"\(try firstEntryID())","bookId":"pg-d","amount":-10,"date":"2025-11-02","category":"Food"}]}
+            """)
+        let d = try Binary.run(["--db", url, "--import", dup])
+        #expect(d.status == 2)
+        #expect(d.stderr.contains("duplicate"), "\(d.stderr)")
+        #expect(try PG.fingerprint(url) == before)
+        // The good file alone is taken.
+        let ok = try Binary.run(["--db", url, "--import", good])
+        #expect(ok.status == 0, "\(ok.stderr)")
+        #expect(try PG.fingerprint(url) != before)
+    }
+
+    @Test func aRefusedFirstImportCreatesNothing() throws {
+        let url = try PostgresServer.get().newDatabase()
+        let empty = try PG.fingerprint(url)
+        let bad = try Binary.temporaryFile("pg-bad-first.json", #"{"version":1,"defaultCurrency":"INR","books":[],"entries":[{"id":"x","bookId":"nope","amount":1,"date":"2025-01-01","category":"A"}]}"#)
+        let r = try Binary.run(["--db", url, "--import", bad])
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("nothing was imported"))
+        #expect(try PG.fingerprint(url) == empty)
+    }
+
+    @Test func dotLoadIsRefusedAndDotReloadReadsTheDatabaseAgain() throws {
+        let url = try PG.demoDatabase()
+        let load = try Binary.run(["--db", url, "-e", ".load Examples/demo.json"])
+        #expect(load.status == 1)
+        #expect(load.stderr.contains(".load reads ledger files; put them in the database with `abacus --db URL --import FILE`"), "\(load.stderr)")
+        let reload = try Binary.run(["--db", url, "-e", ".reload", "-e", "count entries"])
+        #expect(reload.status == 0, "\(reload.stderr)")
+        #expect(reload.stderr.contains("reloaded postgres://abacus@127.0.0.1:"))
+        #expect(reload.stderr.contains("now 1,200 entries in 6 books"))
+    }
+
+    func firstEntryID() throws -> String {
+        let ledger = try LedgerLoader.load(paths: [Binary.root.appendingPathComponent(PG.demo).path])
+        return ledger.entries.id(at: 0)
+    }
+}
+
+@Suite(.serialized) struct PostgresFailureTests {
+    @Test func aDatabaseWithoutAnAbacusSchemaIsRefused() throws {
+        let url = try PostgresServer.get().newDatabase()
+        let r = try Binary.run(["--db", url, "-e", "count entries"])
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("holds no Abacus ledger"), "\(r.stderr)")
+    }
+
+    @Test func aNewerSchemaIsRefusedNotMisread() throws {
+        let url = try PG.demoDatabase()
+        let db = String(url.split(separator: "/").last ?? "")
+        try PostgresServer.get().psql("UPDATE abacus_schema SET version = 99", database: db)
+        let r = try Binary.run(["--db", url, "-e", "count entries"])
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("schema version 99; this Abacus reads up to 2"), "\(r.stderr)")
+        let i = try Binary.run(["--db", url, "--import", PG.demo])
+        #expect(i.status == 2)
+    }
+
+    @Test func aWrongPasswordIsAClearError() throws {
+        let server = try PostgresServer.get()
+        let r = try Binary.run(["--db", server.url("postgres", password: "wrong"), "-e", "count entries"])
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("cannot connect to postgres://abacus@127.0.0.1:\(server.port)/postgres"), "\(r.stderr)")
+        #expect(r.stderr.contains("password authentication failed"), "\(r.stderr)")
+        #expect(!r.stderr.contains("wrong"))
+    }
+
+    @Test func noServerIsAClearError() throws {
+        let port = try PostgresServer.freePort()
+        let r = try Binary.run(["--db", "postgres://abacus@127.0.0.1:\(port)/x", "-e", "count entries"])
+        #expect(r.status == 2)
+        #expect(r.stderr.hasPrefix("error: cannot connect to postgres://abacus@127.0.0.1:\(port)/x"), "\(r.stderr)")
+    }
+
+    @Test func aBadURLIsAClearError() throws {
+        let r = try Binary.run(["--db", "mysql://x", "-e", "count entries"])
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("--db must be a URL postgres://"))
+        let both = try Binary.run([PG.demo, "--db", "postgres://x@127.0.0.1/x", "-e", "count entries"])
+        #expect(both.status == 2)
+        #expect(both.stderr.contains("not both"))
+    }
+
+    @Test func aServerThatGoesAwayMidStatementIsAnErrorNotAHang() throws {
+        // A server of its own, killed while a statement runs.
+        let server = try PostgresServer()
+        defer { server.stop() }
+        let db = try Database.connect(try DatabaseURL.parse(server.url("postgres"), environment: [:]))
+        let started = Date()
+        let killer = Thread { usleep(700_000); try? server.kill() }
+        killer.start()
+        var failure: DatabaseError?
+        do { try db.query("SELECT pg_sleep(60)") } catch { failure = error }
+        #expect(Date().timeIntervalSince(started) < 20)
+        #expect(failure?.description.contains("closed the connection") == true || failure?.description.contains("terminat") == true, "\(String(describing: failure))")
+        // The next statement says the connection is gone, at once.
+        var again: DatabaseError?
+        do { try db.query("SELECT 1") } catch { again = error }
+        #expect(again != nil)
+    }
+
+    @Test func aLostServerFailsOneStatementNotTheSession() throws {
+        // A server of its own: the shell keeps running when a statement's server goes away.
+        let server = try PostgresServer()
+        defer { server.stop() }
+        let url = server.url("postgres")
+        let imported = try Binary.run(["--db", url, "--import", PG.demo])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let db = try Database.connect(try DatabaseURL.parse(url, environment: [:]))
+        let (shell, out) = Differential.shell(try LedgerTables.load(db).get(), engine: SQLEngine(db: db))
+        #expect(shell.execute("count entries by book", location: nil))
+        try server.kill()
+        out.text = ""
+        #expect(!shell.execute("count entries by book", location: nil))
+        #expect(out.text.contains("error: the database failed the statement: the server closed the connection"), "\(out.text)")
+        out.text = ""
+        #expect(!shell.execute("count entries by book", location: nil))
+        #expect(out.text.contains("the connection to postgres://abacus@127.0.0.1:\(server.port)/postgres was lost earlier"), "\(out.text)")
+        // What needs no database still answers.
+        #expect(shell.execute("books", location: nil))
+    }
+
+    @Test func aStatementPastItsTimeIsGivenUp() throws {
+        let server = try PostgresServer.get()
+        let db = try Database.connect(try DatabaseURL.parse(server.url("postgres") + "?statement_timeout=1", environment: [:]))
+        let started = Date()
+        var failure: DatabaseError?
+        do { try db.query("SELECT pg_sleep(30)") } catch { failure = error }
+        #expect(Date().timeIntervalSince(started) < 10)
+        #expect(failure?.description.contains("did not answer within 1 seconds") == true, "\(String(describing: failure))")
+    }
+}
