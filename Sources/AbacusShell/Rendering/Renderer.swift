@@ -325,37 +325,58 @@ public struct Renderer {
     // MARK: JSON
 
     func json(_ r: ResultSet, to sink: (String) -> Void, isCancelled: () -> Bool) -> Bool {
-        func value(_ c: Cell) -> String {
-            switch c {
-            case .count(let n): return String(n)
-            case .empty, .none: return "null"
-            case .names(let names): return "[" + names.map(JSONText.quote).joined(separator: ",") + "]"
-            default: return JSONText.quote(plain(c))
-            }
-        }
         let names = r.names.map(JSONText.quote)
         sink("{\"columns\":[" + names.joined(separator: ",") + "],\"rows\":[")
-        var piece = ""
-        for (n, row) in r.rows.enumerated() {
-            if n > 0 { piece += "," }
-            piece += "{"
-            for (i, (name, cell)) in zip(names, row).enumerated() {
-                if i > 0 { piece += "," }
-                piece += name
-                piece += ":"
-                piece += value(cell)
+        // Rows are written as UTF-8 bytes, a piece of a few hundred at a time: each column's
+        // `"name":` made once, numbers written digit by digit, a period's text made once.
+        let prefixes = names.map { Array(($0 + ":").utf8) }
+        var periods: [Period: [UInt8]] = [:]
+        var piece: [UInt8] = []
+        func quoted(_ s: String) {
+            if JSONText.needsEscape(s) { piece.append(contentsOf: JSONText.quote(s).utf8); return }
+            piece.append(UInt8(ascii: "\""))
+            piece.append(contentsOf: s.utf8)
+            piece.append(UInt8(ascii: "\""))
+        }
+        func value(_ c: Cell) {
+            switch c {
+            case .count(let n): ExactDecimal(significand: Int128(n), scale: 0).appendDescription(to: &piece)
+            case .empty, .none: piece.append(contentsOf: "null".utf8)
+            case .names(let names): piece.append(contentsOf: ("[" + names.map(JSONText.quote).joined(separator: ",") + "]").utf8)
+            case .text(let s): quoted(s)
+            case .currency(let cur): quoted(cur.code)
+            case .money(let d, let cur):
+                piece.append(UInt8(ascii: "\""))
+                MoneyFormat.plainValue(d, cur).appendDescription(to: &piece)
+                piece.append(UInt8(ascii: "\""))
+            case .period(let p):
+                if let text = periods[p] { piece.append(contentsOf: text); return }
+                let text = Array(JSONText.quote(p.description).utf8)
+                periods[p] = text
+                piece.append(contentsOf: text)
+            default: piece.append(contentsOf: JSONText.quote(plain(c)).utf8)
             }
-            piece += "}"
+        }
+        for (n, row) in r.rows.enumerated() {
+            if n > 0 { piece.append(UInt8(ascii: ",")) }
+            piece.append(UInt8(ascii: "{"))
+            for (i, (prefix, cell)) in zip(prefixes, row).enumerated() {
+                if i > 0 { piece.append(UInt8(ascii: ",")) }
+                piece.append(contentsOf: prefix)
+                value(cell)
+            }
+            piece.append(UInt8(ascii: "}"))
             if n % Renderer.chunk == Renderer.chunk - 1 {
                 // One object on one line: a cancelled one is ended with a newline all the same.
                 if isCancelled() { sink("\n"); return false }
-                sink(piece)
-                piece = ""
+                sink(String(decoding: piece, as: UTF8.self))
+                piece.removeAll(keepingCapacity: true)
             }
         }
-        piece += "],\"currency\":" + (r.currency.map { JSONText.quote($0.code) } ?? "null")
-        piece += ",\"warnings\":[" + r.warnings.map(JSONText.quote).joined(separator: ",") + "]}\n"
-        sink(piece)
+        var end = String(decoding: piece, as: UTF8.self)
+        end += "],\"currency\":" + (r.currency.map { JSONText.quote($0.code) } ?? "null")
+        end += ",\"warnings\":[" + r.warnings.map(JSONText.quote).joined(separator: ",") + "]}\n"
+        sink(end)
         return true
     }
 
@@ -381,9 +402,15 @@ enum ANSI {
 }
 
 enum JSONText {
+    /// Whether `s` holds a character JSON escapes: checked byte by byte (UTF-8 bytes of other
+    /// scalars are ≥ 0x80).
+    static func needsEscape(_ s: String) -> Bool {
+        s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") })
+    }
+
     static func quote(_ s: String) -> String {
-        // Most text needs no escape: checked byte by byte (UTF-8 bytes of other scalars are ≥ 0x80).
-        if !s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) { return "\"" + s + "\"" }
+        // Most text needs no escape.
+        if !needsEscape(s) { return "\"" + s + "\"" }
         var out = "\""
         for u in s.unicodeScalars {
             switch u {
