@@ -33,6 +33,15 @@ import Testing
             let byCodes = ResultShaper.ordered(groups, keys: keys, order: order, byEntries: false).map(\.id)
             let byValues = ResultShaper.ordered(groups.map { var g = $0; g.codes = nil; return g }, keys: keys, order: order, byEntries: false).map(\.id)
             #expect(byCodes == byValues, "order \(String(describing: order))")
+            // By value: counts descending, ties in the keys' order.
+            if order?.key == .value {
+                let keyOrder = ResultShaper.ordered(groups, keys: keys, order: nil, byEntries: false).map(\.id)
+                let place = Dictionary(uniqueKeysWithValues: keyOrder.enumerated().map { ($1, $0) })
+                func count(_ id: Int) -> Int { if case .count(let n) = groups[id - 1].value { return n } else { return -1 } }
+                for (a, b) in zip(byCodes, byCodes.dropFirst()) {
+                    #expect(count(a) > count(b) || (count(a) == count(b) && place[a, default: 0] < place[b, default: 0]))
+                }
+            }
             // And the order is the keys' own: each group's sort keys ascend (or tie) from row to row.
             if order == nil {
                 let rows = byCodes.map { id in groups[id - 1].key.map(ResultShaper.SortKey.init) }

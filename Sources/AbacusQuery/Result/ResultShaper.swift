@@ -230,12 +230,14 @@ struct ResultShaper {
             default: return nil
             }
         }
-        return rows.enumerated().sorted { a, b in
-            let x = rank(a.element), y = rank(b.element)
+        // Each rank made once, and positions sorted rather than the groups themselves.
+        let values = rows.map(rank)
+        return rows.indices.sorted { a, b in
+            let x = values[a], y = values[b]
             if let x, let y, x != y { return descending ? y < x : x < y }
             if (x == nil) != (y == nil) { return x != nil }
-            return a.offset < b.offset
-        }.map(\.element)
+            return a < b
+        }.map { rows[$0] }
     }
 
     /// A key value as it sorts, worked out once: periods chronologically, currencies by code,
