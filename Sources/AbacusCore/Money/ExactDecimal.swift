@@ -117,7 +117,8 @@ public struct ExactDecimal: Sendable, CustomStringConvertible {
             var m = significand.magnitude
             let chunk: UInt128 = 10_000_000_000_000_000_000   // 10^19
             repeat {
-                let (q, r) = m.quotientAndRemainder(dividingBy: chunk)
+                // Below 10^19 (nearly every amount) no 128-bit division is needed.
+                let (q, r) = m < chunk ? (0, m) : m.quotientAndRemainder(dividingBy: chunk)
                 var word = UInt64(r)
                 let last = q == 0
                 // A lower 19-digit word keeps its leading zeros; the last one does not.

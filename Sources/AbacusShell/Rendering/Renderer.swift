@@ -330,50 +330,24 @@ public struct Renderer {
         // Rows are written as UTF-8 bytes, a piece of a few hundred at a time: each column's
         // `"name":` made once, numbers written digit by digit, a period's text made once.
         let prefixes = names.map { Array(($0 + ":").utf8) }
-        var periods: [Period: [UInt8]] = [:]
-        var piece: [UInt8] = []
-        func quoted(_ s: String) {
-            if JSONText.needsEscape(s) { piece.append(contentsOf: JSONText.quote(s).utf8); return }
-            piece.append(UInt8(ascii: "\""))
-            piece.append(contentsOf: s.utf8)
-            piece.append(UInt8(ascii: "\""))
-        }
-        func value(_ c: Cell) {
-            switch c {
-            case .count(let n): ExactDecimal(significand: Int128(n), scale: 0).appendDescription(to: &piece)
-            case .empty, .none: piece.append(contentsOf: "null".utf8)
-            case .names(let names): piece.append(contentsOf: ("[" + names.map(JSONText.quote).joined(separator: ",") + "]").utf8)
-            case .text(let s): quoted(s)
-            case .currency(let cur): quoted(cur.code)
-            case .money(let d, let cur):
-                piece.append(UInt8(ascii: "\""))
-                MoneyFormat.plainValue(d, cur).appendDescription(to: &piece)
-                piece.append(UInt8(ascii: "\""))
-            case .period(let p):
-                if let text = periods[p] { piece.append(contentsOf: text); return }
-                let text = Array(JSONText.quote(p.description).utf8)
-                periods[p] = text
-                piece.append(contentsOf: text)
-            default: piece.append(contentsOf: JSONText.quote(plain(c)).utf8)
-            }
-        }
+        var out = JSONBytes(plain: plain)
         for (n, row) in r.rows.enumerated() {
-            if n > 0 { piece.append(UInt8(ascii: ",")) }
-            piece.append(UInt8(ascii: "{"))
+            if n > 0 { out.bytes.append(UInt8(ascii: ",")) }
+            out.bytes.append(UInt8(ascii: "{"))
             for (i, (prefix, cell)) in zip(prefixes, row).enumerated() {
-                if i > 0 { piece.append(UInt8(ascii: ",")) }
-                piece.append(contentsOf: prefix)
-                value(cell)
+                if i > 0 { out.bytes.append(UInt8(ascii: ",")) }
+                out.bytes.append(contentsOf: prefix)
+                out.value(cell)
             }
-            piece.append(UInt8(ascii: "}"))
+            out.bytes.append(UInt8(ascii: "}"))
             if n % Renderer.chunk == Renderer.chunk - 1 {
                 // One object on one line: a cancelled one is ended with a newline all the same.
                 if isCancelled() { sink("\n"); return false }
-                sink(String(decoding: piece, as: UTF8.self))
-                piece.removeAll(keepingCapacity: true)
+                sink(String(decoding: out.bytes, as: UTF8.self))
+                out.bytes.removeAll(keepingCapacity: true)
             }
         }
-        var end = String(decoding: piece, as: UTF8.self)
+        var end = String(decoding: out.bytes, as: UTF8.self)
         end += "],\"currency\":" + (r.currency.map { JSONText.quote($0.code) } ?? "null")
         end += ",\"warnings\":[" + r.warnings.map(JSONText.quote).joined(separator: ",") + "]}\n"
         sink(end)
@@ -393,6 +367,51 @@ public struct Renderer {
     }
 }
 
+/// JSON values written as UTF-8 bytes (the rows of `Renderer.json`): numbers digit by digit,
+/// text copied in one piece unless it needs escapes, a period's text made once.
+struct JSONBytes {
+    var bytes: [UInt8] = []
+    /// The plain text of the cells written no faster way.
+    let plain: (Cell) -> String
+    private var periods: [Period: [UInt8]] = [:]
+
+    init(plain: @escaping (Cell) -> String) {
+        self.plain = plain
+    }
+
+    mutating func quoted(_ s: String) {
+        var text = s
+        let done: Bool = text.withUTF8 { utf8 in
+            guard !utf8.contains(where: JSONText.escapes) else { return false }
+            bytes.append(UInt8(ascii: "\""))
+            bytes.append(contentsOf: utf8)
+            bytes.append(UInt8(ascii: "\""))
+            return true
+        }
+        if !done { bytes.append(contentsOf: JSONText.quote(s).utf8) }
+    }
+
+    mutating func value(_ c: Cell) {
+        switch c {
+        case .count(let n): ExactDecimal(significand: Int128(n), scale: 0).appendDescription(to: &bytes)
+        case .empty, .none: bytes.append(contentsOf: "null".utf8)
+        case .names(let names): bytes.append(contentsOf: ("[" + names.map(JSONText.quote).joined(separator: ",") + "]").utf8)
+        case .text(let s): quoted(s)
+        case .currency(let cur): quoted(cur.code)
+        case .money(let d, let cur):
+            bytes.append(UInt8(ascii: "\""))
+            MoneyFormat.plainValue(d, cur).appendDescription(to: &bytes)
+            bytes.append(UInt8(ascii: "\""))
+        case .period(let p):
+            if let text = periods[p] { bytes.append(contentsOf: text); return }
+            let text = Array(JSONText.quote(p.description).utf8)
+            periods[p] = text
+            bytes.append(contentsOf: text)
+        default: bytes.append(contentsOf: JSONText.quote(plain(c)).utf8)
+        }
+    }
+}
+
 enum ANSI {
     static let bold = "\u{1B}[1m"
     static let red = "\u{1B}[31m"
@@ -405,8 +424,12 @@ enum JSONText {
     /// Whether `s` holds a character JSON escapes: checked byte by byte (UTF-8 bytes of other
     /// scalars are ≥ 0x80).
     static func needsEscape(_ s: String) -> Bool {
-        s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") })
+        s.utf8.contains(where: escapes)
     }
+
+    /// Whether a UTF-8 byte starts a character JSON escapes (a control, `"`, `\`).
+    @inline(__always)
+    static func escapes(_ b: UInt8) -> Bool { b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") }
 
     static func quote(_ s: String) -> String {
         // Most text needs no escape.
