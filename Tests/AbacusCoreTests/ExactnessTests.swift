@@ -17,6 +17,30 @@ import Testing
         #expect(d.description == expected)
     }
 
+    /// The text is written 19 digits at a time: held to BigInt's digits at the word boundaries
+    /// (10^19 ± 1, 10^38 - 1, Int128's extremes), with scales that put the point inside, at and
+    /// before the digits.
+    @Test func decimalTextAtWordBoundaries() {
+        let p19 = Int128(10_000_000_000_000_000_000)
+        let values: [Int128] = [0, 1, 9, 10, 99, 100, p19 - 1, p19, p19 + 1, p19 * p19 - 1, p19 * 10 - 1,
+                                Int128(UInt64.max), Int128(UInt64.max) + 1, Int128.max, Int128.min + 1, 1_000_000_000_000_000_000]
+        for v in values + values.map({ -$0 }) {
+            for scale in [0, 1, 2, 3, 18, 19, 20, 38] {
+                let d = ExactDecimal(significand: v, scale: scale)
+                var digits = String(BigInt(v).magnitude)
+                if scale > 0 {
+                    if digits.count <= scale { digits = String(repeating: "0", count: scale - digits.count + 1) + digits }
+                    digits.insert(".", at: digits.index(digits.endIndex, offsetBy: -scale))
+                }
+                let expected = v < 0 ? "-" + digits : digits
+                #expect(d.description == expected, "\(v) at scale \(scale)")
+                var bytes: [UInt8] = Array("x".utf8)
+                d.appendDescription(to: &bytes)
+                #expect(bytes == Array(("x" + expected).utf8))
+            }
+        }
+    }
+
     @Test(arguments: ["", "-", "01", "1.", ".5", "+1", "1e", "0x10", "NaN", "Infinity", "1..2", "1e+"])
     func refusesWhatIsNotAJSONNumber(text: String) {
         #expect(ExactDecimal(text) == nil)

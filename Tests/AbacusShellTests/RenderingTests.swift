@@ -111,6 +111,35 @@ import Testing
         #expect(try JSONSerialization.jsonObject(with: Data(text.utf8)) is [String: Any])
     }
 
+    /// JSON rows are written as bytes a piece at a time: every kind of cell, across the boundary
+    /// of a piece (more rows than `Renderer.chunk`), reads back as the cells.
+    @Test func jsonWritesEveryKindOfCellAcrossPieces() throws {
+        let jpy = Currency(code: "JPY")!, kwd = Currency(code: "KWD")!
+        let month = Period(unit: .month, code: 2025 * 12 + 9)
+        let rows: [[Cell]] = (0..<(Renderer.chunk * 2 + 3)).map { n in
+            [n % 2 == 0 ? .text("a\"b\\c\u{1}é\(n)") : .none, .period(n % 3 == 0 ? month : Period(unit: .day, code: Int32(n))),
+             .currency(n % 2 == 0 ? jpy : kwd), .count(n * 1_000_003), .money(ExactDecimal(significand: Int128(n) * 12_345 - 600_000, scale: 3), n % 2 == 0 ? jpy : kwd),
+             .names(n % 4 == 0 ? [] : ["x", "y\(n)"]), .empty]
+        }
+        let names = ["party", "month", "currency", "count", "amount", "tags", "share"]
+        let r = ResultSet(columns: names.map { Column($0, .text) }, rows: rows, currency: nil)
+        let text = Renderer(format: .json, money: MoneyFormat()).render(r)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        let back = try #require(object["rows"] as? [[String: Any]])
+        #expect(back.count == rows.count)
+        for (row, read) in zip(rows, back) {
+            for (name, cell) in zip(names, row) {
+                let renderer = Renderer(format: .json, money: MoneyFormat())
+                switch cell {
+                case .none, .empty: #expect(read[name] is NSNull)
+                case .count(let n): #expect(read[name] as? Int == n)
+                case .names(let xs): #expect(read[name] as? [String] == xs)
+                default: #expect(read[name] as? String == renderer.plain(cell), "\(name): \(cell)")
+                }
+            }
+        }
+    }
+
     @Test func markdownRightAlignsTheAmount() {
         let text = Renderer(format: .markdown, money: MoneyFormat()).render(RendererTests.result)
         #expect(text.hasPrefix("| party | amount |\n| --- | ---: |\n"))

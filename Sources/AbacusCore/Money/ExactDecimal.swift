@@ -102,14 +102,52 @@ public struct ExactDecimal: Sendable, CustomStringConvertible {
 
     /// Plain decimal text: `-1234.50`, no grouping, no exponent. Keeps the scale.
     public var description: String {
-        var digits = String(significand.magnitude)
-        if scale > 0 {
-            if digits.count <= scale {
-                digits = String(repeating: "0", count: scale - digits.count + 1) + digits
-            }
-            digits.insert(".", at: digits.index(digits.endIndex, offsetBy: -scale))
+        var bytes: [UInt8] = []
+        appendDescription(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `description`'s UTF-8 bytes to `out`: the digits worked out 19 at a time in
+    /// 64-bit words (renderers write thousands of amounts without a `String` for each).
+    public func appendDescription(to out: inout [UInt8]) {
+        // Up to 39 digits (Int128), least significant first, in 40 bytes.
+        var digits: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { raw in
+            var m = significand.magnitude
+            let chunk: UInt128 = 10_000_000_000_000_000_000   // 10^19
+            repeat {
+                // Below 10^19 (nearly every amount) no 128-bit division is needed.
+                let (q, r) = m < chunk ? (0, m) : m.quotientAndRemainder(dividingBy: chunk)
+                var word = UInt64(r)
+                let last = q == 0
+                // A lower 19-digit word keeps its leading zeros; the last one does not.
+                var n = 0
+                repeat {
+                    raw[count] = UInt8(ascii: "0") + UInt8(word % 10)
+                    word /= 10
+                    count += 1
+                    n += 1
+                } while last ? word > 0 : n < 19
+                m = q
+            } while m > 0
         }
-        return significand < 0 ? "-" + digits : digits
+        if significand < 0 { out.append(UInt8(ascii: "-")) }
+        withUnsafeBytes(of: &digits) { raw in
+            let whole = count - scale
+            if whole <= 0 {
+                out.append(UInt8(ascii: "0"))
+                out.append(UInt8(ascii: "."))
+                for _ in 0 ..< -whole { out.append(UInt8(ascii: "0")) }
+                for i in stride(from: count - 1, through: 0, by: -1) { out.append(raw[i]) }
+                return
+            }
+            for i in stride(from: count - 1, through: count - whole, by: -1) { out.append(raw[i]) }
+            if scale > 0 {
+                out.append(UInt8(ascii: "."))
+                for i in stride(from: scale - 1, through: 0, by: -1) { out.append(raw[i]) }
+            }
+        }
     }
 
     /// Parses a JSON-style number (`-12.5`, `1e3`, `0.10`). Fails on anything that

@@ -84,8 +84,11 @@ public struct Executor: Sendable {
             return result
         }
         var groups: [GroupValue] = []
+        groups.reserveCapacity(scan.groups.count)
         for g in 1..<scan.groups.count {
-            groups.append(GroupValue(id: g, key: values(scan.groups.key(g), keys), value: try cell(g), entries: scan.acc.counts[g]))
+            let codes = scan.groups.key(g)
+            groups.append(GroupValue(id: g, key: values(codes, keys), value: try cell(g), entries: scan.acc.counts[g],
+                                     codes: keys.indices.map { codes[$0] }))
         }
         let shaper = ResultShaper(plan: plan, home: ledger.defaultCurrency, isCancelled: isCancelled, whole: { () throws(QueryError) in try cell(0) }, subtotal: { ids throws(QueryError) in
             try self.shownValue(ids, scan, plan, converter: converter, exact: &exact, keys: keys)

@@ -14,6 +14,9 @@ struct GroupValue {
     var key: [Cell]
     var value: Cell
     var entries: Int
+    /// The codes the executor numbered the key's values with, one per key: equal codes are
+    /// equal values, so each distinct value is ranked once. Nil where there are none.
+    var codes: [UInt32]? = nil
 }
 
 struct ResultShaper {
@@ -39,7 +42,11 @@ struct ResultShaper {
         let shownAll = plan.top.map { $0 >= rows.count } ?? true
         let all = rows
         if let top = plan.top, top < rows.count { rows = Array(rows.prefix(top)) }
-        result.rows = rows.map { $0.key + [$0.value] }
+        result.rows = rows.map { r in
+            var row = r.key
+            row.append(r.value)
+            return row
+        }
 
         // The last row aggregates everything shown: a total for sum and count, the overall value
         // otherwise. Over the whole statement it counts each entry once (tags put an entry in
@@ -134,32 +141,82 @@ struct ResultShaper {
     /// Groups in the order a result shows them: ascending by their keys, unless `order by`
     /// names one key (that key, the key order breaking ties) or ranks them by value.
     static func ordered(_ groups: [GroupValue], keys: [GroupKey], order: Order?, byEntries: Bool) -> [GroupValue] {
-        // Each value's sort key is made once (a name lowercased once, not at every comparison).
-        let sortKeys = groups.map { $0.key.map(SortKey.init) }
-        // Each key's distinct values ranked once (a few hundred names), then groups ordered by
-        // their ranks: no comparison of names for every pair of groups compared.
-        let ranks: [[Int]] = (0..<(sortKeys.map(\.count).min() ?? 0)).map { i in
+        let width = groups.map { $0.key.count }.min() ?? 0
+        // Each key's distinct values ranked once (a few hundred names, their sort keys made
+        // once), then groups ordered by their ranks: no comparison of names for every pair of
+        // groups compared. Equal values share a rank.
+        let ranks: [[Int]] = (0..<width).map { i in
+            if groups.allSatisfy({ $0.codes != nil }) { return codeRanks(groups, key: i) }
             var rank: [SortKey: Int] = [:]
-            for k in sortKeys { rank[k[i]] = 0 }
+            let sortKeys = groups.map { SortKey($0.key[i]) }
+            for k in sortKeys { rank[k] = 0 }
             for (r, k) in rank.keys.sorted(by: { SortKey.ascending([$0], [$1]) }).enumerated() { rank[k] = r }
-            return sortKeys.map { rank[$0[i]] ?? 0 }
+            return sortKeys.map { rank[$0] ?? 0 }
         }
-        var positions = groups.indices.sorted { a, b in
-            for column in ranks where column[a] != column[b] { return column[a] < column[b] }
-            return false
+        var positions: [Int]
+        // The ranks of all keys folded into one number when they fit: one integer compared.
+        let sizes = ranks.map { ($0.max() ?? 0) + 1 }
+        if let span = sizes.reduce(Optional(1), { p, n in p.flatMap { $0.multipliedReportingOverflow(by: n).overflow ? nil : $0 * n } }), span <= Int.max / max(1, groups.count) {
+            var folded = [Int](repeating: 0, count: groups.count)
+            for (column, size) in zip(ranks, sizes) { for g in groups.indices { folded[g] = folded[g] * size + column[g] } }
+            // Ties (none unless two groups share every value) keep their order.
+            positions = groups.indices.sorted { a, b in folded[a] != folded[b] ? folded[a] < folded[b] : a < b }
+        } else {
+            positions = groups.indices.sorted { a, b in
+                for column in ranks where column[a] != column[b] { return column[a] < column[b] }
+                return a < b
+            }
         }
         // `order by KEY`: that key alone, the order above breaking ties (a stable sort).
-        if case .key(let k)? = order?.key, let i = keys.firstIndex(of: k), let descending = order?.descending {
+        if case .key(let k)? = order?.key, let i = keys.firstIndex(of: k), i < width, let descending = order?.descending {
+            let column = ranks[i]
             positions = positions.enumerated().sorted { a, b in
-                let x = sortKeys[a.element][i], y = sortKeys[b.element][i]
-                if SortKey.ascending([x], [y]) { return !descending }
-                if SortKey.ascending([y], [x]) { return descending }
+                let x = column[a.element], y = column[b.element]
+                if x != y { return descending ? y < x : x < y }
                 return a.offset < b.offset
             }.map(\.element)
         }
         let rows = positions.map { groups[$0] }
         if let order, order.key == .value { return ranked(rows, descending: order.descending, byEntries: byEntries) }
         return rows
+    }
+
+    /// The rank of each group's value of key `i`, from its code: each distinct code's value
+    /// made into a sort key once (equal codes are equal values; equal values share a rank).
+    static func codeRanks(_ groups: [GroupValue], key i: Int) -> [Int] {
+        let codes = groups.map { $0.codes?[i] ?? 0 }
+        // Codes are dictionary numbers, period codes or packed currencies: a table by code
+        // unless they are spread too wide for one.
+        let top = Int(codes.max() ?? 0)
+        if top < 1 << 20 {
+            var first = [Int32](repeating: -1, count: top + 1)
+            var distinct: [(code: UInt32, sort: SortKey)] = []
+            for (g, c) in codes.enumerated() where first[Int(c)] < 0 {
+                first[Int(c)] = Int32(g)
+                distinct.append((c, SortKey(groups[g].key[i])))
+            }
+            var rankOf = first
+            for (code, r) in rankedCodes(distinct) { rankOf[Int(code)] = Int32(r) }
+            return codes.map { Int(rankOf[Int($0)]) }
+        }
+        var firstOf: [UInt32: Int] = [:]
+        for (g, c) in codes.enumerated() where firstOf[c] == nil { firstOf[c] = g }
+        var rankOf: [UInt32: Int] = [:]
+        for (code, r) in rankedCodes(firstOf.map { ($0.key, SortKey(groups[$0.value].key[i])) }) { rankOf[code] = r }
+        return codes.map { rankOf[$0] ?? 0 }
+    }
+
+    /// Distinct codes' ranks by their values' sort keys; equal values share a rank.
+    static func rankedCodes(_ distinct: [(code: UInt32, sort: SortKey)]) -> [(UInt32, Int)] {
+        let sorted = distinct.sorted { SortKey.ascending([$0.sort], [$1.sort]) }
+        var out: [(UInt32, Int)] = []
+        out.reserveCapacity(sorted.count)
+        var r = -1
+        for (n, d) in sorted.enumerated() {
+            if n == 0 || SortKey.ascending([sorted[n - 1].sort], [d.sort]) { r += 1 }
+            out.append((d.code, r))
+        }
+        return out
     }
 
     /// Ranked by the exact value (counts by count; `order by count` by the number of entries
@@ -173,12 +230,14 @@ struct ResultShaper {
             default: return nil
             }
         }
-        return rows.enumerated().sorted { a, b in
-            let x = rank(a.element), y = rank(b.element)
+        // Each rank made once, and positions sorted rather than the groups themselves.
+        let values = rows.map(rank)
+        return rows.indices.sorted { a, b in
+            let x = values[a], y = values[b]
             if let x, let y, x != y { return descending ? y < x : x < y }
             if (x == nil) != (y == nil) { return x != nil }
-            return a.offset < b.offset
-        }.map(\.element)
+            return a < b
+        }.map { rows[$0] }
     }
 
     /// A key value as it sorts, worked out once: periods chronologically, currencies by code,

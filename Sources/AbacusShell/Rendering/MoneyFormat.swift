@@ -175,9 +175,13 @@ public final class MoneyFormat {
 
     /// Plain decimal text at the minor unit, for JSON and CSV: `-15000.00`, `1200`, `1.250`.
     public static func plain(_ value: ExactDecimal, _ c: Currency) -> String {
+        plainValue(value, c).description
+    }
+
+    /// The value `plain` writes: rounded to the minor unit and padded to it.
+    static func plainValue(_ value: ExactDecimal, _ c: Currency) -> ExactDecimal {
         let r = displayValue(value, c)
-        let padded = (try? r.rescaled(to: c.minorUnits)) ?? r
-        return padded.description
+        return (try? r.rescaled(to: c.minorUnits)) ?? r
     }
 
     static func decimal(_ v: ExactDecimal) -> Decimal {

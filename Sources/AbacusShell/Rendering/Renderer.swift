@@ -335,37 +335,32 @@ public struct Renderer {
     // MARK: JSON
 
     func json(_ r: ResultSet, to sink: (String) -> Void, isCancelled: () -> Bool) -> Bool {
-        func value(_ c: Cell) -> String {
-            switch c {
-            case .count(let n): return String(n)
-            case .empty, .none: return "null"
-            case .names(let names): return "[" + names.map(JSONText.quote).joined(separator: ",") + "]"
-            default: return JSONText.quote(plain(c))
-            }
-        }
         let names = r.names.map(JSONText.quote)
         sink("{\"columns\":[" + names.joined(separator: ",") + "],\"rows\":[")
-        var piece = ""
+        // Rows are written as UTF-8 bytes, a piece of a few hundred at a time: each column's
+        // `"name":` made once, numbers written digit by digit, a period's text made once.
+        let prefixes = names.map { Array(($0 + ":").utf8) }
+        var out = JSONBytes(plain: plain)
         for (n, row) in r.rows.enumerated() {
-            if n > 0 { piece += "," }
-            piece += "{"
-            for (i, (name, cell)) in zip(names, row).enumerated() {
-                if i > 0 { piece += "," }
-                piece += name
-                piece += ":"
-                piece += value(cell)
+            if n > 0 { out.bytes.append(UInt8(ascii: ",")) }
+            out.bytes.append(UInt8(ascii: "{"))
+            for (i, (prefix, cell)) in zip(prefixes, row).enumerated() {
+                if i > 0 { out.bytes.append(UInt8(ascii: ",")) }
+                out.bytes.append(contentsOf: prefix)
+                out.value(cell)
             }
-            piece += "}"
+            out.bytes.append(UInt8(ascii: "}"))
             if n % Renderer.chunk == Renderer.chunk - 1 {
                 // One object on one line: a cancelled one is ended with a newline all the same.
                 if isCancelled() { sink("\n"); return false }
-                sink(piece)
-                piece = ""
+                sink(String(decoding: out.bytes, as: UTF8.self))
+                out.bytes.removeAll(keepingCapacity: true)
             }
         }
-        piece += "],\"currency\":" + (r.currency.map { JSONText.quote($0.code) } ?? "null")
-        piece += ",\"warnings\":[" + r.warnings.map(JSONText.quote).joined(separator: ",") + "]}\n"
-        sink(piece)
+        var end = String(decoding: out.bytes, as: UTF8.self)
+        end += "],\"currency\":" + (r.currency.map { JSONText.quote($0.code) } ?? "null")
+        end += ",\"warnings\":[" + r.warnings.map(JSONText.quote).joined(separator: ",") + "]}\n"
+        sink(end)
         return true
     }
 
@@ -382,6 +377,51 @@ public struct Renderer {
     }
 }
 
+/// JSON values written as UTF-8 bytes (the rows of `Renderer.json`): numbers digit by digit,
+/// text copied in one piece unless it needs escapes, a period's text made once.
+struct JSONBytes {
+    var bytes: [UInt8] = []
+    /// The plain text of the cells written no faster way.
+    let plain: (Cell) -> String
+    private var periods: [Period: [UInt8]] = [:]
+
+    init(plain: @escaping (Cell) -> String) {
+        self.plain = plain
+    }
+
+    mutating func quoted(_ s: String) {
+        var text = s
+        let done: Bool = text.withUTF8 { utf8 in
+            guard !utf8.contains(where: JSONText.escapes) else { return false }
+            bytes.append(UInt8(ascii: "\""))
+            bytes.append(contentsOf: utf8)
+            bytes.append(UInt8(ascii: "\""))
+            return true
+        }
+        if !done { bytes.append(contentsOf: JSONText.quote(s).utf8) }
+    }
+
+    mutating func value(_ c: Cell) {
+        switch c {
+        case .count(let n): ExactDecimal(significand: Int128(n), scale: 0).appendDescription(to: &bytes)
+        case .empty, .none: bytes.append(contentsOf: "null".utf8)
+        case .names(let names): bytes.append(contentsOf: ("[" + names.map(JSONText.quote).joined(separator: ",") + "]").utf8)
+        case .text(let s): quoted(s)
+        case .currency(let cur): quoted(cur.code)
+        case .money(let d, let cur):
+            bytes.append(UInt8(ascii: "\""))
+            MoneyFormat.plainValue(d, cur).appendDescription(to: &bytes)
+            bytes.append(UInt8(ascii: "\""))
+        case .period(let p):
+            if let text = periods[p] { bytes.append(contentsOf: text); return }
+            let text = Array(JSONText.quote(p.description).utf8)
+            periods[p] = text
+            bytes.append(contentsOf: text)
+        default: bytes.append(contentsOf: JSONText.quote(plain(c)).utf8)
+        }
+    }
+}
+
 enum ANSI {
     static let bold = "\u{1B}[1m"
     static let red = "\u{1B}[31m"
@@ -391,6 +431,10 @@ enum ANSI {
 }
 
 enum JSONText {
+    /// Whether a UTF-8 byte starts a character JSON escapes (a control, `"`, `\`).
+    @inline(__always)
+    static func escapes(_ b: UInt8) -> Bool { b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") }
+
     static func quote(_ s: String) -> String { s.jsonQuoted }
 }
 
