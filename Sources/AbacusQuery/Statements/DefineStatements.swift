@@ -4,8 +4,10 @@
 //
 // An argument is one token, and it replaces its `$P` as that token: the statement's
 // tokens are spliced, each argument standing alone between spaces, and the result is
-// checked to read back as the same tokens, so a quote or a keyword in an argument can
-// never join or split tokens and change the statement's shape. An error inside an
+// checked to read back as the same tokens, so a quote in an argument can never join or
+// split tokens. A word that starts a clause or joins conditions (`where`, `by`, `and`)
+// stands quoted, a value, so a keyword in an argument cannot change the statement's shape
+// either; other words of the language (`today`, `month`, `native`) stand as they are. An error inside an
 // expansion shows the call and the expanded statement with the caret
 // (docs/language.md, Saved queries).
 
@@ -75,10 +77,18 @@ struct CallStatement: StatementRunner {
             // A space keeps the argument apart from a neighbour it touches (`=$c`).
             func touches(_ i: Int) -> Bool { i >= 0 && i < bytes.count && ![0x20, 0x09, 0x0A].contains(bytes[i]) }
             if touches(t.range.lowerBound - 1) { out.append(0x20) }
-            out += Array(arguments[i].utf8)
+            var argument = arguments[i]
+            var kind = try Lexer(argument).tokenize().first?.kind ?? .end
+            // A word that starts a clause or joins conditions (`where`, `by`, `or`) stays a
+            // value: it stands quoted, a name, and cannot open a clause of its own.
+            if kind == .word, Keywords.valueStops.contains(argument.lowercased()) {
+                argument = "\"" + argument + "\""
+                kind = .string
+            }
+            out += Array(argument.utf8)
             if touches(t.range.upperBound) { out.append(0x20) }
             at = t.range.upperBound
-            expected.append(try Lexer(arguments[i]).tokenize().first?.kind ?? .end)
+            expected.append(kind)
         }
         out += bytes[at...]
         let text = String(decoding: out, as: UTF8.self)
