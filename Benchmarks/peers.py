@@ -64,6 +64,14 @@ GROUPINGS = [
     ("four_keys_sum", "sum expenses in INR by book, month, category, currency"),
 ]
 
+# Reports (Abacus alone), timed in the same rounds against the plain grouped query (the first
+# of GROUPINGS): a crosstab over the whole ledger and a comparison of two months should each
+# take at most twice as long.
+REPORTS = [
+    ("per_month", "sum expenses in INR by category per month"),
+    ("vs_previous", "sum expenses in INR by category during 2025-11 vs previous period"),
+]
+
 # What each peer cannot express exactly; printed with the results.
 CAVEATS = {
     "all": [

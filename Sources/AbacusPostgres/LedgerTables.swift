@@ -84,7 +84,7 @@ public enum LedgerTables {
             try db.query("DELETE FROM \(table)")
         }
         let next = try db.query("SELECT (coalesce(max(import_no), 0) + 1)::text FROM abacus_imports")
-        let importNo = (next.first?.first ?? nil) ?? "1"
+        guard let importNo = next.first?.first ?? nil else { throw DatabaseError("the database gave no number for the next import") }
         try db.query("INSERT INTO abacus_imports (import_no, files, default_currency) VALUES ($1::integer, $2, $3)",
                      [importNo, files.joined(separator: "\n"), ledger.defaultCurrency.code])
 
@@ -252,7 +252,9 @@ public enum LedgerTables {
             snapshot = nil
         }
         for r in try db.query("SELECT kind, position::text, base, quote, rate::text, day::text, source, fetched_at FROM abacus_rates ORDER BY kind, position, quote") {
-            let kind = r[0] ?? "", position = Int(r[1] ?? "") ?? 0
+            guard let kind = r[0], let position = r[1].flatMap({ Int($0) }), ["snapshot", "pair", "custom"].contains(kind) else {
+                throw DatabaseError("the database's abacus_rates holds a row without a known kind and position")
+            }
             if kind == "snapshot" {
                 if let s = snapshot, s.position != position { flushSnapshot() }
                 if snapshot == nil {
@@ -260,7 +262,8 @@ public enum LedgerTables {
                     o.field("base", r[2]); o.field("date", r[5]); o.field("source", r[6]); o.field("fetchedAt", r[7])
                     snapshot = (position, o, JSONText.object())
                 }
-                snapshot?.rates.number(r[3] ?? "", r[4])
+                guard let quote = r[3] else { throw DatabaseError("the database's abacus_rates holds a snapshot rate without its currency") }
+                snapshot?.rates.number(quote, r[4])
                 continue
             }
             flushSnapshot()
@@ -290,7 +293,9 @@ public enum LedgerTables {
 
         // The entries as JSON made by the server, in slices (a cell per slice, not per field).
         var entries = "["
-        let last = Int((try db.query("SELECT coalesce(max(position), -1)::text FROM abacus_entries").first?.first ?? nil) ?? "-1") ?? -1
+        guard let lastText = try db.query("SELECT coalesce(max(position), -1)::text FROM abacus_entries").first?.first ?? nil, let last = Int(lastText) else {
+            throw DatabaseError("the database gave no last position of abacus_entries")
+        }
         var from = 0
         while from <= last {
             let rows = try db.query("""

@@ -43,8 +43,13 @@ public final class SQLEngine: QueryEngine, @unchecked Sendable {
             }
         }
         func exact(_ text: String?) throws(QueryError) -> ExactDecimal {
-            guard let text, let d = ExactDecimal(text) else { throw QueryError(.overflow, at: nil) }
+            guard let text else { throw QueryError(.database("the database gave no sum for a group"), at: nil) }
+            guard let d = ExactDecimal(text) else { throw QueryError(.database("the database gave a sum \(text) that Abacus cannot hold exactly"), at: nil) }
             return d
+        }
+        func count(_ text: String?) throws(QueryError) -> Int {
+            guard let text, let n = Int(text) else { throw QueryError(.database("the database gave a count \(text ?? "NULL") Abacus cannot read"), at: nil) }
+            return n
         }
         /// A native sum as shown: rounded once, half-even, to the currency's minor unit.
         func money(_ d: ExactDecimal, _ c: Currency) throws(QueryError) -> Cell {
@@ -60,7 +65,7 @@ public final class SQLEngine: QueryEngine, @unchecked Sendable {
         for r in rows {
             var key: [Cell] = []
             for (i, k) in keys.enumerated() { key.append(try keyCell(k, r[i])) }
-            let n = Int(r[keys.count] ?? "") ?? 0
+            let n = try count(r[keys.count])
             let s = try exact(r[keys.count + 1])
             let value: Cell
             if plan.aggregate == .count {
@@ -74,8 +79,10 @@ public final class SQLEngine: QueryEngine, @unchecked Sendable {
             counts.append(n)
         }
         let whole: () throws(QueryError) -> Cell = { [self] () throws(QueryError) -> Cell in
-            guard let sql = lowering.groups([]), let row = try self.query(sql).first else { return .count(0) }
-            return .count(Int(row[0] ?? "") ?? 0)
+            guard let sql = lowering.groups([]), let row = try self.query(sql).first else {
+                throw QueryError(.database("the database gave no row for the whole statement's count"), at: nil)
+            }
+            return .count(try count(row[0]))
         }
         let subtotal: ([Int]) throws(QueryError) -> Cell? = { ids in
             plan.aggregate == .count ? .count(ids.reduce(0) { $0 + counts[$1] }) : nil

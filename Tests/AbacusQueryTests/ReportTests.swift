@@ -138,6 +138,10 @@ import Testing
         #expect(ComparisonStatement.previous(DayRange(Day(year: 2024, month: 2, day: 1)!, Day(year: 2024, month: 2, day: 29)!))
                 == DayRange(Day(year: 2024, month: 1, day: 1)!, Day(year: 2024, month: 1, day: 31)!))
         #expect(Day(year: 2024, month: 2, day: 29)!.yearEarlier == Day(year: 2023, month: 2, day: 28)!)
+        // A whole February a year later still means the whole February before, 29th and all.
+        let february = Period(.month, containing: Day(year: 2025, month: 2, day: 1)!).days
+        #expect(ComparisonStatement.yearEarlier(february) == Period(.month, containing: Day(year: 2024, month: 2, day: 1)!).days)
+        #expect(ComparisonStatement.label(ComparisonStatement.yearEarlier(february)) == "2024-02")
     }
 
     @Test func aValuationAgainstBookedIsTheExchangeGain() throws {
@@ -152,6 +156,13 @@ import Testing
         #expect(r.names == ["book", "booked", "SGD/INR = 65", "change", "change %"])
         // A what-if rate comes before the lock: 650. 600 − 650 = −50, −50 / 650 = −7.69 %.
         #expect(cells(r.rows)[1] == ["T", "600.00", "650.00", "-50.00", "-7.7"])
+    }
+
+    @Test func inNativeByCurrencyAloneThereIsNoTotalRowEvenAfterTop() throws {
+        // March: 30 INR (H) and 10 SGD (T); January: 150 INR. Ordered by currency, top 1: INR.
+        let r = try session().run("sum expenses in native during 2025-03 order by currency top 1 vs 2025-01")
+        #expect(cells(r.rows) == [["INR", "30.00", "150.00", "-120.00", "-80.0"]])
+        #expect(r.totals.isEmpty)
     }
 
     @Test func aGroupOnOneSideOnlyIsEmptyForAvg() throws {

@@ -69,7 +69,7 @@ extension Parser {
         return r
     }
 
-    /// networth -> 'networth' ('by' ('month' | 'quarter' | 'year'))? (currency_clause | 'at' date_expr | period | date_expr)*
+    /// networth -> 'networth' ((currency_clause | 'at' date_expr)* | 'by' ('month' | 'quarter' | 'year') (currency_clause | period | date_expr)*)
     mutating func networth() throws(QueryError) -> NetWorthRequest {
         advance()
         var r = NetWorthRequest()

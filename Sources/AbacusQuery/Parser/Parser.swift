@@ -188,7 +188,8 @@ public struct Parser {
         return s
     }
 
-    /// define -> 'define' WORD ('(' (WORD (',' WORD)*)? ')')? 'as' STATEMENT
+    /// define -> 'define' WORD ('(' (parameter (',' parameter)*)? ')')? 'as' STATEMENT
+    /// parameter -> WORD | PARAMETER
     mutating func define() throws(QueryError) -> Definition {
         advance()
         let nameToken = current

@@ -48,7 +48,8 @@ struct SideBySide {
             out.rows.append(g.key + [g.value, other] + (try SideBySide.change(g.value, other)))
         }
         // Total rows: each side's own, or, after `top N`, over the entries of the rows shown.
-        guard !keys.isEmpty else { return out }
+        // None where a total would repeat its row: no keys, or `currency` alone in native.
+        guard !keys.isEmpty, !(keys == [.currency] && !a.totalKeys.isEmpty) else { return out }
         if cut {
             let shown = rows.map(\.key)
             var ta = a.restricted(toRows: shown, in: engine.context.ledger).unranked, tb = b.restricted(toRows: shown, in: engine.context.ledger).unranked
@@ -67,10 +68,12 @@ struct SideBySide {
                 out.totals.append(labels + [va, vb] + (try SideBySide.change(va, vb)))
             }
         } else {
-            let totalsB = Dictionary(rb.totals.map { (Array($0.dropLast()), $0.last ?? .empty) }, uniquingKeysWith: { x, _ in x })
+            // Matched by their currency (in native), not their label: each side says for itself
+            // whether its total took an entry in several rows once.
+            let totalsB = Dictionary(rb.totals.map { ($0.dropLast().currency, $0.last ?? .empty) }, uniquingKeysWith: { x, _ in x })
             for total in ra.totals {
                 let labels = Array(total.dropLast())
-                let va = total.last ?? .empty, vb = totalsB[labels].or(a.aggregate.emptyValue(in: a.target ?? labels.currency))
+                let va = total.last ?? .empty, vb = totalsB[labels.currency].or(a.aggregate.emptyValue(in: a.target ?? labels.currency))
                 out.totals.append(labels + [va, vb] + (try SideBySide.change(va, vb)))
             }
         }

@@ -39,7 +39,7 @@ struct ComparisonStatement: StatementRunner {
             guard let days = a.days, days.first != .distantPast, days.last != .distantFuture, !days.isEmpty else {
                 throw QueryError(.unsupported("`vs \(previous ? "previous period" : "same period last year")` needs the statement's own period to compare with: add one (during 2025-10, this month, since 2025-10-01 until 2025-10-15)"), at: query.versusRange)
             }
-            b.days = previous ? ComparisonStatement.previous(days) : DayRange(days.first.yearEarlier, days.last.yearEarlier)
+            b.days = previous ? ComparisonStatement.previous(days) : ComparisonStatement.yearEarlier(days)
             names = (label(days), label(b.days ?? .all))
         case .period(let p)?:
             var q = query
@@ -78,6 +78,16 @@ struct ComparisonStatement: StatementRunner {
         }
         let n = Int32(days.dayCount)
         return DayRange(days.first.advanced(by: -n), days.first.advanced(by: -1))
+    }
+
+    /// The same days a year earlier: a calendar month, quarter or year the same one a year
+    /// before (February whole, 29th and all), other days each moved back a year.
+    static func yearEarlier(_ days: DayRange) -> DayRange {
+        for (unit, back) in [(PeriodUnit.year, 1), (.quarter, 4), (.month, 12)] {
+            let p = Period(unit, containing: days.first)
+            if p.days == days { return p.advanced(by: -back).days }
+        }
+        return DayRange(days.first.yearEarlier, days.last.yearEarlier)
     }
 
     /// A column's name for a range of days: the calendar period it is (`2025-10`,

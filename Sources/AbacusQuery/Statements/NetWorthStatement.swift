@@ -81,18 +81,17 @@ struct NetWorthStatement: ReportRunner {
         }
         // The history: each period's values as of its last day.
         let thisPeriod = Period(unit, containing: session.today)
-        var periods = [thisPeriod]
         var days = session.days(request.periods) ?? DayRange(session.firstRecordDay, thisPeriod.days.last)
         if days.first == .distantPast { days.first = session.firstRecordDay }
         if days.last == .distantFuture { days.last = thisPeriod.days.last }
-        periods = Period.covering(days, unit: unit)
+        let periods = Period.covering(days, unit: unit)
         trace.plan.append("EACH \(unit.rawValue) \(periods.first?.description ?? "")..\(periods.last?.description ?? "") in \(target.code), as of its last day")
         var rows: [[Cell]] = []
         for period in periods {
             let p = try session.netWorthParts(on: period.days.last, in: target, trace: &trace)
             rows.append([.period(period), try p.assets.money(target), try p.liabilities.money(target), try p.netWorth.money(target)])
         }
-        let key = GroupKey(rawValue: unit.rawValue) ?? .month
+        guard let key = GroupKey(rawValue: unit.rawValue) else { throw QueryError(.unsupported("networth by \(unit.rawValue): by month, quarter or year"), at: nil) }
         return ResultSet(columns: [Column(unit.rawValue, .key(key)), Column("assets", .money), Column("liabilities", .money), Column("net worth", .money)],
                          rows: rows, currency: target)
     }
