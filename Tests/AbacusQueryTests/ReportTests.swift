@@ -112,6 +112,24 @@ import Testing
         }
     }
 
+    /// One run rolled up and three runs put together give the same crosstab, cell for cell.
+    @Test(arguments: [
+        "sum expenses by category per month during 2025", "avg expenses in USD by book per quarter during 2025 top 3",
+        "count entries by payment per book", "max expenses by top category per month during 2025-Q4 order by amount desc",
+        "sum income per month", "min expenses in EUR by currency per year", "sum expenses by book, party per quarter during 2025 top 5",
+    ])
+    func oneRunRolledUpEqualsThreeRuns(_ q: String) throws {
+        let ledger = try DemoLedgerTests.ledger.get()
+        let s = Session(ledger: ledger, today: Day(year: 2025, month: 12, day: 31)!)
+        let crosstab = try CrosstabStatement.crosstab(try Parser.query(q), in: s)
+        #expect(crosstab.rollsUp, "\(q)")
+        let one = try crosstab.rolledUp(), three = try crosstab.separately()
+        #expect(one.names == three.names, "\(q)")
+        #expect(one.rows == three.rows, "\(q)")
+        #expect(one.totals == three.totals, "\(q)")
+        #expect(one.warnings == three.warnings, "\(q)")
+    }
+
     // MARK: Comparisons
 
     @Test func previousPeriodOfACalendarQuarter() throws {

@@ -43,7 +43,17 @@ public struct Executor: Sendable {
         plan.target.map { RowConverter(column: columns.column($0, plan.valuation, today: today), store: store, whatIf: plan.whatIf) }
     }
 
+    /// What a grouped plan's caller may ask beside its result: every group (its id, typed key
+    /// and value) and a function that merges any of them, exactly, into one value (their sum
+    /// or count, their average, their extreme; nil `in native`). A crosstab rolls its cells
+    /// up into row and column totals with it (Result/Crosstab.swift).
+    typealias RollUp = ([GroupValue], _ merge: ([Int]) throws(QueryError) -> Cell?) throws(QueryError) -> Void
+
     public func run(_ plan: Plan) throws(QueryError) -> ResultSet {
+        try run(plan, rollUp: nil)
+    }
+
+    func run(_ plan: Plan, rollUp: RollUp?) throws(QueryError) -> ResultSet {
         if plan.aggregate == .list { return try list(plan) }
         let keys = plan.groupBy
         let converter = plan.aggregate != .count ? self.converter(plan) : nil
@@ -89,6 +99,9 @@ public struct Executor: Sendable {
             let codes = scan.groups.key(g)
             groups.append(GroupValue(id: g, key: values(codes, keys), value: try cell(g), entries: scan.acc.counts[g],
                                      codes: keys.indices.map { codes[$0] }))
+        }
+        if let rollUp {
+            try rollUp(groups) { ids throws(QueryError) in try self.shownValue(ids, scan, plan, converter: converter, exact: &exact, keys: keys) }
         }
         let shaper = ResultShaper(plan: plan, home: ledger.defaultCurrency, isCancelled: isCancelled, whole: { () throws(QueryError) in try cell(0) }, subtotal: { ids throws(QueryError) in
             try self.shownValue(ids, scan, plan, converter: converter, exact: &exact, keys: keys)

@@ -1,8 +1,10 @@
 // A crosstab (`sum expenses by category per month`): one row per combination of the
 // `by` keys, one column per value of the `per` key.
 //
-// It runs the statement as plain plans and puts them together, so that every number is
-// an exact aggregate of its own entries, never a sum of rounded cells:
+// Where every entry falls in one cell, one run of the cells gives everything: the totals
+// are the cells' groups merged exactly (`rolledUp`). Otherwise it runs the statement as
+// three plain plans and puts them together (`separately`), so that every number is an
+// exact aggregate of its own entries, never a sum of rounded cells:
 //   cells          grouped by the `by` keys and the `per` key;
 //   rows           grouped by the `by` keys, with the statement's `order by` and `top N`:
 //                  the rows' order, their Total column and the total row's Total;
@@ -62,7 +64,22 @@ struct Crosstab {
                     + (plan.top != nil ? " (over the entries of the rows top N keeps)" : "")]
     }
 
+    /// Whether one run of the cells can give every total: each entry in one cell (no `tag`
+    /// key; a split view's count or average would count a split entry in two cells twice),
+    /// in the in-memory store, converted (an `in native` total would add currencies).
+    var rollsUp: Bool {
+        let ledger = engine.context.ledger
+        return !plan.groupBy.contains(.tag) && per != .tag && engine.session.engine == nil
+            && (plan.target != nil || plan.aggregate == .count)
+            && !(ledger.isSplitView && (plan.aggregate == .count || plan.aggregate == .avg))
+    }
+
     func run() throws(QueryError) -> ResultSet {
+        try rollsUp ? rolledUp() : separately()
+    }
+
+    /// The crosstab from three runs: the cells, the rows' totals, the columns' totals.
+    func separately() throws(QueryError) -> ResultSet {
         let cells = try engine.result(of: cellsPlan)
         let rows = try engine.result(of: rowsPlan)
         let keyCount = plan.groupBy.count
@@ -90,15 +107,7 @@ struct Crosstab {
         let averaged = per.isPeriod && plan.aggregate.adds
         var out = ResultSet(columns: Array(rows.columns.dropLast()), rows: [], currency: cells.currency, warnings: cells.warnings,
                             provenance: cells.provenance, rateNotes: cells.rateNotes)
-        var names = Set(out.columns.map(\.name))
-        for c in columns {
-            var name = Crosstab.label(c)
-            // Two columns of one name would be one key in JSON: the later one is numbered.
-            var n = 2
-            while names.contains(name) { name = Crosstab.label(c) + " (\(n))"; n += 1 }
-            names.insert(name)
-            out.columns.append(Column(name, valueColumn.kind))
-        }
+        out.columns += Crosstab.names(columns, after: out.columns).map { Column($0, valueColumn.kind) }
         out.columns.append(Column("Total", valueColumn.kind, summary: true))
         if averaged { out.columns.append(Column("Average", plan.aggregate == .count ? .quantity : valueColumn.kind, summary: true)) }
 
@@ -125,6 +134,91 @@ struct Crosstab {
             out.totals.append(line)
         }
         return out
+    }
+
+    /// The crosstab from one run of the cells: each row's total, each column's and the whole
+    /// merged exactly from the cells' groups (rounded once, as every total).
+    func rolledUp() throws(QueryError) -> ResultSet {
+        let keyCount = plan.groupBy.count
+        var out: ResultSet?
+        let cells = try engine.executor.run(engine.lowered(cellsPlan)) { groups, merge throws(QueryError) in
+            // The cells' groups by row (in first-seen order) and by column.
+            var rowOf: [[Cell]: Int] = [:]
+            var rowKeys: [[Cell]] = [], rowIds: [[Int]] = [], rowEntries: [Int] = []
+            var table: [[Cell]: [Cell: Cell]] = [:]
+            var seen = Set<Cell>()
+            var columnOf: [Int: Cell] = [:]
+            for g in groups {
+                let key = Array(g.key.prefix(keyCount)), column = g.key[keyCount]
+                let r: Int
+                if let known = rowOf[key] { r = known } else {
+                    r = rowKeys.count
+                    rowOf[key] = r
+                    rowKeys.append(key); rowIds.append([]); rowEntries.append(0)
+                }
+                rowIds[r].append(g.id)
+                rowEntries[r] += g.entries
+                table[key, default: [:]][column] = g.value
+                columnOf[g.id] = column
+                seen.insert(column)
+            }
+            let columns = try columnValues(seen)
+            var rows: [GroupValue] = []
+            for (r, key) in rowKeys.enumerated() {
+                rows.append(GroupValue(id: r, key: key, value: try merge(rowIds[r]) ?? .empty, entries: rowEntries[r]))
+            }
+            if keyCount == 0 && rows.isEmpty { rows = [GroupValue(id: 0, key: [], value: plan.aggregate.emptyValue(in: plan.target), entries: 0)] }
+            rows = keyCount == 0 ? rows : ResultShaper.ordered(rows, keys: plan.groupBy, order: plan.order, byEntries: plan.ranksByEntryCount)
+            let cut = plan.top.map { $0 < rows.count } ?? false
+            if let top = plan.top, cut { rows = Array(rows.prefix(top)) }
+
+            let averaged = per.isPeriod && plan.aggregate.adds
+            let kind: ColumnKind = plan.aggregate == .count ? .count : .money
+            var result = ResultSet(columns: plan.groupBy.map { Column($0.rawValue, .key($0)) }, rows: [])
+            result.columns += Crosstab.names(columns, after: result.columns).map { Column($0, kind) }
+            result.columns.append(Column("Total", kind, summary: true))
+            if averaged { result.columns.append(Column("Average", plan.aggregate == .count ? .quantity : kind, summary: true)) }
+            let empty = plan.aggregate.emptyValue(in: plan.target)
+            for row in rows {
+                let values = table[row.key, default: [:]]
+                var line = row.key + columns.map { values[$0].or(empty) }
+                line.append(row.value)
+                if averaged { line.append(Crosstab.average(row.value, over: columns.count)) }
+                result.rows.append(line)
+            }
+            if keyCount > 0 {
+                let shown = rows.flatMap { rowIds[$0.id] }
+                var byColumn: [Cell: [Int]] = [:]
+                for id in shown { if let c = columnOf[id] { byColumn[c, default: []].append(id) } }
+                let label: TotalLabel = plan.aggregate.adds ? (cut ? .totalOfTop(plan.top ?? 0) : .total) : (cut ? .overallOfTop(plan.top ?? 0) : .overall)
+                var line = [Cell.total(label)] + Array(repeating: Cell.empty, count: keyCount - 1)
+                for c in columns { line.append(try byColumn[c].map(merge).flatMap { $0 } ?? empty) }
+                let whole = try merge(shown) ?? empty
+                line.append(whole)
+                if averaged { line.append(Crosstab.average(whole, over: columns.count)) }
+                result.totals = [line]
+            }
+            out = result
+        }
+        guard var result = out else { throw QueryError(.unsupported("a crosstab needs a grouped plan"), at: nil) }
+        result.currency = cells.currency
+        result.warnings = cells.warnings
+        result.provenance = cells.provenance
+        result.rateNotes = cells.rateNotes
+        return result
+    }
+
+    /// The columns' names: each value's label, numbered when it repeats an earlier column's
+    /// name (two columns of one name would be one key in JSON).
+    static func names(_ columns: [Cell], after earlier: [Column]) -> [String] {
+        var names = Set(earlier.map(\.name))
+        return columns.map { c in
+            var name = label(c)
+            var n = 2
+            while names.contains(name) { name = label(c) + " (\(n))"; n += 1 }
+            names.insert(name)
+            return name
+        }
     }
 
     /// The columns: every period of the range, or the values that occur.
