@@ -17,6 +17,9 @@ struct Abacus: ParsableCommand {
           budget                      (budgets this month, with their alerts)
           networth in USD             (accounts, assets, holdings and loans)
           balance | holdings | networth by month
+          sum expenses by category per month during 2025   (a crosstab)
+          sum expenses by book during 2025-11 vs previous period
+          define spent(m) as sum expenses during $m   (then: spent(2025-10))
 
         With no -e or -f and a terminal on stdin and stdout, opens the interactive shell; \
         piped stdin is read as a script. With no ledger named, the bundled demo ledger is used.
