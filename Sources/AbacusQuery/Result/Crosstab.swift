@@ -58,7 +58,9 @@ struct Crosstab {
     /// What `explain` adds to the logical plan: the plans that run.
     var runs: [String] {
         let rowKeys = plan.groupBy.map(\.rawValue)
-        return ["cells: GROUP BY " + (rowKeys + [per.rawValue]).joined(separator: ", "),
+        let cells = "cells: GROUP BY " + (rowKeys + [per.rawValue]).joined(separator: ", ")
+        if rollsUp { return [cells, "row, column and grand totals: the cells' groups merged exactly (one run)"] }
+        return [cells,
                 "row totals: " + (rowKeys.isEmpty ? "no grouping" : "GROUP BY " + rowKeys.joined(separator: ", ")),
                 "column totals: GROUP BY " + (plan.totalKeys + [per]).map(\.rawValue).joined(separator: ", ")
                     + (plan.top != nil ? " (over the entries of the rows top N keeps)" : "")]
