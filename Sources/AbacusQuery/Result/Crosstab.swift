@@ -68,10 +68,12 @@ struct Crosstab {
 
     /// Whether one run of the cells can give every total: each entry in one cell (no `tag`
     /// key; a split view's count or average would count a split entry in two cells twice),
-    /// in the in-memory store, converted (an `in native` total would add currencies).
+    /// the cells run in memory (a database engine does not take them), converted (an
+    /// `in native` total would add currencies).
     var rollsUp: Bool {
         let ledger = engine.context.ledger
-        return !plan.groupBy.contains(.tag) && per != .tag && engine.session.engine == nil
+        let inMemory = engine.session.engine.map { $0.explain(cellsPlan, in: engine.session) == nil } ?? true
+        return !plan.groupBy.contains(.tag) && per != .tag && inMemory
             && (plan.target != nil || plan.aggregate == .count)
             && !(ledger.isSplitView && (plan.aggregate == .count || plan.aggregate == .avg))
     }
