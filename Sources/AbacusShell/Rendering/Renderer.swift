@@ -392,7 +392,7 @@ struct JSONBytes {
     mutating func quoted(_ s: String) {
         var text = s
         let done: Bool = text.withUTF8 { utf8 in
-            guard !utf8.contains(where: JSONText.escapes) else { return false }
+            guard !utf8.contains(where: String.jsonEscapes) else { return false }
             bytes.append(UInt8(ascii: "\""))
             bytes.append(contentsOf: utf8)
             bytes.append(UInt8(ascii: "\""))
@@ -431,10 +431,6 @@ enum ANSI {
 }
 
 enum JSONText {
-    /// Whether a UTF-8 byte starts a character JSON escapes (a control, `"`, `\`).
-    @inline(__always)
-    static func escapes(_ b: UInt8) -> Bool { b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") }
-
     static func quote(_ s: String) -> String { s.jsonQuoted }
 }
 
