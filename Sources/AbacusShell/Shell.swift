@@ -415,9 +415,7 @@ public final class Shell {
         do throws(QueryError) {
             let output = try session.execute(text)
             // Tab completes the names `define` added (and forgets those `undefine` dropped).
-            if completer != nil, completer?.defined.count != session.definitions.count || text.lowercased().contains("define") {
-                completer?.defined = session.definitions.values.map(\.name)
-            }
+            if completer != nil { completer?.defined = session.definitions.values.map(\.name) }
             // Ctrl-C after the engine's last look: the answer is not wanted any more.
             if interrupted != 0 { throw stopped }
             switch output {

@@ -298,11 +298,7 @@ public struct Executor: Sendable {
 
         var filterTally: ConversionTally?
         if plan.aggregate == .count && ledger.isSplitView {
-            var last: [UInt32?] = [nil]
-            let entries = store.entryID
-            filterTally = try forEachRow(plan, converter: converter, state: &state) { row, state throws(QueryError) in
-                state.countEntry(row, entry: entries[row], last: &last)
-            }
+            filterTally = try countEntries(plan, converter: converter, into: &state)
         } else if plan.aggregate == .count {
             filterTally = try forEachRow(plan, converter: converter, state: &state) { row, state throws(QueryError) in state.count(row) }
         } else if let converter {
@@ -329,14 +325,20 @@ public struct Executor: Sendable {
             var entriesState = ScanState(groups: Grouper(keys: keys, ledger: ledger), acc: Accumulators(slots: slots, extremes: false),
                                          tally: .none, slots: slots)
             entriesState.acc.addGroup()
-            var last: [UInt32?] = [nil]
-            let entries = store.entryID
-            _ = try forEachRow(plan, converter: converter, state: &entriesState) { row, state throws(QueryError) in
-                state.countEntry(row, entry: entries[row], last: &last)
-            }
+            _ = try countEntries(plan, converter: converter, into: &entriesState)
             state.acc.takeCounts(of: entriesState.acc)
         }
         return Scan(groups: state.groups, acc: state.acc, tally: state.tally, filterTally: filterTally)
+    }
+
+    /// A split view's rows counted as entries: each entry once per group, however many of its
+    /// parts are there. Returns the tally of a `where amount …` filter's rates.
+    func countEntries(_ plan: Plan, converter: RowConverter?, into state: inout ScanState) throws(QueryError) -> ConversionTally? {
+        var last: [UInt32?] = [nil]
+        let entries = store.entryID
+        return try forEachRow(plan, converter: converter, state: &state) { row, state throws(QueryError) in
+            state.countEntry(row, entry: entries[row], last: &last)
+        }
     }
 
     /// The exact sums of some groups (and group 0, the whole statement), from a second pass

@@ -49,12 +49,6 @@ struct Crosstab {
         return p
     }
 
-    func grandTotalPlan(shownRows: [[Cell]]) -> LogicalPlan {
-        var p = rowsPlan.restricted(toRows: shownRows, in: engine.context.ledger).unranked
-        p.groupBy = plan.totalKeys
-        return p
-    }
-
     /// What `explain` adds to the logical plan: the plans that run.
     var runs: [String] {
         let rowKeys = plan.groupBy.map(\.rawValue)
@@ -105,38 +99,43 @@ struct Crosstab {
         for row in columnTotals.rows {
             totalsTable[Array(row.prefix(totalKeyCount)), default: [:]][row[totalKeyCount]] = row.last ?? .empty
         }
-        let grand = cut ? try engine.result(of: grandTotalPlan(shownRows: shown)).valuesByKey : [:]
+        let grand = cut ? try engine.result(of: rowsPlan.totals(overRows: shown, in: engine.context.ledger)).valuesByKey : [:]
 
-        let valueColumn = rows.columns.last ?? Column("amount", .money)
-        let averaged = per.isPeriod && plan.aggregate.adds
-        var out = ResultSet(columns: Array(rows.columns.dropLast()), rows: [], currency: cells.currency, warnings: cells.warnings,
-                            provenance: cells.provenance, rateNotes: cells.rateNotes)
-        out.columns += Crosstab.names(columns, after: out.columns).map { Column($0, valueColumn.kind) }
-        out.columns.append(Column("Total", valueColumn.kind, summary: true))
-        if averaged { out.columns.append(Column("Average", plan.aggregate == .count ? .quantity : valueColumn.kind, summary: true)) }
-
+        var out = ResultSet(columns: header(Array(rows.columns.dropLast()), columns), rows: [], currency: cells.currency,
+                            warnings: cells.warnings, provenance: cells.provenance, rateNotes: cells.rateNotes)
         for row in rows.rows {
             let key = Array(row.prefix(keyCount))
-            let currency = plan.target ?? key.currency
-            let values = table[key, default: [:]]
-            let empty = plan.aggregate.emptyValue(in: currency)
-            var line = key + columns.map { values[$0].or(empty) }
-            line.append(row.last ?? .empty)
-            if averaged { line.append(Crosstab.average(row.last ?? .empty, over: columns.count)) }
-            out.rows.append(line)
+            out.rows.append(line(key, table[key, default: [:]], columns, total: row.last.or(.empty), currency: plan.target ?? key.currency))
         }
         for total in rows.totals {
             let labels = Array(total.prefix(keyCount))
             let totalKey = plan.totalKeys.isEmpty ? [] : labels.filter { $0.currencyValue != nil }
             let currency = plan.target ?? totalKey.first?.currencyValue
-            let values = totalsTable[totalKey, default: [:]]
-            let empty = plan.aggregate.emptyValue(in: currency)
-            var line = labels + columns.map { values[$0].or(empty) }
-            let whole = cut ? grand[totalKey].or(empty) : total.last.or(.empty)
-            line.append(whole)
-            if averaged { line.append(Crosstab.average(whole, over: columns.count)) }
-            out.totals.append(line)
+            let whole = cut ? grand[totalKey].or(plan.aggregate.emptyValue(in: currency)) : total.last.or(.empty)
+            out.totals.append(line(labels, totalsTable[totalKey, default: [:]], columns, total: whole, currency: currency))
         }
+        return out
+    }
+
+    /// Whether the table adds an `Average` column: per a period, for sum and count.
+    var averaged: Bool { per.isPeriod && plan.aggregate.adds }
+
+    /// The crosstab's columns: the row keys', one per column value, `Total`, and `Average`.
+    func header(_ keyColumns: [Column], _ columns: [Cell]) -> [Column] {
+        let kind: ColumnKind = plan.aggregate == .count ? .count : .money
+        var out = keyColumns + Crosstab.names(columns, after: keyColumns).map { Column($0, kind) }
+        out.append(Column("Total", kind, summary: true))
+        if averaged { out.append(Column("Average", plan.aggregate == .count ? .quantity : kind, summary: true)) }
+        return out
+    }
+
+    /// A row (or the total row): its labels, a cell per column (0 or empty where it has none),
+    /// its total and its average.
+    func line(_ labels: [Cell], _ values: [Cell: Cell], _ columns: [Cell], total: Cell, currency: Currency?) -> [Cell] {
+        let empty = plan.aggregate.emptyValue(in: currency)
+        var out = labels + columns.map { values[$0].or(empty) }
+        out.append(total)
+        if averaged { out.append(Crosstab.average(total, over: columns.count)) }
         return out
     }
 
@@ -145,7 +144,7 @@ struct Crosstab {
     func rolledUp() throws(QueryError) -> ResultSet {
         let keyCount = plan.groupBy.count
         var out: ResultSet?
-        let cells = try engine.executor.run(engine.lowered(cellsPlan)) { groups, merge throws(QueryError) in
+        let cells = try engine.executor.run(engine.physical(cellsPlan)) { groups, merge throws(QueryError) in
             // The cells' groups by row (in first-seen order) and by column.
             var rowOf: [[Cell]: Int] = [:]
             var rowKeys: [[Cell]] = [], rowIds: [[Int]] = [], rowEntries: [Int] = []
@@ -176,31 +175,20 @@ struct Crosstab {
             let cut = plan.top.map { $0 < rows.count } ?? false
             if let top = plan.top, cut { rows = Array(rows.prefix(top)) }
 
-            let averaged = per.isPeriod && plan.aggregate.adds
-            let kind: ColumnKind = plan.aggregate == .count ? .count : .money
-            var result = ResultSet(columns: plan.groupBy.map { Column($0.rawValue, .key($0)) }, rows: [])
-            result.columns += Crosstab.names(columns, after: result.columns).map { Column($0, kind) }
-            result.columns.append(Column("Total", kind, summary: true))
-            if averaged { result.columns.append(Column("Average", plan.aggregate == .count ? .quantity : kind, summary: true)) }
+            var result = ResultSet(columns: header(plan.groupBy.map { Column($0.rawValue, .key($0)) }, columns), rows: [])
             let empty = plan.aggregate.emptyValue(in: plan.target)
             for row in rows {
-                let values = table[row.key, default: [:]]
-                var line = row.key + columns.map { values[$0].or(empty) }
-                line.append(row.value)
-                if averaged { line.append(Crosstab.average(row.value, over: columns.count)) }
-                result.rows.append(line)
+                result.rows.append(line(row.key, table[row.key, default: [:]], columns, total: row.value, currency: plan.target))
             }
             if keyCount > 0 {
                 let shown = rows.flatMap { rowIds[$0.id] }
                 var byColumn: [Cell: [Int]] = [:]
                 for id in shown { if let c = columnOf[id] { byColumn[c, default: []].append(id) } }
                 let label: TotalLabel = plan.aggregate.adds ? (cut ? .totalOfTop(plan.top ?? 0) : .total) : (cut ? .overallOfTop(plan.top ?? 0) : .overall)
-                var line = [Cell.total(label)] + Array(repeating: Cell.empty, count: keyCount - 1)
-                for c in columns { line.append(try byColumn[c].map(merge).flatMap { $0 } ?? empty) }
-                let whole = try merge(shown) ?? empty
-                line.append(whole)
-                if averaged { line.append(Crosstab.average(whole, over: columns.count)) }
-                result.totals = [line]
+                var totals: [Cell: Cell] = [:]
+                for c in columns { if let ids = byColumn[c], let v = try merge(ids) { totals[c] = v } }
+                let labels = [Cell.total(label)] + Array(repeating: Cell.empty, count: keyCount - 1)
+                result.totals = [line(labels, totals, columns, total: try merge(shown) ?? empty, currency: plan.target)]
             }
             out = result
         }

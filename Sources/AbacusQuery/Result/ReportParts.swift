@@ -25,13 +25,18 @@ struct ReportEngine {
     /// the plan, else lowered for the in-memory store and run.
     func result(of logical: LogicalPlan) throws(QueryError) -> ResultSet {
         if let external = session.engine, let result = try external.run(logical, in: session) { return result }
-        return try executor.run(lowered(logical))
+        return try executor.run(physical(logical))
     }
 
-    /// The physical plan of a logical plan, as `explain` shows it (with the SQL that runs it
-    /// on a database server).
+    /// The in-memory store's plan of a logical plan.
+    func physical(_ logical: LogicalPlan) -> Plan {
+        Planner.lower(logical, ledger: context.ledger, useIndexes: context.useIndexes)
+    }
+
+    /// The physical plan of a logical plan as `explain` shows it, with the SQL that runs it on
+    /// a database server.
     func lowered(_ logical: LogicalPlan) -> Plan {
-        var plan = Planner.lower(logical, ledger: context.ledger, useIndexes: context.useIndexes)
+        var plan = physical(logical)
         plan.sql = session.engine?.explain(logical, in: session)
         return plan
     }
@@ -64,6 +69,14 @@ extension LogicalPlan {
         let shown: LogicalCondition = terms.count == 1 ? terms[0] : .or(terms)
         var p = self
         p.condition = condition.map { .and([$0, shown]) } ?? shown
+        return p
+    }
+
+    /// The total rows over the entries of some rows of the result (after `top N`): the
+    /// statement restricted to them, grouped by its total keys alone.
+    func totals(overRows rows: [[Cell]], in ledger: Ledger) -> LogicalPlan {
+        var p = restricted(toRows: rows, in: ledger).unranked
+        p.groupBy = totalKeys
         return p
     }
 

@@ -52,10 +52,9 @@ struct SideBySide {
         guard !keys.isEmpty, !(keys == [.currency] && !a.totalKeys.isEmpty) else { return out }
         if cut {
             let shown = rows.map(\.key)
-            var ta = a.restricted(toRows: shown, in: engine.context.ledger).unranked, tb = b.restricted(toRows: shown, in: engine.context.ledger).unranked
-            ta.groupBy = a.totalKeys
-            tb.groupBy = a.totalKeys
-            let totalsA = try engine.result(of: ta), totalsB = try engine.result(of: tb).valuesByKey
+            let ledger = engine.context.ledger
+            let totalsA = try engine.result(of: a.totals(overRows: shown, in: ledger))
+            let totalsB = try engine.result(of: b.totals(overRows: shown, in: ledger)).valuesByKey
             let label = Cell.total(a.aggregate.adds ? .totalOfTop(a.top ?? 0) : .overallOfTop(a.top ?? 0))
             for row in totalsA.rows {
                 let totalKey = Array(row.dropLast())

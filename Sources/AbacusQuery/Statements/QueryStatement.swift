@@ -7,7 +7,8 @@ struct QueryStatement: StatementRunner {
     let query: Query
 
     func run(in session: Session) throws(QueryError) -> Output {
-        var result = try ReportEngine(query, in: session).result(of: try Binder.bind(query, in: session.engine(for: query).context))
+        let engine = ReportEngine(query, in: session)
+        var result = try engine.result(of: try engine.bind(query))
         result.warnings += QueryStatement.notes(query)
         return .table(result)
     }
