@@ -123,3 +123,14 @@ func netWorthPartsAreRefused(_ c: BadCase) throws {
     #expect(e?.path == "categories[2000].parent")
     #expect(e?.message == #"the category tree has a cycle: "x" → "y" → "z" → "x""#)
 }
+
+@Test func anUnknownParentNeverSuggestsTheCategoryItself() throws {
+    // "Grocerie" is one edit from "Groceries" itself and two from "Grocery": only "Grocery"
+    // can be meant, as a category under itself would be a cycle.
+    let e = #expect(throws: LoadError.self) {
+        try load(ledger(with: #""categories": [{"name": "Grocery"}, {"name": "Groceries", "parent": "Grocerie"}]"#))
+    }
+    #expect(e?.message == #"unknown parent "Grocerie": a parent must itself be listed in categories; did you mean "Grocery"?"#)
+    let alone = #expect(throws: LoadError.self) { try load(ledger(with: #""categories": [{"name": "Tea", "parent": "Tee"}]"#)) }
+    #expect(alone?.message == #"unknown parent "Tee": a parent must itself be listed in categories"#)
+}

@@ -309,7 +309,9 @@ extension LedgerBuilder {
             guard let p = l.parent else { continue }
             guard names.contains(p) else {
                 var message = "unknown parent \(quoted(p)): a parent must itself be listed in categories"
-                if let near = nearest(p, in: Array(names)) { message += "; did you mean \"\(near)\"?" }
+                // In the file's order (the first of equals wins), and never the category itself:
+                // being its own parent is a cycle, not a near miss.
+                if let near = nearest(p, in: categoryLinks.map(\.name).filter { $0 != l.name }) { message += "; did you mean \"\(near)\"?" }
                 throw error(at: categoryPlaces[i], message)
             }
             guard onCycle.contains(l.name) else { continue }
