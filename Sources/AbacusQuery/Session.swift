@@ -17,7 +17,7 @@ public final class Session {
     /// Whether `set currency` chose the currency (else it follows the ledger's default).
     var currencyWasSet = false
     public internal(set) var sessionRates = SessionRates()
-    private(set) var resolver: RateResolver
+    public private(set) var resolver: RateResolver
     /// Which rate converts each entry, per target and valuation: built on first use, dropped
     /// whenever the rates change.
     private var columns: RateColumnCache
