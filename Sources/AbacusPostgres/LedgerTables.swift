@@ -236,7 +236,8 @@ public enum LedgerTables {
         for r in try db.query("SELECT id, name, currency, locked_exchange_rate::text, target_currency, rate_locked_at::text, description, archived::text, opening_balance::text, include_in_net_worth::text FROM abacus_books ORDER BY position") {
             var o = JSONText.object()
             o.field("id", r[0]); o.field("name", r[1]); o.field("currency", r[2]); o.number("lockedExchangeRate", r[3])
-            o.field("targetCurrency", r[4]); o.field("rateLockedAt", r[5]); o.field("description", r[6]); o.field("archived", r[7] == "true")
+            // A book without a target currency is stored with a blank one (the column is NOT NULL).
+            o.field("targetCurrency", r[4].flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }); o.field("rateLockedAt", r[5]); o.field("description", r[6]); o.field("archived", r[7] == "true")
             o.number("openingBalance", r[8]); o.field("includeInNetWorth", r[9] != "false")
             books.append(o)
         }

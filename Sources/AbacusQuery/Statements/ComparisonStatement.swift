@@ -19,7 +19,7 @@ struct ComparisonStatement: StatementRunner {
         var rates: [String] = [], warnings: [String] = []
         for (side, plan) in [("A", c.a), ("B", c.b)] {
             let lowered = c.engine.lowered(plan)
-            guard case .explain(let t, let r, let w) = try ExplainStatement.explained(lowered, text: lowered.description, executor: c.engine.executor) else { continue }
+            guard case .explain(let t, let r, let w) = try ExplainStatement.explained(lowered, text: lowered.description, engine: c.engine) else { continue }
             text += "\n\(side): " + t
             rates += r.map { "\(side): " + $0 }
             warnings = SideBySide.merged(warnings, w)

@@ -25,6 +25,6 @@ struct CrosstabStatement: StatementRunner {
         let cells = crosstab.engine.lowered(crosstab.cellsPlan)
         let text = crosstab.plan.description + "\nruns:\n" + crosstab.runs.map { "  " + $0 }.joined(separator: "\n")
             + "\naccess path:\n" + cells.accessPath
-        return try ExplainStatement.explained(cells, text: text, executor: crosstab.engine.executor)
+        return try ExplainStatement.explained(cells, text: text, engine: crosstab.engine)
     }
 }
