@@ -68,14 +68,36 @@ public enum LedgerTables {
         }
     }
 
-    /// The ledger in the database, read by the ledger loader.
-    public static func load(_ db: Database) throws(DatabaseError) -> Result<Ledger, LoadError> {
-        try Schema.ensure(db, create: false)
-        guard let bytes = try document(db) else {
+    /// The ledger in the database, read by the ledger loader: the whole of it, or (without
+    /// `entries`) the small tables and one entry for each name the entries use
+    /// (`Ledger.entriesElsewhere`), which is what a statement that runs in SQL needs.
+    public static func load(_ db: Database, entries: Bool = true) throws(DatabaseError) -> Result<Ledger, LoadError> {
+        // An older layout is upgraded all or nothing.
+        try db.transaction { () throws(DatabaseError) in try Schema.ensure(db, create: false) }
+        guard let bytes = try document(db, entries: entries ? .all : .representatives) else {
             throw DatabaseError("the database \(db.url.shown) holds an Abacus schema but no ledger yet: load one with `--import LEDGER.json`")
         }
-        do { return .success(try LedgerLoader.load([.document(name: db.url.shown, bytes: bytes)])) } catch { return .failure(error) }
+        var ledger: Ledger
+        do { ledger = try LedgerLoader.load([.document(name: db.url.shown, bytes: bytes)]) } catch { return .failure(error) }
+        if !entries {
+            guard let text = try db.query("SELECT count(*)::text FROM abacus_entries").first?.first ?? nil, let n = Int(text) else {
+                throw DatabaseError("the database gave no count of its entries")
+            }
+            ledger.entriesElsewhere = n
+        }
+        return .success(ledger)
     }
+
+    enum EntryRead { case all, representatives }
+
+    /// An entry row as the ledger file writes it.
+    static let entryJSON = """
+        json_strip_nulls(json_build_object(
+            'id', id, 'bookId', book_id, 'amount', amount, 'currency', currency, 'date', day::text, 'category', category,
+            'party', party, 'paymentMode', payment, 'remarks', remarks, 'tags', array_to_json(tags),
+            'isTransfer', is_transfer, 'normalizedAmount', normalized_amount, 'normalizedCurrency', normalized_currency,
+            'conversionRate', conversion_rate, 'splits', splits))
+        """
 
     // MARK: Writing
 
@@ -225,7 +247,7 @@ public enum LedgerTables {
     // MARK: Reading
 
     /// The whole ledger as one ledger document (nil when no import was ever made).
-    static func document(_ db: Database) throws(DatabaseError) -> [UInt8]? {
+    static func document(_ db: Database, entries read: EntryRead = .all) throws(DatabaseError) -> [UInt8]? {
         let imports = try db.query("SELECT default_currency FROM abacus_imports ORDER BY import_no DESC LIMIT 1")
         guard let currency = imports.first?.first ?? nil else { return nil }
         var doc = JSONText.object()
@@ -294,17 +316,33 @@ public enum LedgerTables {
 
         // The entries as JSON made by the server, in slices (a cell per slice, not per field).
         var entries = "["
+        if read == .representatives {
+            // One entry for each name: the first (in the ledger's order) with each category,
+            // party, payment, currency, book, tag and split part's category, and a split entry.
+            let rows = try db.query("""
+                SELECT string_agg(\(entryJSON)::text, ',' ORDER BY position)
+                FROM abacus_entries WHERE position IN (
+                    SELECT min(position) FROM abacus_entries GROUP BY category
+                    UNION SELECT min(position) FROM abacus_entries GROUP BY party
+                    UNION SELECT min(position) FROM abacus_entries GROUP BY payment
+                    UNION SELECT min(position) FROM abacus_entries GROUP BY currency
+                    UNION SELECT min(position) FROM abacus_entries GROUP BY book_id
+                    UNION SELECT min(e.position) FROM abacus_entries e CROSS JOIN LATERAL unnest(e.tags) AS t(tag) GROUP BY t.tag
+                    UNION SELECT min(e.position) FROM abacus_entries e CROSS JOIN LATERAL json_array_elements(e.splits) AS p(part)
+                        WHERE e.splits IS NOT NULL GROUP BY p.part->>'category')
+                """)
+            if let text = rows.first?.first ?? nil { entries += text }
+            entries += "]"
+            doc.raw("entries", entries)
+            return Array(doc.finished.utf8)
+        }
         guard let lastText = try db.query("SELECT coalesce(max(position), -1)::text FROM abacus_entries").first?.first ?? nil, let last = Int(lastText) else {
             throw DatabaseError("the database gave no last position of abacus_entries")
         }
         var from = 0
         while from <= last {
             let rows = try db.query("""
-                SELECT string_agg(json_strip_nulls(json_build_object(
-                    'id', id, 'bookId', book_id, 'amount', amount, 'currency', currency, 'date', day::text, 'category', category,
-                    'party', party, 'paymentMode', payment, 'remarks', remarks, 'tags', array_to_json(tags),
-                    'isTransfer', is_transfer, 'normalizedAmount', normalized_amount, 'normalizedCurrency', normalized_currency,
-                    'conversionRate', conversion_rate, 'splits', splits))::text, ',' ORDER BY position)
+                SELECT string_agg(\(entryJSON)::text, ',' ORDER BY position)
                 FROM abacus_entries WHERE position >= $1::bigint AND position < $2::bigint
                 """, [String(from), String(from + entrySlice)])
             if let text = rows.first?.first ?? nil {

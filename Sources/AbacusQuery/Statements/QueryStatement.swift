@@ -36,7 +36,7 @@ struct ExplainStatement: StatementRunner {
         if query.per != nil { return try CrosstabStatement.explain(query, in: session) }
         if query.versus != nil { return try ComparisonStatement.explain(query, in: session) }
         let engine = ReportEngine(query, in: session)
-        let plan = engine.lowered(try engine.bind(query))
+        let plan = try engine.lowered(try engine.bind(query))
         return try ExplainStatement.explained(plan, text: plan.description, engine: engine)
     }
 
