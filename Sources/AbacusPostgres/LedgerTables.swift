@@ -80,7 +80,7 @@ public enum LedgerTables {
         var ledger: Ledger
         do { ledger = try LedgerLoader.load([.document(name: db.url.shown, bytes: bytes)]) } catch { return .failure(error) }
         if !entries {
-            guard let text = try db.query("SELECT count(*)::text FROM abacus_entries").first?.first ?? nil, let n = Int(text) else {
+            guard let text = try db.query("SELECT entries::text FROM abacus_imports ORDER BY import_no DESC LIMIT 1").first?.first ?? nil, let n = Int(text) else {
                 throw DatabaseError("the database gave no count of its entries")
             }
             ledger.entriesElsewhere = n
@@ -102,13 +102,13 @@ public enum LedgerTables {
     // MARK: Writing
 
     static func write(_ ledger: Ledger, files: [String], into db: Database) throws(DatabaseError) {
-        for table in ["abacus_entries", "abacus_books", "abacus_rates", "abacus_budgets", "abacus_parts"] {
+        for table in ["abacus_entries", "abacus_books", "abacus_rates", "abacus_budgets", "abacus_parts", "abacus_names"] {
             try db.query("DELETE FROM \(table)")
         }
         let next = try db.query("SELECT (coalesce(max(import_no), 0) + 1)::text FROM abacus_imports")
         guard let importNo = next.first?.first ?? nil else { throw DatabaseError("the database gave no number for the next import") }
-        try db.query("INSERT INTO abacus_imports (import_no, files, default_currency) VALUES ($1::integer, $2, $3)",
-                     [importNo, files.joined(separator: "\n"), ledger.defaultCurrency.code])
+        try db.query("INSERT INTO abacus_imports (import_no, files, default_currency, entries) VALUES ($1::integer, $2, $3, $4::bigint)",
+                     [importNo, files.joined(separator: "\n"), ledger.defaultCurrency.code, String(ledger.entries.count)])
 
         var books = JSONText.array()
         for (i, b) in ledger.books.enumerated() {
@@ -173,8 +173,9 @@ public enum LedgerTables {
             }
         }
         try insertEntries(entries, importNo: importNo, db)
+        try db.query(Schema.fillNames)
         // Statistics for the planner now, not when autovacuum gets to it.
-        for table in ["abacus_entries", "abacus_books", "abacus_rates"] { try db.query("ANALYZE \(table)") }
+        for table in ["abacus_entries", "abacus_books", "abacus_rates", "abacus_names"] { try db.query("ANALYZE \(table)") }
     }
 
     static func insertEntries(_ rows: JSONText, importNo: String, _ db: Database) throws(DatabaseError) {
@@ -317,19 +318,10 @@ public enum LedgerTables {
         // The entries as JSON made by the server, in slices (a cell per slice, not per field).
         var entries = "["
         if read == .representatives {
-            // One entry for each name: the first (in the ledger's order) with each category,
-            // party, payment, currency, book, tag and split part's category, and a split entry.
+            // One entry for each name the entries use (`Schema.fillNames`), found by position.
             let rows = try db.query("""
                 SELECT string_agg(\(entryJSON)::text, ',' ORDER BY position)
-                FROM abacus_entries WHERE position IN (
-                    SELECT min(position) FROM abacus_entries GROUP BY category
-                    UNION SELECT min(position) FROM abacus_entries GROUP BY party
-                    UNION SELECT min(position) FROM abacus_entries GROUP BY payment
-                    UNION SELECT min(position) FROM abacus_entries GROUP BY currency
-                    UNION SELECT min(position) FROM abacus_entries GROUP BY book_id
-                    UNION SELECT min(e.position) FROM abacus_entries e CROSS JOIN LATERAL unnest(e.tags) AS t(tag) GROUP BY t.tag
-                    UNION SELECT min(e.position) FROM abacus_entries e CROSS JOIN LATERAL json_array_elements(e.splits) AS p(part)
-                        WHERE e.splits IS NOT NULL GROUP BY p.part->>'category')
+                FROM abacus_entries WHERE position IN (SELECT position FROM abacus_names)
                 """)
             if let text = rows.first?.first ?? nil { entries += text }
             entries += "]"

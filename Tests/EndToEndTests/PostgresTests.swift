@@ -162,15 +162,15 @@ enum PG {
         try PostgresServer.get().psql("UPDATE abacus_schema SET version = 99", database: db)
         let r = try Binary.run(["--db", url, "-e", "count entries"])
         #expect(r.status == 2)
-        #expect(r.stderr.contains("schema version 99; this Abacus reads up to 2"), "\(r.stderr)")
+        #expect(r.stderr.contains("schema version 99; this Abacus reads up to \(Schema.version)"), "\(r.stderr)")
         let i = try Binary.run(["--db", url, "--import", PG.demo])
         #expect(i.status == 2)
     }
 
     /// A database written by the first Abacus that kept ledgers in PostgreSQL (schema version
-    /// 1: no accounts, budget rules, splits or other ledger parts), made here by hand as that
-    /// version laid it out, is upgraded in place when opened and answers as the same ledger
-    /// from a file does.
+    /// 1: no accounts, budget rules, splits or other ledger parts, no names table), made here
+    /// by hand as that version laid it out, is upgraded in place, step by step, when opened,
+    /// and answers as the same ledger from a file does.
     @Test func aVersion1DatabaseIsUpgradedAndAnswersTheSame() throws {
         let server = try PostgresServer.get()
         let url = try server.newDatabase()
@@ -229,10 +229,13 @@ enum PG {
             let fromDatabase = try Binary.run(["--db", url, "--today", "2025-03-31", "-e", script])
             #expect(fromDatabase.status == 0, "\(round): \(fromDatabase.stderr)")
             #expect(fromDatabase.stdout == fromFile.stdout, "\(round)")
-            #expect(try server.psql("SELECT version FROM abacus_schema", database: db).trimmingCharacters(in: .whitespacesAndNewlines) == "2", "\(round)")
+            #expect(try server.psql("SELECT version FROM abacus_schema", database: db).trimmingCharacters(in: .whitespacesAndNewlines) == String(Schema.version), "\(round)")
         }
         let columns = try server.psql("SELECT string_agg(column_name, ',' ORDER BY column_name) FROM information_schema.columns WHERE table_name = 'abacus_books'", database: db)
         #expect(columns.contains("opening_balance") && columns.contains("include_in_net_worth"))
+        // Version 3: an entry for each name, and the number of entries, both filled from the entries.
+        #expect(try server.psql("SELECT count(DISTINCT position) || '/' || max(i.entries) FROM abacus_names, abacus_imports i", database: db)
+            .trimmingCharacters(in: .whitespacesAndNewlines) == "4/4")
     }
 
     @Test func aWrongPasswordIsAClearError() throws {
