@@ -68,25 +68,47 @@ public enum LedgerTables {
         }
     }
 
-    /// The ledger in the database, read by the ledger loader.
-    public static func load(_ db: Database) throws(DatabaseError) -> Result<Ledger, LoadError> {
-        try Schema.ensure(db, create: false)
-        guard let bytes = try document(db) else {
+    /// The ledger in the database, read by the ledger loader: the whole of it, or (without
+    /// `entries`) the small tables and one entry for each name the entries use
+    /// (`Ledger.entriesElsewhere`), which is what a statement that runs in SQL needs.
+    public static func load(_ db: Database, entries: Bool = true) throws(DatabaseError) -> Result<Ledger, LoadError> {
+        // An older layout is upgraded all or nothing.
+        try db.transaction { () throws(DatabaseError) in try Schema.ensure(db, create: false) }
+        guard let bytes = try document(db, entries: entries ? .all : .representatives) else {
             throw DatabaseError("the database \(db.url.shown) holds an Abacus schema but no ledger yet: load one with `--import LEDGER.json`")
         }
-        do { return .success(try LedgerLoader.load([.document(name: db.url.shown, bytes: bytes)])) } catch { return .failure(error) }
+        var ledger: Ledger
+        do { ledger = try LedgerLoader.load([.document(name: db.url.shown, bytes: bytes)]) } catch { return .failure(error) }
+        if !entries {
+            guard let text = try db.query("SELECT entries::text FROM abacus_imports ORDER BY import_no DESC LIMIT 1").first?.first ?? nil, let n = Int(text) else {
+                throw DatabaseError("the database gave no count of its entries")
+            }
+            ledger.entriesElsewhere = n
+        }
+        return .success(ledger)
     }
+
+    enum EntryRead { case all, representatives }
+
+    /// An entry row as the ledger file writes it.
+    static let entryJSON = """
+        json_strip_nulls(json_build_object(
+            'id', id, 'bookId', book_id, 'amount', amount, 'currency', currency, 'date', day::text, 'category', category,
+            'party', party, 'paymentMode', payment, 'remarks', remarks, 'tags', array_to_json(tags),
+            'isTransfer', is_transfer, 'normalizedAmount', normalized_amount, 'normalizedCurrency', normalized_currency,
+            'conversionRate', conversion_rate, 'splits', splits))
+        """
 
     // MARK: Writing
 
     static func write(_ ledger: Ledger, files: [String], into db: Database) throws(DatabaseError) {
-        for table in ["abacus_entries", "abacus_books", "abacus_rates", "abacus_budgets", "abacus_parts"] {
+        for table in ["abacus_entries", "abacus_books", "abacus_rates", "abacus_budgets", "abacus_parts", "abacus_names"] {
             try db.query("DELETE FROM \(table)")
         }
         let next = try db.query("SELECT (coalesce(max(import_no), 0) + 1)::text FROM abacus_imports")
         guard let importNo = next.first?.first ?? nil else { throw DatabaseError("the database gave no number for the next import") }
-        try db.query("INSERT INTO abacus_imports (import_no, files, default_currency) VALUES ($1::integer, $2, $3)",
-                     [importNo, files.joined(separator: "\n"), ledger.defaultCurrency.code])
+        try db.query("INSERT INTO abacus_imports (import_no, files, default_currency, entries) VALUES ($1::integer, $2, $3, $4::bigint)",
+                     [importNo, files.joined(separator: "\n"), ledger.defaultCurrency.code, String(ledger.entries.count)])
 
         var books = JSONText.array()
         for (i, b) in ledger.books.enumerated() {
@@ -151,8 +173,9 @@ public enum LedgerTables {
             }
         }
         try insertEntries(entries, importNo: importNo, db)
+        try db.query(Schema.fillNames)
         // Statistics for the planner now, not when autovacuum gets to it.
-        for table in ["abacus_entries", "abacus_books", "abacus_rates"] { try db.query("ANALYZE \(table)") }
+        for table in ["abacus_entries", "abacus_books", "abacus_rates", "abacus_names"] { try db.query("ANALYZE \(table)") }
     }
 
     static func insertEntries(_ rows: JSONText, importNo: String, _ db: Database) throws(DatabaseError) {
@@ -225,7 +248,7 @@ public enum LedgerTables {
     // MARK: Reading
 
     /// The whole ledger as one ledger document (nil when no import was ever made).
-    static func document(_ db: Database) throws(DatabaseError) -> [UInt8]? {
+    static func document(_ db: Database, entries read: EntryRead = .all) throws(DatabaseError) -> [UInt8]? {
         let imports = try db.query("SELECT default_currency FROM abacus_imports ORDER BY import_no DESC LIMIT 1")
         guard let currency = imports.first?.first ?? nil else { return nil }
         var doc = JSONText.object()
@@ -236,7 +259,8 @@ public enum LedgerTables {
         for r in try db.query("SELECT id, name, currency, locked_exchange_rate::text, target_currency, rate_locked_at::text, description, archived::text, opening_balance::text, include_in_net_worth::text FROM abacus_books ORDER BY position") {
             var o = JSONText.object()
             o.field("id", r[0]); o.field("name", r[1]); o.field("currency", r[2]); o.number("lockedExchangeRate", r[3])
-            o.field("targetCurrency", r[4]); o.field("rateLockedAt", r[5]); o.field("description", r[6]); o.field("archived", r[7] == "true")
+            // A book without a target currency is stored with a blank one (the column is NOT NULL).
+            o.field("targetCurrency", r[4].flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }); o.field("rateLockedAt", r[5]); o.field("description", r[6]); o.field("archived", r[7] == "true")
             o.number("openingBalance", r[8]); o.field("includeInNetWorth", r[9] != "false")
             books.append(o)
         }
@@ -293,17 +317,24 @@ public enum LedgerTables {
 
         // The entries as JSON made by the server, in slices (a cell per slice, not per field).
         var entries = "["
+        if read == .representatives {
+            // One entry for each name the entries use (`Schema.fillNames`), found by position.
+            let rows = try db.query("""
+                SELECT string_agg(\(entryJSON)::text, ',' ORDER BY position)
+                FROM abacus_entries WHERE position IN (SELECT position FROM abacus_names)
+                """)
+            if let text = rows.first?.first ?? nil { entries += text }
+            entries += "]"
+            doc.raw("entries", entries)
+            return Array(doc.finished.utf8)
+        }
         guard let lastText = try db.query("SELECT coalesce(max(position), -1)::text FROM abacus_entries").first?.first ?? nil, let last = Int(lastText) else {
             throw DatabaseError("the database gave no last position of abacus_entries")
         }
         var from = 0
         while from <= last {
             let rows = try db.query("""
-                SELECT string_agg(json_strip_nulls(json_build_object(
-                    'id', id, 'bookId', book_id, 'amount', amount, 'currency', currency, 'date', day::text, 'category', category,
-                    'party', party, 'paymentMode', payment, 'remarks', remarks, 'tags', array_to_json(tags),
-                    'isTransfer', is_transfer, 'normalizedAmount', normalized_amount, 'normalizedCurrency', normalized_currency,
-                    'conversionRate', conversion_rate, 'splits', splits))::text, ',' ORDER BY position)
+                SELECT string_agg(\(entryJSON)::text, ',' ORDER BY position)
                 FROM abacus_entries WHERE position >= $1::bigint AND position < $2::bigint
                 """, [String(from), String(from + entrySlice)])
             if let text = rows.first?.first ?? nil {

@@ -1,7 +1,8 @@
 // Queries run in the database: the plan lowered to SQL (`SQLLowering`), the exact values
 // read back as text, finished in Swift (a native sum rounded once, half-even, to the
 // currency's minor unit) and shaped by the in-memory engine's own result shaper
-// (docs/postgres.md). What does not lower runs in memory, on the ledger read at start.
+// (docs/postgres.md). A converted sum runs in SQLConversion.swift. What does not lower runs
+// in memory.
 
 import AbacusCore
 import AbacusQuery
@@ -13,7 +14,27 @@ public final class SQLEngine: QueryEngine, @unchecked Sendable {
     public func explain(_ plan: LogicalPlan, in session: Session) -> String? {
         let lowering = SQLLowering(plan: plan, ledger: session.ledger)
         guard lowering.lowers else { return nil }
+        if plan.aggregate == .sum, let target = plan.target { return SQLConversion(lowering: lowering, target: target).explained }
         return lowering.groups(plan.groupBy)
+    }
+
+    /// A group key's cell from the text the database gave.
+    func keyCell(_ k: GroupKey, _ text: String?, ledger: Ledger) throws(QueryError) -> Cell {
+        guard let text else { return .none }
+        switch k {
+        case .category, .topCategory, .party, .payment, .tag: return .text(text)
+        case .book:
+            guard let name = ledger.books.first(where: { $0.id == text })?.name else {
+                throw QueryError(.database("the database names a book \(text) that its books table lacks"), at: nil)
+            }
+            return .text(name)
+        case .currency:
+            guard let c = Currency(code: text) else { throw QueryError(.database("the database holds an unknown currency code \(text)"), at: nil) }
+            return .currency(c)
+        case .day, .week, .month, .quarter, .year:
+            guard let d = Day.parse(text), let unit = k.periodUnit else { throw QueryError(.database("the database gave a date \(text) Abacus cannot read"), at: nil) }
+            return .period(Period(unit, containing: d))
+        }
     }
 
     func query(_ sql: String) throws(QueryError) -> [TextRow] {
@@ -24,24 +45,9 @@ public final class SQLEngine: QueryEngine, @unchecked Sendable {
         let ledger = session.ledger
         let lowering = SQLLowering(plan: plan, ledger: ledger)
         guard lowering.lowers, let sql = lowering.groups(plan.groupBy) else { return nil }
+        if plan.aggregate == .sum, let target = plan.target { return try runConverted(plan, target: target, lowering: lowering, in: session) }
         let keys = plan.groupBy
-        let bookNames = Dictionary(ledger.books.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
 
-        func keyCell(_ k: GroupKey, _ text: String?) throws(QueryError) -> Cell {
-            guard let text else { return .none }
-            switch k {
-            case .category, .topCategory, .party, .payment, .tag: return .text(text)
-            case .book:
-                guard let name = bookNames[text] else { throw QueryError(.database("the database names a book \(text) that its books table lacks"), at: nil) }
-                return .text(name)
-            case .currency:
-                guard let c = Currency(code: text) else { throw QueryError(.database("the database holds an unknown currency code \(text)"), at: nil) }
-                return .currency(c)
-            case .day, .week, .month, .quarter, .year:
-                guard let d = Day.parse(text), let unit = k.periodUnit else { throw QueryError(.database("the database gave a date \(text) Abacus cannot read"), at: nil) }
-                return .period(Period(unit, containing: d))
-            }
-        }
         func exact(_ text: String?) throws(QueryError) -> ExactDecimal {
             guard let text else { throw QueryError(.database("the database gave no sum for a group"), at: nil) }
             guard let d = ExactDecimal(text) else { throw QueryError(.database("the database gave a sum \(text) that Abacus cannot hold exactly"), at: nil) }
@@ -64,7 +70,7 @@ public final class SQLEngine: QueryEngine, @unchecked Sendable {
         let ci = keys.firstIndex(of: .currency)
         for r in rows {
             var key: [Cell] = []
-            for (i, k) in keys.enumerated() { key.append(try keyCell(k, r[i])) }
+            for (i, k) in keys.enumerated() { key.append(try keyCell(k, r[i], ledger: ledger)) }
             let n = try count(r[keys.count])
             let s = try exact(r[keys.count + 1])
             let value: Cell

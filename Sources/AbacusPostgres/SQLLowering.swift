@@ -4,10 +4,10 @@
 // What lowers: the subject, the day range and the condition into one WHERE clause; the
 // group keys into GROUP BY expressions (a tag key joins the entry's tags, an entry without
 // one in the group of none; a period key is the period's first day); the aggregate into
-// `count(*)` or an exact `sum(amount)` on `numeric`. The SQL is plain: no extension, no
+// `count(*)` or an exact `sum(amount)` on `numeric` (converted: SQLConversion.swift). The SQL is plain: no extension, no
 // function or aggregate of Abacus's own, so that it runs on PostgreSQL-compatible
 // distributed engines. Anything that does not lower (a test of converted amounts, text
-// compared in any letter case, a conversion) makes `lower` answer nil, and the in-memory
+// compared in any letter case) makes `lowers` false, and the in-memory
 // engine runs the statement.
 
 import AbacusCore
@@ -127,14 +127,15 @@ struct SQLLowering {
         return sql
     }
 
-    /// Whether this plan lowers: a count that tests no amount, or a sum in native currencies.
+    /// Whether this plan lowers: a count that tests no amount, or a sum (converted by
+    /// SQLConversion.swift).
     var lowers: Bool {
         if plan.condition?.testsAmount == true { return false }
         // The category tree's roots and split entries' parts are the in-memory engine's.
         if plan.groupBy.contains(.topCategory) || plan.readsSplits { return false }
         switch plan.aggregate {
         case .count: return true
-        case .sum: return plan.target == nil
+        case .sum: return true
         case .avg, .min, .max, .list: return false
         }
     }

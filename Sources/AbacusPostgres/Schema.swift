@@ -9,12 +9,13 @@
 //
 // Version 2 holds the rest of a ledger: accounts (a book's opening balance and whether it
 // counts in net worth), budget rules, split entries, and, as the ledger file writes them,
-// the category tree, assets, liabilities, holdings and prices (`abacus_parts`). A
-// version 1 database is upgraded to it in place.
+// the category tree, assets, liabilities, holdings and prices (`abacus_parts`). Version 3
+// adds `abacus_names` (an entry for each name the entries use, read at start instead of
+// the entries) and each import's number of entries. Older databases are upgraded in place.
 
 public enum Schema {
     /// The layout this Abacus writes and reads.
-    public static let version = 2
+    public static let version = 3
 
     /// The statements that create version 1's layout, in order.
     static let create: [String] = [
@@ -105,7 +106,31 @@ public enum Schema {
             "ALTER TABLE abacus_budgets ADD COLUMN book_id text, ADD COLUMN alerts json, ADD COLUMN carry_over boolean NOT NULL DEFAULT false, ADD COLUMN start_month date",
             "CREATE TABLE abacus_parts (import_no integer NOT NULL, part text NOT NULL, position integer NOT NULL, body json NOT NULL)",
         ],
+        2: [
+            "CREATE TABLE abacus_names (kind text NOT NULL, name text, position bigint NOT NULL)",
+            "CREATE INDEX abacus_entries_position ON abacus_entries (position)",
+            "ALTER TABLE abacus_imports ADD COLUMN entries bigint",
+            fillNames,
+            "UPDATE abacus_imports SET entries = (SELECT count(*) FROM abacus_entries)",
+        ],
     ]
+
+    /// Fills `abacus_names` from the entries: for each category, party, payment, currency,
+    /// book, tag and split part's category they use, the first entry (in the ledger's order)
+    /// that uses it. Reading those entries at start is what binding statements needs. Each
+    /// part is a `GROUP BY` on the entries alone, which a distributed database runs on its
+    /// shards.
+    static let fillNames = """
+        INSERT INTO abacus_names (kind, name, position)
+        SELECT 'category', category, min(position) FROM abacus_entries GROUP BY category
+        UNION ALL SELECT 'party', party, min(position) FROM abacus_entries GROUP BY party
+        UNION ALL SELECT 'payment', payment, min(position) FROM abacus_entries GROUP BY payment
+        UNION ALL SELECT 'currency', currency, min(position) FROM abacus_entries GROUP BY currency
+        UNION ALL SELECT 'book', book_id, min(position) FROM abacus_entries GROUP BY book_id
+        UNION ALL SELECT 'tag', t.tag, min(e.position) FROM abacus_entries e CROSS JOIN LATERAL unnest(e.tags) AS t(tag) GROUP BY t.tag
+        UNION ALL SELECT 'part', p.part->>'category', min(e.position) FROM abacus_entries e
+            CROSS JOIN LATERAL json_array_elements(e.splits) AS p(part) WHERE e.splits IS NOT NULL GROUP BY p.part->>'category'
+        """
 
     /// Every statement that makes the current layout in an empty database: version 1's, then
     /// each upgrade's.

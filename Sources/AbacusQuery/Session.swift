@@ -17,7 +17,7 @@ public final class Session {
     /// Whether `set currency` chose the currency (else it follows the ledger's default).
     var currencyWasSet = false
     public internal(set) var sessionRates = SessionRates()
-    private(set) var resolver: RateResolver
+    public private(set) var resolver: RateResolver
     /// Which rate converts each entry, per target and valuation: built on first use, dropped
     /// whenever the rates change.
     private var columns: RateColumnCache
@@ -43,6 +43,8 @@ public final class Session {
     }
     /// Where queries run when the ledger's entries live elsewhere (`--db`); nil, in memory.
     public var engine: (any QueryEngine)?
+    /// Reads the whole ledger where its entries live (`--db`), for `loadEntries`.
+    public var entrySource: (() throws(QueryError) -> Ledger)?
     /// Polled while a statement runs; true stops it (Ctrl-C in the shell).
     public var isCancelled: @Sendable () -> Bool = { false }
     /// `define`: the session's saved statements, by their name in lower case.
@@ -125,7 +127,22 @@ public final class Session {
     }
 
     public func execute(_ text: String) throws(QueryError) -> Output {
-        try Parser.parse(text).runner.run(in: self)
+        let statement = try Parser.parse(text)
+        if statement.readsResidentEntries { try loadEntries() }
+        return try statement.runner.run(in: self)
+    }
+
+    /// Makes the entries resident when they live in a database (`ledger.entriesElsewhere`):
+    /// read once, the first time a statement needs them in memory; the session's rates and
+    /// settings stay.
+    public func loadEntries() throws(QueryError) {
+        guard ledger.entriesElsewhere != nil else { return }
+        guard let entrySource else { throw QueryError(.database("the ledger's entries were not read, and no database is there to read them from"), at: nil) }
+        let whole = try entrySource()
+        ledger.entries = whole.entries
+        ledger.splits = whole.splits
+        ledger.entriesElsewhere = nil
+        resetRates()
     }
 }
 

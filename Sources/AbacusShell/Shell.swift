@@ -228,7 +228,7 @@ public final class Shell {
             let ledger = composed(files)
             session.replaceLedger(ledger)
             refreshCompletion()
-            tell("\(what): now \(Shell.counted(ledger.entries.count, "entry", "entries")) in "
+            tell("\(what): now \(Shell.counted(ledger.entryCount, "entry", "entries")) in "
                  + "\(Shell.counted(ledger.books.count, "book", "books"))" + from)
             return true
         } catch {
@@ -591,7 +591,7 @@ public final class Shell {
     func banner() -> String {
         let l = session.ledger
         let names = loadedPaths.isEmpty ? "the demo ledger" : loadedPaths.map { ($0 as NSString).lastPathComponent }.joined(separator: ", ")
-        return "Abacus \(abacusVersion) — \(names): \(Shell.counted(l.entries.count, "entry", "entries")) in "
+        return "Abacus \(abacusVersion) — \(names): \(Shell.counted(l.entryCount, "entry", "entries")) in "
             + "\(Shell.counted(l.books.count, "book", "books")), default currency \(l.defaultCurrency). "
             + "Type .help for help, Ctrl-D to leave."
     }

@@ -13,9 +13,15 @@ final class DatabaseLedger: ExternalLedger, @unchecked Sendable {
 
     var name: String { db.url.shown }
 
+    /// The small tables, and one entry for each name the entries use: the entries themselves
+    /// are read when a statement first needs them in memory (`attach`).
     func loadLedger() throws(LoadError) -> Ledger {
+        try read(entries: false)
+    }
+
+    func read(entries: Bool) throws(LoadError) -> Ledger {
         do {
-            return try LedgerTables.load(db).get()
+            return try LedgerTables.load(db, entries: entries).get()
         } catch let e as LoadError {
             throw e
         } catch {
@@ -25,6 +31,11 @@ final class DatabaseLedger: ExternalLedger, @unchecked Sendable {
 
     func attach(to session: Session) {
         session.engine = SQLEngine(db: db)
+        session.entrySource = { [self, weak session] () throws(QueryError) -> Ledger in
+            let n = session?.ledger.entryCount ?? 0
+            DatabaseCommand.note("reading \(n == 1 ? "1 entry" : "\(n) entries") from the database to run this statement in memory")
+            do throws(LoadError) { return try read(entries: true) } catch { throw QueryError(.database(error.description), at: nil) }
+        }
     }
 }
 

@@ -86,6 +86,13 @@ public struct Ledger: Sendable {
     public var bookedShares: [Int: BookedShare] = [:]
     /// Whether this is a split view (`splitView()`): rows are parts of entries.
     public var isSplitView = false
+    /// Nil when `entries` are the ledger's entries. Otherwise the entries live in a database
+    /// (docs/postgres.md), this many of them, and `entries` holds a few: one for each
+    /// category, party, payment, tag, currency and book there (and a split entry when there
+    /// are any), so that names resolve and complete as on the whole ledger.
+    public var entriesElsewhere: Int? = nil
+    /// How many entries the ledger holds, wherever they are.
+    public var entryCount: Int { entriesElsewhere ?? entries.count }
 
     public func book(named name: String) -> Int? {
         books.firstIndex { $0.name == name }

@@ -199,9 +199,50 @@ public struct AgedRateUse: Sendable, Equatable {
     }
 }
 
+/// The rates one statement converts at, as its tally reads them (`ConversionTally`): a
+/// rate id indexes `rates`; `RateColumn.missingBase - k` stands for `missingPairs[k]`. The
+/// in-memory engine's `RowConverter` is one; a database engine's `RateCalendar` another, so
+/// both tell the same provenance, warnings and errors from the same code.
+public protocol ConversionRates {
+    var target: Currency { get }
+    /// The rates, what-if rates last.
+    var rates: [ColumnRate] { get }
+    var missingPairs: [CurrencyPair] { get }
+    /// The one day rates are taken as of (`at DATE`, `at latest`), or nil.
+    var asOf: Day? { get }
+    var agePolicy: RateAgePolicy { get }
+    /// Each what-if rate as given, with the rate id it converts at (nil: no row can use it).
+    var whatIfUse: [(given: CurrencyPair, id: Int32?)] { get }
+}
+
+/// A statement's what-if rates (docs/conversion.md#what-if-rates) laid over the rates of
+/// its valuation: each appended as a rate converting its pair into the target.
+public struct WhatIfOverlay {
+    /// `base`, then the what-if rates.
+    public var rates: [ColumnRate]
+    /// The what-if rate id that replaces every other rule for entries in a currency.
+    public var byCurrency: [(from: Currency, id: Int32)] = []
+    public var uses: [(given: CurrencyPair, id: Int32?)] = []
+
+    public init(_ base: [ColumnRate], target: Currency, whatIf: [CurrencyPair: ExactDecimal]) {
+        rates = base
+        for (given, value) in whatIf.sorted(by: { ($0.key.from, $0.key.to) < ($1.key.from, $1.key.to) }) {
+            let pair: CurrencyPair
+            let rate: Rate
+            if given.to == target { pair = given; rate = Rate(value) }
+            else if given.from == target { pair = given.inverse; rate = Rate(value).inverse }
+            else { uses.append((given, nil)); continue }
+            guard let r = ColumnRate(ResolvedRate(pair: pair, rate: rate, origin: .whatIf(pair))) else { uses.append((given, nil)); continue }
+            byCurrency.append((pair.from, Int32(rates.count)))
+            uses.append((given, Int32(rates.count)))
+            rates.append(r)
+        }
+    }
+}
+
 /// Converting the rows of one statement: the session's `RateColumn` for the target and
 /// valuation, with the statement's what-if rates (docs/conversion.md#what-if-rates) laid over it.
-public final class RowConverter: @unchecked Sendable {
+public final class RowConverter: ConversionRates, @unchecked Sendable {
     /// The store's columns a conversion reads (not the whole store: this struct is copied into inner loops).
     @usableFromInline let currency: StoreColumn<Currency>
     @usableFromInline let bookedIndex: StoreColumn<Int32>
@@ -230,30 +271,23 @@ public final class RowConverter: @unchecked Sendable {
         self.target = column.target
         self.valuation = column.valuation
         self.column = column
-        var rates = column.rates
+        let overlay = WhatIfOverlay(column.rates, target: column.target, whatIf: whatIf)
         var byCurrency: [Int32] = []
-        var uses: [(given: CurrencyPair, id: Int32?)] = []
         if !whatIf.isEmpty {
             byCurrency = [Int32](repeating: -1, count: 26 * 26 * 26 + 1)
-            for (given, value) in whatIf.sorted(by: { ($0.key.from, $0.key.to) < ($1.key.from, $1.key.to) }) {
-                let pair: CurrencyPair
-                let rate: Rate
-                if given.to == column.target { pair = given; rate = Rate(value) }
-                else if given.from == column.target { pair = given.inverse; rate = Rate(value).inverse }
-                else { uses.append((given, nil)); continue }
-                guard let r = ColumnRate(ResolvedRate(pair: pair, rate: rate, origin: .whatIf(pair))) else { uses.append((given, nil)); continue }
-                byCurrency[Int(pair.from.packed)] = Int32(rates.count)
-                uses.append((given, Int32(rates.count)))
-                rates.append(r)
-            }
+            for (from, id) in overlay.byCurrency { byCurrency[Int(from.packed)] = id }
         }
-        self.rates = rates
+        self.rates = overlay.rates
         self.whatIfID = byCurrency
-        self.whatIfUse = uses
+        self.whatIfUse = overlay.uses
         factorSignificand = rates.map(\.factor.significand)
         factorScale = rates.map(\.factor.scale)
         factorIsExact = rates.map(\.isExact)
     }
+
+    public var missingPairs: [CurrencyPair] { column.missingPairs }
+    public var asOf: Day? { column.asOf }
+    public var agePolicy: RateAgePolicy { column.agePolicy }
 
     /// The rate id (or `RateColumn` code) of a row.
     @inlinable @inline(__always)
@@ -327,8 +361,8 @@ public struct ConversionTally: Sendable {
     /// The tally of a statement that converts nothing.
     public static var none: ConversionTally { ConversionTally(late: [], missing: 0) }
 
-    public init(_ c: RowConverter) {
-        self.init(late: c.rates.map(\.isLate), missing: c.column.missingPairs.count)
+    public init(_ c: some ConversionRates) {
+        self.init(late: c.rates.map(\.isLate), missing: c.missingPairs.count)
     }
 
     private init(late: [Bool], missing pairs: Int) {
@@ -361,6 +395,22 @@ public struct ConversionTally: Sendable {
         }
     }
 
+    /// Counts `entries` rows of one day at rate `id` (or a `RateColumn` code) at once: what a
+    /// database reports per currency and day.
+    public mutating func count(_ id: Int32, day: Int32, entries: Int) {
+        guard entries > 0 else { return }
+        count(id, day: day)
+        let more = entries - 1
+        if id >= 0 { perRate[Int(id)] += more; return }
+        switch id {
+        case RateColumn.same: same += more
+        case RateColumn.normalized: normalized += more
+        case RateColumn.conversionRate: conversionRate += more
+        case RateColumn.unusable: unusable += more
+        default: missing[Int(RateColumn.missingBase - id)] += more
+        }
+    }
+
     /// Adds what a scan counted on its own: rows per rate id, and the days late rates were used on.
     public mutating func add(perRate counts: UnsafeMutableBufferPointer<Int>, firstDay first: UnsafeMutableBufferPointer<Int32>,
                              lastDay last: UnsafeMutableBufferPointer<Int32>) {
@@ -386,12 +436,12 @@ public struct ConversionTally: Sendable {
     }
 
     /// Pairs some row needed and no rate priced, with their counts.
-    public func missingRates(_ c: RowConverter) -> [MissingRate] {
-        missing.indices.filter { missing[$0] > 0 }.map { MissingRate(pair: c.column.missingPairs[$0], entries: missing[$0]) }
+    public func missingRates(_ c: some ConversionRates) -> [MissingRate] {
+        missing.indices.filter { missing[$0] > 0 }.map { MissingRate(pair: c.missingPairs[$0], entries: missing[$0]) }
             .sorted { ($0.pair.from, $0.pair.to) < ($1.pair.from, $1.pair.to) }
     }
 
-    public func provenance(_ c: RowConverter) -> Provenance {
+    public func provenance(_ c: some ConversionRates) -> Provenance {
         var p = Provenance()
         p.unconverted = same
         p.bookedNormalized = normalized
@@ -417,14 +467,14 @@ public struct ConversionTally: Sendable {
     }
 
     /// Market rates dated after the entries they priced (the oldest there was), per pair.
-    public func lateRateUses(_ c: RowConverter) -> [LateRateUse] {
+    public func lateRateUses(_ c: some ConversionRates) -> [LateRateUse] {
         var late: [CurrencyPair: LateRateUse] = [:]
         for (i, n) in perRate.enumerated() where n > 0 && c.rates[i].isLate {
             guard case .market(let q) = c.rates[i].resolved.origin else { continue }
             let pair = c.rates[i].resolved.pair
             // The day a rate was asked for: the entry's, or the valuation date of `at DATE`.
             var first = Day(number: firstDay[i]), last = Day(number: lastDay[i])
-            if let d = c.column.asOf { first = d; last = d }
+            if let d = c.asOf { first = d; last = d }
             var use = late[pair] ?? LateRateUse(pair: pair, sourceDay: q.newestDay, firstEntryDay: first, lastEntryDay: last, entries: 0)
             use.entries += n
             use.firstEntryDay = min(use.firstEntryDay, first)
@@ -435,7 +485,7 @@ public struct ConversionTally: Sendable {
     }
 
     /// Under `at latest`: pairs whose newest market rate is older than today.
-    public func staleRates(_ c: RowConverter) -> [StaleRate] {
+    public func staleRates(_ c: some ConversionRates) -> [StaleRate] {
         var stale: [CurrencyPair: StaleRate] = [:]
         for (i, n) in perRate.enumerated() where n > 0 {
             if let s = c.rates[i].stale { stale[s.pair] = s }
@@ -446,7 +496,7 @@ public struct ConversionTally: Sendable {
     /// Market rates older than `days` days on the dates they were used for, per pair (each rate's
     /// uses are told apart by day from `RateAgePolicy.noticedAfterDays` on). Rates under
     /// `at latest` whose age is already told by `staleRates` are left out unless `includingLatest`.
-    public func agedRates(_ c: RowConverter, olderThan days: Int, includingLatest: Bool = true) -> [AgedRateUse] {
+    public func agedRates(_ c: some ConversionRates, olderThan days: Int, includingLatest: Bool = true) -> [AgedRateUse] {
         var aged: [CurrencyPair: AgedRateUse] = [:]
         for (i, n) in perRate.enumerated() where n > 0 {
             let r = c.rates[i]
@@ -466,19 +516,19 @@ public struct ConversionTally: Sendable {
     }
 
     /// Rates past the column's maximum age (`RateAgePolicy.maxAgeDays`): the statement must fail.
-    public func tooOldRates(_ c: RowConverter) -> [AgedRateUse] {
-        guard let limit = c.column.agePolicy.maxAgeDays else { return [] }
+    public func tooOldRates(_ c: some ConversionRates) -> [AgedRateUse] {
+        guard let limit = c.agePolicy.maxAgeDays else { return [] }
         return agedRates(c, olderThan: limit)
     }
 
     /// The staleness warning, when some rate was more than a week old (and within any maximum age).
-    public func staleWarning(_ c: RowConverter) -> String? {
+    public func staleWarning(_ c: some ConversionRates) -> String? {
         let uses = agedRates(c, olderThan: RateAgePolicy.staleAfterDays, includingLatest: false)
         return uses.isEmpty ? nil : AgedRateUse.warning(uses, olderThan: RateAgePolicy.staleAfterDays)
     }
 
     /// What-if rates no row was converted at: most likely a mistyped code or the wrong pair.
-    public func unusedWhatIfs(_ c: RowConverter) -> [String] {
+    public func unusedWhatIfs(_ c: some ConversionRates) -> [String] {
         c.whatIfUse.compactMap { use in
             if let id = use.id, perRate[Int(id)] > 0 { return nil }
             let other = use.given.to == c.target ? use.given.from : (use.given.from == c.target ? use.given.to : nil)
@@ -488,7 +538,7 @@ public struct ConversionTally: Sendable {
     }
 
     /// The statement's warnings: stale rates (at latest, then by age), late ones, then unused what-if rates.
-    public func warnings(_ c: RowConverter) -> [String] {
+    public func warnings(_ c: some ConversionRates) -> [String] {
         staleRates(c).map(\.warning) + (staleWarning(c).map { [$0] } ?? []) + lateRateUses(c).map(\.warning) + unusedWhatIfs(c)
     }
 }

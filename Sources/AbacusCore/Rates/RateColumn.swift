@@ -113,25 +113,10 @@ public struct RateColumn: Sendable {
     public init(ledger: Ledger, resolver: RateResolver, target: Currency, valuation: Valuation, today: Day?,
                 agePolicy: RateAgePolicy = RateAgePolicy()) {
         let store = ledger.entries
-        // `at latest` is the newest rate as of today (a rate dated later has not happened yet,
-        // which matters when --today replays an earlier day); without a today, the newest there is.
-        let fixedDay: Day?
-        switch valuation {
-        case .booked, .market: fixedDay = nil
-        case .latest: fixedDay = today
-        case .asOf(let d): fixedDay = d
-        }
+        let fixedDay = RateColumn.fixedDay(valuation, today: today)
         let rates = RateTable(resolver: resolver, target: target, valuation: valuation, today: today, noticeAfter: agePolicy.noticedAfterDays)
-        // Step 2's locked rates: each book that locks its own currency into the target.
         let booked = valuation == .booked
-        var locked = [Int32](repeating: -1, count: ledger.books.count)
-        if booked {
-            for (i, b) in ledger.books.enumerated() {
-                guard let l = b.lockedExchangeRate, b.targetCurrency == target, b.currency != target else { continue }
-                locked[i] = rates.intern(ResolvedRate(pair: CurrencyPair(b.currency, target), rate: Rate(l), origin: .locked(book: i)))
-            }
-        }
-        let lockedRates = locked
+        let lockedRates = rates.lockedRates(ledger.books)
         let shares = booked ? ledger.bookedShares : [:]
         var ids = [Int32](repeating: RateColumn.same, count: store.count)
         // Rows are independent but for the rates they share: two threads fill halves of the
@@ -164,6 +149,18 @@ public struct RateColumn: Sendable {
         self.agePolicy = agePolicy
         self.ids = ids
         (self.rates, self.missingPairs) = rates.finished()
+    }
+
+    /// The one day every entry's rate is taken as of: the valuation date of `at DATE`, today
+    /// under `at latest` (a rate dated later has not happened yet, which matters when --today
+    /// replays an earlier day; without a today, the newest there is); nil when each entry's
+    /// own date counts.
+    static func fixedDay(_ valuation: Valuation, today: Day?) -> Day? {
+        switch valuation {
+        case .booked, .market: return nil
+        case .latest: return today
+        case .asOf(let d): return d
+        }
     }
 
     /// From how many rows two threads fill a column.
@@ -265,6 +262,18 @@ final class RateTable: @unchecked Sendable {
         return id
     }
 
+    /// Step 2's locked rates (booked valuation only): per book, the id of its locked rate when
+    /// it locks its own currency into the target, else -1.
+    func lockedRates(_ books: [Book]) -> [Int32] {
+        var locked = [Int32](repeating: -1, count: books.count)
+        guard valuation == .booked else { return locked }
+        for (i, b) in books.enumerated() {
+            guard let l = b.lockedRate(into: target) else { continue }
+            locked[i] = intern(ResolvedRate(pair: CurrencyPair(b.currency, target), rate: Rate(l), origin: .locked(book: i)))
+        }
+        return locked
+    }
+
     private func missing(_ from: Currency) -> Int32 {
         if let id = missingIDs[from] { return id }
         let id = RateColumn.missingBase - Int32(missingPairs.count)
@@ -292,6 +301,15 @@ final class RateTable: @unchecked Sendable {
             }
             return intern(r, stale: stale, age: age)
         }
+    }
+}
+
+extension Book {
+    /// The rate this book locks its own currency into `target` at (step 2 of
+    /// docs/conversion.md#rules), if it does.
+    public func lockedRate(into target: Currency) -> ExactDecimal? {
+        guard let l = lockedExchangeRate, targetCurrency == target, currency != target else { return nil }
+        return l
     }
 }
 

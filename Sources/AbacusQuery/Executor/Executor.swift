@@ -560,9 +560,15 @@ public struct Executor: Sendable {
     /// After a scan: a missing or unusable rate fails the statement; otherwise the conversion's warnings.
     func outcome(_ converter: RowConverter?, _ tally: ConversionTally) throws(QueryError) -> [String] {
         guard let converter else { return [] }
+        return try Executor.outcome(converter, tally)
+    }
+
+    /// After the rows of a statement were counted by rate (here, or by a database engine): a
+    /// missing or unusable rate fails the statement; otherwise the conversion's warnings.
+    public static func outcome(_ converter: some ConversionRates, _ tally: ConversionTally) throws(QueryError) -> [String] {
         let missing = tally.missingRates(converter)
         if !missing.isEmpty { throw QueryError(.missingRates(missing, target: converter.target), at: nil) }
-        if let limit = converter.column.agePolicy.maxAgeDays, case let old = tally.tooOldRates(converter), !old.isEmpty {
+        if let limit = converter.agePolicy.maxAgeDays, case let old = tally.tooOldRates(converter), !old.isEmpty {
             throw QueryError(.ratesTooOld(old, maxAgeDays: limit, target: converter.target), at: nil)
         }
         if tally.unusable > 0 { throw QueryError(.overflow, at: nil) }
@@ -570,7 +576,7 @@ public struct Executor: Sendable {
     }
 
     /// Where the rates came from, for `explain`.
-    static func rateNotes(_ converter: RowConverter, _ p: Provenance) -> [String] {
+    public static func rateNotes(_ converter: some ConversionRates, _ p: Provenance) -> [String] {
         var notes: [String] = []
         func line(_ n: Int, _ what: String) { if n > 0 { notes.append("\(n) \(n == 1 ? "entry" : "entries") \(what)") } }
         line(p.unconverted, "already in \(converter.target.code)")

@@ -144,7 +144,7 @@ struct Crosstab {
     func rolledUp() throws(QueryError) -> ResultSet {
         let keyCount = plan.groupBy.count
         var out: ResultSet?
-        let cells = try engine.executor.run(engine.physical(cellsPlan)) { groups, merge throws(QueryError) in
+        let cells = try engine.executor().run(engine.physical(cellsPlan)) { groups, merge throws(QueryError) in
             // The cells' groups by row (in first-seen order) and by column.
             var rowOf: [[Cell]: Int] = [:]
             var rowKeys: [[Cell]] = [], rowIds: [[Int]] = [], rowEntries: [Int] = []

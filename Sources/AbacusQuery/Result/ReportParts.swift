@@ -10,13 +10,22 @@ import AbacusCore
 /// plan, else the in-memory store the session gives the statement (the split view when it
 /// reads categories).
 struct ReportEngine {
-    let context: PlanContext
-    let executor: Executor
+    let query: Query
     let session: Session
 
     init(_ query: Query, in session: Session) {
-        (context, executor) = session.engine(for: query)
+        self.query = query
         self.session = session
+    }
+
+    /// The session's ledger (or its split view) as the query reads it. Names resolve alike
+    /// whether the entries are resident or in a database (`Ledger.entriesElsewhere`).
+    var context: PlanContext { session.engine(for: query).context }
+
+    /// The in-memory executor, the entries read first when they live in a database.
+    func executor() throws(QueryError) -> Executor {
+        try session.loadEntries()
+        return session.engine(for: query).executor
     }
 
     func bind(_ q: Query) throws(QueryError) -> LogicalPlan { try Binder.bind(q, in: context) }
@@ -25,19 +34,23 @@ struct ReportEngine {
     /// the plan, else lowered for the in-memory store and run.
     func result(of logical: LogicalPlan) throws(QueryError) -> ResultSet {
         if let external = session.engine, let result = try external.run(logical, in: session) { return result }
+        let executor = try executor()
         return try executor.run(physical(logical))
     }
 
     /// The in-memory store's plan of a logical plan.
     func physical(_ logical: LogicalPlan) -> Plan {
-        Planner.lower(logical, ledger: context.ledger, useIndexes: context.useIndexes)
+        let context = self.context
+        return Planner.lower(logical, ledger: context.ledger, useIndexes: context.useIndexes)
     }
 
     /// The physical plan of a logical plan as `explain` shows it, with the SQL that runs it on
-    /// a database server.
-    func lowered(_ logical: LogicalPlan) -> Plan {
+    /// a database server (the entries read first when it runs in memory).
+    func lowered(_ logical: LogicalPlan) throws(QueryError) -> Plan {
+        let sql = session.engine?.explain(logical, in: session)
+        if sql == nil { try session.loadEntries() }
         var plan = physical(logical)
-        plan.sql = session.engine?.explain(logical, in: session)
+        plan.sql = sql
         return plan
     }
 }

@@ -18,8 +18,8 @@ struct ComparisonStatement: StatementRunner {
         var text = "compare A (\(c.names.a)) with B (\(c.names.b)): the keys, A, B, change, change %"
         var rates: [String] = [], warnings: [String] = []
         for (side, plan) in [("A", c.a), ("B", c.b)] {
-            let lowered = c.engine.lowered(plan)
-            guard case .explain(let t, let r, let w) = try ExplainStatement.explained(lowered, text: lowered.description, executor: c.engine.executor) else { continue }
+            let lowered = try c.engine.lowered(plan)
+            guard case .explain(let t, let r, let w) = try ExplainStatement.explained(lowered, text: lowered.description, engine: c.engine) else { continue }
             text += "\n\(side): " + t
             rates += r.map { "\(side): " + $0 }
             warnings = SideBySide.merged(warnings, w)

@@ -22,9 +22,9 @@ struct CrosstabStatement: StatementRunner {
     /// `explain`: the logical plan, the runs that make the crosstab, the cells' access path.
     static func explain(_ query: Query, in session: Session) throws(QueryError) -> Output {
         let crosstab = try crosstab(query, in: session)
-        let cells = crosstab.engine.lowered(crosstab.cellsPlan)
+        let cells = try crosstab.engine.lowered(crosstab.cellsPlan)
         let text = crosstab.plan.description + "\nruns:\n" + crosstab.runs.map { "  " + $0 }.joined(separator: "\n")
             + "\naccess path:\n" + cells.accessPath
-        return try ExplainStatement.explained(cells, text: text, executor: crosstab.engine.executor)
+        return try ExplainStatement.explained(cells, text: text, engine: crosstab.engine)
     }
 }

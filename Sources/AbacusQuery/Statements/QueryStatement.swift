@@ -36,14 +36,15 @@ struct ExplainStatement: StatementRunner {
         if query.per != nil { return try CrosstabStatement.explain(query, in: session) }
         if query.versus != nil { return try ComparisonStatement.explain(query, in: session) }
         let engine = ReportEngine(query, in: session)
-        let plan = engine.lowered(try engine.bind(query))
-        return try ExplainStatement.explained(plan, text: plan.description, executor: engine.executor)
+        let plan = try engine.lowered(try engine.bind(query))
+        return try ExplainStatement.explained(plan, text: plan.description, engine: engine)
     }
 
-    /// `explain`'s output for a plan: `text`, then the rates the plan uses (run to find them).
-    static func explained(_ plan: Plan, text: String, executor: Executor) throws(QueryError) -> Output {
+    /// `explain`'s output for a plan: `text`, then the rates the plan uses (run to find them,
+    /// where the statement runs: in the database when it takes the plan).
+    static func explained(_ plan: Plan, text: String, engine: ReportEngine) throws(QueryError) -> Output {
         do throws(QueryError) {
-            let result = try executor.run(plan)
+            let result = try engine.result(of: plan.logical)
             return .explain(plan: text, rates: result.rateNotes, warnings: result.warnings)
         } catch {
             // The plan of a statement that cannot run is what one most wants to see.

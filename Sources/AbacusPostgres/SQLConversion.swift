@@ -1,0 +1,264 @@
+// A sum converted into a currency, run in the database (docs/postgres.md, Converted sums).
+//
+// The rules of conversion (docs/conversion.md#rules) stay in one place, the in-memory
+// engine's: the database is asked which currencies on which days the statement's entries
+// need a custom or market rate for (and how many entries each), the resolver works out
+// those rates as a `RateCalendar`, and the calendar goes back into the database as a
+// `VALUES` list of (currency, day, numerator, denominator). The sum then multiplies each
+// amount by its rate's numerator, an exact product in `numeric`, and sums per group and
+// per denominator; Swift divides each partial sum by its denominator as an exact fraction
+// and rounds each value once, half-even. No quotient is ever taken per row.
+//
+// What-if rates (step 1) and the booked values (step 2: normalizedAmount, conversionRate,
+// a book's locked rate) are decided per entry by a `CASE` in the order the rules give, as
+// `RateColumn` decides them. The counts per rule, currency and day fill a
+// `ConversionTally`, so the missing-rate errors, the warnings and `explain`'s rates come
+// from the same code as in memory.
+
+import AbacusCore
+import AbacusQuery
+import BigInt
+
+struct SQLConversion {
+    let lowering: SQLLowering
+    let target: Currency
+    /// Step 1: per currency, the what-if rate into the target.
+    let whatIf: [(from: Currency, rate: Rate)]
+    /// Step 2's locked books: (book index, book) for those that lock their currency into the target.
+    let locked: [(index: Int, book: Book, rate: ExactDecimal)]
+    let booked: Bool
+
+    init(lowering: SQLLowering, target: Currency) {
+        self.lowering = lowering
+        self.target = target
+        let plan = lowering.plan
+        let overlay = WhatIfOverlay([], target: target, whatIf: plan.whatIfRates)
+        whatIf = overlay.byCurrency.map { ($0.from, overlay.rates[Int($0.id)].resolved.rate) }
+        booked = plan.valuation == .booked
+        locked = booked ? lowering.ledger.books.enumerated().compactMap { i, b in b.lockedRate(into: target).map { (i, b, $0) } } : []
+    }
+
+    /// How a rule is written in SQL for each entry that follows it.
+    struct Branch {
+        /// Which rule (`w` what-if, `s` same currency, `n` normalizedAmount, `c` conversionRate,
+        /// `l<book>` a locked rate, `m` the calendar's custom or market rate).
+        var code: String
+        /// The entry's converted value times the denominator.
+        var value: String
+        var denominator: String
+    }
+
+    /// The rules in the order they apply: a condition (nil: every entry left) and its branch.
+    var rules: [(when: String?, then: Branch)] {
+        let t = SQLLowering.literal(target.code)
+        var out: [(String?, Branch)] = []
+        for w in whatIf {
+            out.append(("e.currency = \(SQLLowering.literal(w.from.code))",
+                        Branch(code: "w", value: "e.amount * \(SQLConversion.number(w.rate.numerator))", denominator: SQLConversion.number(w.rate.denominator))))
+        }
+        out.append(("e.currency = \(t)", Branch(code: "s", value: "e.amount", denominator: "1")))
+        if booked {
+            out.append(("e.normalized_currency = \(t) AND e.normalized_amount IS NOT NULL", Branch(code: "n", value: "e.normalized_amount", denominator: "1")))
+            out.append(("e.normalized_currency = \(t) AND e.conversion_rate IS NOT NULL", Branch(code: "c", value: "e.amount * e.conversion_rate", denominator: "1")))
+            for l in locked {
+                out.append(("e.book_id = \(SQLLowering.literal(l.book.id)) AND e.currency = \(SQLLowering.literal(l.book.currency.code))",
+                            Branch(code: "l\(l.index)", value: "e.amount * \(SQLConversion.number(l.rate))", denominator: "1")))
+            }
+        }
+        out.append((nil, Branch(code: "m", value: "e.amount * r.num", denominator: "r.den")))
+        return out
+    }
+
+    /// One CASE over the rules, taking `part` of each branch.
+    func cases(_ part: (Branch) -> String) -> String {
+        var sql = "CASE"
+        for r in rules {
+            if let when = r.when { sql += "\n    WHEN \(when) THEN \(part(r.then))" } else { sql += "\n    ELSE \(part(r.then))" }
+        }
+        return sql + " END"
+    }
+
+    /// A numeric literal: exact decimal text.
+    static func number(_ d: ExactDecimal) -> String { "CAST('\(d.description)' AS numeric)" }
+
+    /// The first statement: how many entries follow each rule, per currency and day.
+    var needs: String? {
+        guard let w = lowering.whereClause else { return nil }
+        let code = cases { "'" + $0.code + "'" }
+        return """
+            SELECT \(code), e.currency, e.day::text, count(*)::text
+            FROM abacus_entries e
+            WHERE \(w)
+            GROUP BY \(code), e.currency, e.day
+            """
+    }
+
+    /// The rate calendar as rows of a VALUES list: (currency, day, numerator, denominator);
+    /// `fixedDay` rates are one per currency, whatever the day.
+    struct CalendarRow {
+        var currency: Currency
+        var day: Day?
+        var rate: Rate
+    }
+
+    /// The second statement: per group and denominator, the entries and the sum of amount × numerator.
+    func sum(_ keys: [GroupKey], calendar: [CalendarRow]?, fixedDay: Bool) -> String? {
+        guard let w = lowering.whereClause else { return nil }
+        let exprs = keys.map(SQLLowering.key)
+        let den = cases(\.denominator)
+        var sql = ""
+        if let calendar {
+            if calendar.isEmpty {
+                sql += "WITH r(currency, day, num, den) AS (SELECT CAST(NULL AS text), CAST(NULL AS date), CAST(NULL AS numeric), CAST(NULL AS numeric) WHERE FALSE)\n"
+            } else {
+                let rows = calendar.map { c in
+                    "(\(SQLLowering.literal(c.currency.code)), \(c.day.map(SQLLowering.literal) ?? "CAST(NULL AS date)"), \(SQLConversion.number(c.rate.numerator)), \(SQLConversion.number(c.rate.denominator)))"
+                }
+                sql += "WITH r(currency, day, num, den) AS (VALUES\n    " + rows.joined(separator: ",\n    ") + ")\n"
+            }
+        } else {
+            sql += "WITH r(currency, day, num, den) AS (VALUES <the rate calendar: a currency, a day, a numerator and a denominator for each currency and day the first statement counts under rule 'm'>)\n"
+        }
+        sql += "SELECT " + (exprs + ["(\(den))::text", "count(*)::text", "(sum(\(cases(\.value))))::text"]).joined(separator: ", ")
+        sql += "\nFROM abacus_entries e"
+        if keys.contains(.tag) { sql += "\n  LEFT JOIN LATERAL unnest(e.tags) AS t(tag) ON TRUE" }
+        sql += "\n  LEFT JOIN r ON r.currency = e.currency" + (fixedDay ? "" : " AND r.day = e.day")
+        sql += "\nWHERE " + w
+        sql += "\nGROUP BY " + (exprs + [den]).joined(separator: ", ")
+        return sql
+    }
+
+    /// What `explain` shows: both statements.
+    var explained: String? {
+        let fixedDay: Bool
+        switch lowering.plan.valuation {
+        case .latest, .asOf: fixedDay = true
+        case .booked, .market: fixedDay = false
+        }
+        guard let needs, let sum = sum(lowering.plan.groupBy, calendar: nil, fixedDay: fixedDay) else { return nil }
+        return "-- the entries each rule converts, per currency and day\n" + needs + ";\n-- the sums, per group and denominator\n" + sum
+    }
+
+    /// A decimal as the database writes it, as an exact fraction.
+    static func fraction(_ text: String) -> Fraction? {
+        var digits = Substring(text)
+        var negative = false
+        if digits.first == "-" { negative = true; digits = digits.dropFirst() }
+        var scale = 0
+        var whole = String(digits)
+        if let dot = digits.firstIndex(of: ".") {
+            scale = digits.distance(from: dot, to: digits.endIndex) - 1
+            whole = String(digits[..<dot]) + String(digits[digits.index(after: dot)...])
+        }
+        guard !whole.isEmpty, whole.allSatisfy({ $0 >= "0" && $0 <= "9" }), let n = BigInt(whole) else { return nil }
+        return Fraction(negative ? -n : n, BigInt(10).power(scale))
+    }
+}
+
+extension SQLEngine {
+    /// A sum converted into `target`: the rates from a calendar, the sums from the database.
+    func runConverted(_ plan: LogicalPlan, target: Currency, lowering: SQLLowering, in session: Session) throws(QueryError) -> ResultSet? {
+        let ledger = session.ledger
+        let conversion = SQLConversion(lowering: lowering, target: target)
+        guard let needsSQL = conversion.needs else { return nil }
+
+        // The entries each rule converts, per currency and day.
+        struct Need { var code: String; var currency: Currency; var day: Day; var entries: Int }
+        var needs: [Need] = []
+        for r in try query(needsSQL) {
+            guard let code = r[0], let c = r[1].flatMap(Currency.init(code:)), let d = r[2].flatMap(Day.parse), let n = r[3].flatMap({ Int($0) }) else {
+                throw QueryError(.database("the database gave a row Abacus cannot read while counting the rates a statement needs"), at: nil)
+            }
+            needs.append(Need(code: code, currency: c, day: d, entries: n))
+        }
+        let calendarNeeds = needs.filter { $0.code == "m" }
+        let calendar = RateCalendar(ledger: ledger, resolver: session.resolver, target: target, valuation: plan.valuation, today: session.today,
+                                    agePolicy: RateAgePolicy(maxAgeDays: session.maxRateAge), whatIf: plan.whatIfRates,
+                                    needs: calendarNeeds.map { ($0.currency, $0.day) })
+        var tally = ConversionTally(calendar)
+        let whatIfID = Dictionary(calendar.whatIf.map { ($0.from, $0.id) }, uniquingKeysWith: { a, _ in a })
+        var k = 0
+        for n in needs {
+            let id: Int32
+            switch n.code {
+            case "w": id = whatIfID[n.currency] ?? RateColumn.unusable
+            case "s": id = RateColumn.same
+            case "n": id = RateColumn.normalized
+            case "c": id = RateColumn.conversionRate
+            case "m": id = calendar.ids[k]; k += 1
+            default:
+                guard n.code.hasPrefix("l"), let b = Int(n.code.dropFirst()), calendar.locked.indices.contains(b), calendar.locked[b] >= 0 else {
+                    throw QueryError(.database("the database gave a rule \(n.code) Abacus did not write"), at: nil)
+                }
+                id = calendar.locked[b]
+            }
+            tally.count(id, day: n.day.number, entries: n.entries)
+        }
+        let warnings = try Executor.outcome(calendar, tally)
+        let provenance = tally.provenance(calendar)
+
+        // The calendar's rates, one row per currency and day (per currency under a fixed day).
+        var rows: [SQLConversion.CalendarRow] = []
+        var seen = Set<Currency>()
+        for (i, n) in calendarNeeds.enumerated() {
+            let id = calendar.ids[i]
+            guard id >= 0 else { continue }
+            if calendar.asOf != nil {
+                guard seen.insert(n.currency).inserted else { continue }
+                rows.append(.init(currency: n.currency, day: nil, rate: calendar.rates[Int(id)].resolved.rate))
+            } else {
+                rows.append(.init(currency: n.currency, day: n.day, rate: calendar.rates[Int(id)].resolved.rate))
+            }
+        }
+
+        let keys = plan.groupBy
+        let negate = plan.subject == .expenses
+        /// Per group (its key cells), the exact value and the entries; in the order the database gave them.
+        func sums(_ keys: [GroupKey]) throws(QueryError) -> (order: [[Cell]], values: [[Cell]: (value: Fraction, entries: Int)]) {
+            guard let sql = conversion.sum(keys, calendar: rows, fixedDay: calendar.asOf != nil) else { throw QueryError(.database("the statement no longer lowers"), at: nil) }
+            var order: [[Cell]] = []
+            var values: [[Cell]: (value: Fraction, entries: Int)] = [:]
+            for r in try query(sql) {
+                var key: [Cell] = []
+                for (i, k) in keys.enumerated() { key.append(try keyCell(k, r[i], ledger: ledger)) }
+                guard let den = r[keys.count].flatMap(SQLConversion.fraction), den.numerator != 0,
+                      let n = r[keys.count + 1].flatMap({ Int($0) }), let partial = r[keys.count + 2].flatMap(SQLConversion.fraction) else {
+                    throw QueryError(.database("the database gave a partial sum Abacus cannot read exactly"), at: nil)
+                }
+                // partial / den, exactly.
+                let part = Fraction(partial.numerator * den.denominator * (negate ? -1 : 1), partial.denominator * den.numerator)
+                if values[key] == nil { order.append(key) }
+                let old = values[key] ?? (Fraction.zero, 0)
+                values[key] = (old.value + part, old.entries + n)
+            }
+            return (order, values)
+        }
+        func money(_ f: Fraction) throws(QueryError) -> Cell {
+            guard let r = f.rounded(toScale: target.minorUnits) else { throw QueryError(.overflow, at: nil) }
+            return .money(r, target)
+        }
+
+        let (order, values) = try sums(keys)
+        var groups: [ComputedGroup] = []
+        var exact: [Fraction] = []
+        for key in order {
+            guard let v = values[key] else { continue }
+            groups.append(ComputedGroup(key: key, value: try money(v.value), entries: v.entries))
+            exact.append(v.value)
+        }
+        let whole: () throws(QueryError) -> Cell = { () throws(QueryError) -> Cell in
+            // Each entry once: with tags, the statement again without its keys.
+            if keys.contains(.tag) { return try money(try sums([]).values.values.reduce(Fraction.zero) { $0 + $1.value }) }
+            return try money(exact.reduce(Fraction.zero, +))
+        }
+        let subtotal: ([Int]) throws(QueryError) -> Cell? = { ids throws(QueryError) in
+            try money(ids.reduce(Fraction.zero) { $0 + exact[$1] })
+        }
+        var result = try ResultSet.shaped(plan, ledger: ledger, groups: groups, whole: whole, subtotal: subtotal,
+                                          currencyTotal: { _, _, _ in nil }, isCancelled: session.isCancelled)
+        result.warnings = warnings
+        result.provenance = provenance
+        result.rateNotes = Executor.rateNotes(calendar, provenance)
+        return result
+    }
+}
