@@ -304,7 +304,14 @@ enum StoreImage {
             case .amount, .normalizedAmount, .conversionRate:
                 problem = verify(s, b, hash: hash, as: Int128.self) { $0.allSatisfy { $0.magnitude <= maxAmount } }
             case .currency, .normalizedCurrency:
-                problem = verify(s, b, hash: hash, as: Currency.self) { $0.allSatisfy(\.isISO) }
+                // Each value noted, then each distinct one looked up once (a lookup per row cost more).
+                let seen = UnsafeMutableBufferPointer<Bool>.allocate(capacity: 1 << 16)
+                seen.initialize(repeating: false)
+                defer { seen.deallocate() }
+                problem = verify(s, b, hash: hash, as: Currency.self) { block in
+                    for c in block { seen[Int(c.packed)] = true }
+                    return true
+                } ?? (seen.indices.allSatisfy { !seen[$0] || Currency(packed: UInt16($0)).isISO } ? nil : ImageProblem("its \(s) column is inconsistent: damaged"))
             case .book: problem = verify(s, b, hash: hash, as: UInt32.self) { below($0, books) }
             case .category: problem = verify(s, b, hash: hash, as: UInt32.self) { below($0, categories) }
             case .party: problem = verify(s, b, hash: hash, as: UInt32.self) { below($0, parties) }
