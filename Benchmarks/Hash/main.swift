@@ -5,8 +5,9 @@
 //     abacus-hash [--read] [--runs 5] FILE...
 //
 // Prints one line per file: the hash in hex, the median seconds of the runs, the
-// throughput (GB/s), the path. The file is mapped a piece at a time, as a warm start
-// reads it (`LedgerLoader.contentHash(of:)`); with --read, read through a buffer.
+// throughput (GB/s), the path. The file is read as a warm start reads it
+// (`LedgerLoader.contentHash(of:)`: `pread` through a 256 KB buffer per core); with
+// --read, the same through a descriptor opened once (`ContentHash.ofFile`).
 
 import AbacusCore
 #if canImport(Glibc)

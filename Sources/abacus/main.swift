@@ -5,6 +5,10 @@ import AbacusShell
 import ArgumentParser
 import Foundation
 
+/// The shell lives until the process exits: its store (a mapped image, columns of millions of
+/// rows) goes with the process, which is quicker than freeing it piece by piece first.
+nonisolated(unsafe) var shellUntilExit: Shell?
+
 struct Abacus: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "abacus",
@@ -172,8 +176,9 @@ struct Abacus: ParsableCommand {
             if !imports.isEmpty && options.actions.isEmpty { throw ExitCode(0) }
             options.external = database
         }
-        let status = Shell(options: options).run()
-        throw ExitCode(status.rawValue)
+        let shell = Shell(options: options)
+        shellUntilExit = shell
+        throw ExitCode(shell.run().rawValue)
     }
 
     /// A locale Foundation has data for (`en_IN`, `de-CH`); anything else would silently format

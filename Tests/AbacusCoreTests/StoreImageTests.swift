@@ -293,3 +293,100 @@ enum ImageFixture {
         #expect(lines.all.isEmpty)
     }
 }
+
+/// The default currency's rate column kept in the image: used only where it provably equals
+/// the column that would be built, and then equal to it.
+@Suite struct SavedRateColumnTests {
+    /// Everything of a column that a query reads, as text.
+    static func shown(_ c: RateColumn) -> [String] {
+        ["\(c.target) \(c.valuation) \(String(describing: c.asOf)) \(c.missingPairs)", c.ids.array.description] + c.rates.map { "\($0)" }
+    }
+
+    static func built(_ l: Ledger, _ target: Currency, _ valuation: Valuation = .booked) -> RateColumn {
+        RateColumn(ledger: l, resolver: RateResolver(ledger: l), target: target, valuation: valuation, today: Day(year: 2025, month: 12, day: 31))
+    }
+
+    @Test func theSavedColumnIsTheOneThatWouldBeBuilt() throws {
+        let (ledger, bytes) = try ImageFixture.demoImage()
+        let back = try ImageFixture.read(bytes).get()
+        let saved = try #require(back.savedRateColumn)
+        #expect(saved.target == ledger.defaultCurrency && saved.ids.count == ledger.entries.count)
+        #expect(saved.ids.owner is ImageMemory, "the ids are read in place")
+        // The demo ledger needs locked, custom and market rates into its currency, and misses none.
+        #expect(saved.recipes.contains { $0.kind == .locked } && saved.recipes.contains { $0.kind == .resolve })
+        let cache = RateColumnCache(ledger: back, resolver: RateResolver(ledger: back))
+        let fromImage = try #require(cache.saved(ledger.defaultCurrency, .booked, today: Day(year: 2025, month: 12, day: 31)))
+        let fresh = SavedRateColumnTests.built(ledger, ledger.defaultCurrency)
+        #expect(SavedRateColumnTests.shown(fromImage) == SavedRateColumnTests.shown(fresh))
+        #expect(fromImage.rates.count > 10)
+        // The cache hands it out, for any today (a booked column does not depend on it).
+        let other = cache.column(ledger.defaultCurrency, .booked, today: Day(year: 2020, month: 1, day: 1))
+        #expect(other.ids.owner is ImageMemory)
+    }
+
+    /// Any change to what the column depends on drops it; other targets, valuations, age
+    /// policies and session rates never take it.
+    @Test(arguments: ["market snapshot", "market pair", "custom rate", "entries", "book", "default currency", "splits"])
+    func aChangeToWhatTheColumnDependsOnDropsIt(_ change: String) throws {
+        var back = try ImageFixture.read(try ImageFixture.demoImage().bytes).get()
+        #expect(back.savedRateColumn != nil)
+        let usd = try #require(Currency(code: "USD"))
+        switch change {
+        case "market snapshot":
+            back.addMarketSnapshots([RateSnapshot(base: usd, day: Day(year: 2025, month: 3, day: 3) ?? Day(number: 0), rates: [back.defaultCurrency: ExactDecimal(significand: 90, scale: 0)],
+                                                  source: "test", fetchedAt: nil, order: 0)])
+        case "market pair": back.pairs.append(RatePair(from: usd, to: back.defaultCurrency, rate: ExactDecimal(significand: 91, scale: 0), day: nil, source: nil, order: 0))
+        case "custom rate": back.customRates.append(RatePair(from: usd, to: back.defaultCurrency, rate: ExactDecimal(significand: 92, scale: 0), day: nil, source: nil, order: 0))
+        case "entries": back.entries = EntryStore()
+        case "book": back.books[0].lockedExchangeRate = ExactDecimal(significand: 93, scale: 0)
+        case "default currency": back.defaultCurrency = usd
+        default: back.splits = SplitTable()
+        }
+        #expect(back.savedRateColumn == nil, "\(change) kept the saved column")
+    }
+
+    @Test func onlyTheSameTargetValuationAgePolicyAndRatesTakeIt() throws {
+        let back = try ImageFixture.read(try ImageFixture.demoImage().bytes).get()
+        let inr = back.defaultCurrency, usd = try #require(Currency(code: "USD"))
+        let today = Day(year: 2025, month: 12, day: 31)
+        let plain = RateColumnCache(ledger: back, resolver: RateResolver(ledger: back))
+        #expect(plain.saved(inr, .booked, today: today) != nil)
+        #expect(plain.saved(usd, .booked, today: today) == nil)
+        #expect(plain.saved(inr, .market, today: today) == nil)
+        #expect(plain.saved(inr, .latest, today: today) == nil)
+        var session = SessionRates()
+        session.set(CurrencyPair(usd, inr), ExactDecimal(significand: 100, scale: 0))
+        #expect(RateColumnCache(ledger: back, resolver: RateResolver(ledger: back, session: session)).saved(inr, .booked, today: today) == nil)
+        let aged = RateColumnCache(ledger: back, resolver: RateResolver(ledger: back))
+        aged.agePolicy = RateAgePolicy(maxAgeDays: 3)
+        #expect(aged.saved(inr, .booked, today: today) == nil)
+        // A resolver over another ledger (here: the same one with a rate added) never takes it.
+        var more = back
+        more.customRates.append(RatePair(from: usd, to: inr, rate: ExactDecimal(significand: 92, scale: 0), day: nil, source: nil, order: 0))
+        #expect(RateColumnCache(ledger: back, resolver: RateResolver(ledger: more)).saved(inr, .booked, today: today) == nil)
+        // And a column built under session rates differs from the saved one: what the checks guard against.
+        let withSession = RateColumn(ledger: back, resolver: RateResolver(ledger: back, session: session), target: inr, valuation: .booked, today: today)
+        #expect(SavedRateColumnTests.shown(withSession) != SavedRateColumnTests.shown(SavedRateColumnTests.built(back, inr)))
+    }
+
+    /// Recipes that do not make exactly what they record, in order, are refused.
+    @Test func aReplayThatDoesNotMakeTheRecordedRatesIsRefused() throws {
+        var back = try ImageFixture.read(try ImageFixture.demoImage().bytes).get()
+        let saved = try #require(back.savedRateColumn)
+        let today = Day(year: 2025, month: 12, day: 31)
+        var cases: [[RateRecipe]] = []
+        var doubled = saved.recipes
+        doubled.insert(doubled[0], at: 1)
+        cases.append(doubled)
+        var flipped = saved.recipes
+        if let i = flipped.firstIndex(where: { $0.kind == .resolve }) { flipped[i].madeMissing.toggle() }
+        cases.append(flipped)
+        var noBook = saved.recipes
+        if let i = noBook.firstIndex(where: { $0.kind == .locked }) { noBook[i].value = back.books.count }
+        cases.append(noBook)
+        for recipes in cases {
+            back.savedRateColumn = SavedRateColumn(target: saved.target, ids: saved.ids, recipes: recipes)
+            #expect(RateColumnCache(ledger: back, resolver: RateResolver(ledger: back)).saved(saved.target, .booked, today: today) == nil)
+        }
+    }
+}

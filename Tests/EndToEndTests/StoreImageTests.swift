@@ -3,6 +3,7 @@
 // is seen, a damaged image or an unwritable cache folder falls back to the JSON with
 // a note and the right answer, and `--no-cache` writes nothing.
 
+import AbacusCore
 import Foundation
 import Testing
 
@@ -66,6 +67,46 @@ enum ImageRun {
         #expect(warm.status == cold.status)
         #expect(reference.stdout == cold.stdout && reference.stderr == cold.stderr)
         #expect(!warm.stderr.contains("store image"))
+    }
+
+    /// The image keeps the rate column of the ledger's own currency and rates. Rates from a
+    /// file, `set rate`, another today or a maximum rate age: a warm start answers exactly as a
+    /// cold one (the saved column is not used where it would differ).
+    @Test func aWarmStartWithOtherRatesOrSettingsAnswersAsAColdOne() throws {
+        let cache = ImageRun.cache()
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        // Market rates into INR for every currency of the demo ledger on every day of 2025: later
+        // than the ledger's own on the same day, so entries at market rates convert differently.
+        var csv = "date,base,currency,rate\n"
+        var day = Day(year: 2025, month: 1, day: 1)
+        for _ in 0..<365 {
+            guard let d = day else { break }
+            for (k, c) in ["USD", "EUR", "GBP", "JPY", "SGD"].enumerated() { csv += "\(d),\(c),INR,\(40 + k).5\n" }
+            day = Day(number: d.number + 1)
+        }
+        let rates = try Binary.temporaryFile("image-rates-\(UUID().uuidString).csv", csv)
+        defer { try? FileManager.default.removeItem(atPath: rates) }
+        let question = ["-e", "sum expenses in INR by book", "-e", "sum entries in INR by month"]
+        let first = try ImageRun.run(cache, ["Examples/demo.json", "--format", "csv"] + question)
+        #expect(ImageRun.images(cache).count == 1)
+        let variants: [(extra: [String], changes: Bool)] = [
+            (["--rates", rates] + question, true),
+            (["-e", "set rate USD/INR = 50"] + question, true),
+            (["--max-rate-age", "3"] + question, false),
+            (["--keep-going", "-e", "set currency USD", "-e", "sum expenses by book"] + question, true),
+        ]
+        for (extra, changes) in variants {
+            let args = ["Examples/demo.json", "--format", "csv"] + extra
+            let warm = try ImageRun.run(cache, args)
+            let cold = try ImageRun.run(cache, ["--no-cache"] + args)
+            #expect(warm.stdout == cold.stdout && warm.stderr == cold.stderr && warm.status == cold.status, "\(extra)")
+            if changes { #expect(warm.stdout != first.stdout, "\(extra) should change the answers") }
+        }
+        // Another today (booked rates do not depend on it): the same answers, warm or cold.
+        let args = ["--no-rc", "--today", "2025-03-01", "Examples/demo.json", "--format", "csv"] + question
+        let warm = try Binary.run(args, environment: ["XDG_CACHE_HOME": cache])
+        let cold = try Binary.run(["--no-cache"] + args, environment: ["XDG_CACHE_HOME": cache])
+        #expect(warm.stdout == cold.stdout && warm.stderr == cold.stderr && warm.stdout == first.stdout)
     }
 
     /// One digit changed in place, the size and the modification time put back: the

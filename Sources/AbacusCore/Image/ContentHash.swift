@@ -149,42 +149,80 @@ extension ContentHash {
     /// a small buffer per core: nothing is mapped, so nothing stays resident. Nil on a read error
     /// or when the file is shorter than `size`.
     public static func ofFile(_ fd: Int32, size: Int) -> UInt64? {
-        let pieces = max(1, (size + pieceBytes - 1) / pieceBytes)
-        let hashes = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: pieces)
-        defer { hashes.deallocate() }
-        let failed = UnsafeMutableBufferPointer<Bool>.allocate(capacity: pieces)
-        defer { failed.deallocate() }
+        let hashing = FileHashing(fd: fd, size: size)
+        DispatchQueue.concurrentPerform(iterations: hashing.pieces) { hashing.hash(piece: $0) }
+        return hashing.value
+    }
+}
+
+/// `ContentHash.ofFile` as separate jobs, one per piece, that may run among other work:
+/// `hash(piece:)` for each of `pieces` (on any threads, each once), then `value`.
+final class FileHashing: @unchecked Sendable {
+    let fd: Int32
+    let size: Int
+    let pieces: Int
+    private let hashes: UnsafeMutableBufferPointer<UInt64>
+    private let failed: UnsafeMutableBufferPointer<Bool>
+    private let done: UnsafeMutableBufferPointer<Bool>
+
+    init(fd: Int32, size: Int) {
+        self.fd = fd
+        self.size = size
+        pieces = max(1, (size + ContentHash.pieceBytes - 1) / ContentHash.pieceBytes)
+        hashes = .allocate(capacity: pieces)
+        hashes.initialize(repeating: 0)
+        failed = .allocate(capacity: pieces)
         failed.initialize(repeating: false)
-        let out = SendablePointer(hashes.baseAddress!), bad = SendablePointer(failed.baseAddress!)
-        DispatchQueue.concurrentPerform(iterations: pieces) { k in
-            let lo = k * pieceBytes, hi = min(size, lo + pieceBytes)
-            let chunk = 1 << 20
-            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 64)
-            defer { buffer.deallocate() }
-            var state = Stream(seed: pieces > 1 ? UInt64(k) : UInt64(size))
-            var at = lo
-            while at < hi {
-                let want = min(chunk, hi - at)
-                var got = 0
-                while got < want {
-                    let n = pread(fd, buffer.baseAddress! + got, want - got, off_t(at + got))
-                    if n < 0 && errno == EINTR { continue }
-                    if n <= 0 { bad.pointer[k] = true; return }
-                    got += n
-                }
-                let whole = want / 32 * 32
-                state.stripes(UnsafeRawBufferPointer(rebasing: buffer[0..<whole]))
-                at += want
-                if whole < want {
-                    // Only the last chunk of a piece has a tail (chunks are multiples of 32).
-                    out.pointer[k] = state.finish(tail: UnsafeRawBufferPointer(rebasing: buffer[whole..<want]))
-                    return
-                }
+        done = .allocate(capacity: pieces)
+        done.initialize(repeating: false)
+    }
+
+    deinit {
+        hashes.deallocate()
+        failed.deallocate()
+        done.deallocate()
+    }
+
+    /// Hashes the pieces no job hashed (when the work they were handed to stopped early).
+    func hashRemaining() {
+        let left = (0..<pieces).filter { !done[$0] }
+        DispatchQueue.concurrentPerform(iterations: left.count) { hash(piece: left[$0]) }
+    }
+
+    func hash(piece k: Int) {
+        defer { done[k] = true }
+        let lo = k * ContentHash.pieceBytes, hi = min(size, lo + ContentHash.pieceBytes)
+        // Small enough to stay in the core's cache between the copy and the hash.
+        let chunk = 256 << 10
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 64)
+        defer { buffer.deallocate() }
+        var state = ContentHash.Stream(seed: pieces > 1 ? UInt64(k) : UInt64(size))
+        var at = lo
+        while at < hi {
+            let want = min(chunk, hi - at)
+            var got = 0
+            while got < want {
+                let n = pread(fd, buffer.baseAddress! + got, want - got, off_t(at + got))
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { failed[k] = true; return }
+                got += n
             }
-            out.pointer[k] = state.finish(tail: UnsafeRawBufferPointer(start: nil, count: 0))
+            let whole = want / 32 * 32
+            state.stripes(UnsafeRawBufferPointer(rebasing: buffer[0..<whole]))
+            at += want
+            if whole < want {
+                // Only the last chunk of a piece has a tail (chunks are multiples of 32).
+                hashes[k] = state.finish(tail: UnsafeRawBufferPointer(rebasing: buffer[whole..<want]))
+                return
+            }
         }
-        guard !failed.contains(true) else { return nil }
-        return pieces > 1 ? xxh64(UnsafeRawBufferPointer(hashes), seed: UInt64(size)) : hashes[0]
+        hashes[k] = state.finish(tail: UnsafeRawBufferPointer(start: nil, count: 0))
+    }
+
+    /// The hash, once every piece is hashed; nil when a read failed.
+    var value: UInt64? {
+        guard !failed.contains(true), !done.contains(false) else { return nil }
+        return pieces > 1 ? ContentHash.xxh64(UnsafeRawBufferPointer(hashes), seed: UInt64(size)) : hashes[0]
     }
 }
 

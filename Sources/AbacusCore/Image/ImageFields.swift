@@ -125,9 +125,12 @@ extension StoreImage {
         var normalizedScales: [Int]
         var conversionRateScales: [Int]
         var currencies: [Currency]
+        /// The saved rate column's currency and recipes (its ids are a section).
+        var rateTarget: Currency
+        var recipes: [RateRecipe]
     }
 
-    static func encodeSmall(_ l: Ledger, into w: inout ByteWriter) {
+    static func encodeSmall(_ l: Ledger, rateColumn: SavedRateColumn, into w: inout ByteWriter) {
         let s = l.entries
         w.i64(s.count)
         w.i64(s.amountScale)
@@ -159,6 +162,11 @@ extension StoreImage {
             w.string(b.category); w.day(b.month); w.decimal(b.limitAmount); w.currency(b.currency)
         }
         encodeExtras(l, into: &w)
+        w.currency(rateColumn.target)
+        w.u64(UInt64(rateColumn.recipes.count))
+        for r in rateColumn.recipes {
+            w.u8(r.kind.rawValue); w.u8(r.madeMissing ? 1 : 0); w.i64(r.value); w.u32(UInt32(r.from.packed))
+        }
     }
 
     static func decodeSmall(_ r: inout ByteReader) throws(ImageProblem) -> Small {
@@ -206,7 +214,19 @@ extension StoreImage {
         var ledger = Ledger(files: [], defaultCurrency: defaultCurrency, books: books, entries: EntryStore(),
                             snapshots: snapshots, pairs: lists[0], customRates: lists[1], budgets: budgets)
         try decodeExtras(&r, into: &ledger, rows: count, amountScale: amountScale)
+        let rateTarget = try r.currency()
+        var recipes: [RateRecipe] = []
+        for _ in 0..<(try r.count(max: Int.max)) {
+            guard let kind = RateRecipe.Kind(rawValue: try r.u8()) else { throw ImageProblem("a rate recipe of no known kind: damaged") }
+            let missing = try r.flag(), value = try r.i64()
+            // The currency is checked when the recipe is replayed (SavedRateColumn.swift).
+            let from = try r.u32()
+            guard from <= UInt32(UInt16.max) else { throw ImageProblem("a currency is out of range: damaged") }
+            var recipe = RateRecipe(kind, value, from: Currency(packed: UInt16(from)))
+            recipe.madeMissing = missing
+            recipes.append(recipe)
+        }
         return Small(ledger: ledger, count: count, amountScale: amountScale, normalizedScales: normalizedScales,
-                     conversionRateScales: conversionRateScales, currencies: currencies)
+                     conversionRateScales: conversionRateScales, currencies: currencies, rateTarget: rateTarget, recipes: recipes)
     }
 }

@@ -90,14 +90,28 @@ public struct StoreCache: Sendable {
             let dir = try StoreImage.directory(bytes)
             guard dir.version == version else { throw ImageProblem("written by Abacus \(ShownText.shown(dir.version, limit: 40)), this is \(version)") }
             guard dir.stamps.map(\.path) == canonical else { throw ImageProblem("made from other ledger files") }
+            // Each ledger file's contents hashed (every byte) while the image is checked: one
+            // set of jobs on every core, so that neither waits for the other's last piece.
+            var hashing: [FileHashing] = []
+            defer { hashing.forEach { close($0.fd) } }
             for (stamp, name) in zip(dir.stamps, paths) {
-                guard let now = MappedFile.identity(of: stamp.path), UInt64(now.size) == stamp.size,
-                      let hash = LedgerLoader.contentHash(of: stamp.path), hash == stamp.hash else {
-                    note("note: \(ShownText.shown(name, limit: 1000)) changed since its store image was saved; reading the JSON")
+                let fd = open(stamp.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+                var now = stat()
+                guard fd >= 0, fstat(fd, &now) == 0, now.st_mode & S_IFMT == S_IFREG, UInt64(now.st_size) == stamp.size else {
+                    if fd >= 0 { close(fd) }
+                    note(changed(name))
                     return nil
                 }
+                hashing.append(FileHashing(fd: fd, size: Int(now.st_size)))
             }
-            let ledger = try StoreImage.ledger(memory, dir, files: paths)
+            let pieces = hashing.flatMap { h in (0..<h.pieces).map { k in { @Sendable in h.hash(piece: k) } } }
+            let read = Result { () throws(ImageProblem) -> Ledger in try StoreImage.ledger(memory, dir, files: paths, alongside: pieces) }
+            hashing.forEach { $0.hashRemaining() }
+            for (h, (stamp, name)) in zip(hashing, zip(dir.stamps, paths)) where h.value != stamp.hash {
+                note(changed(name))
+                return nil
+            }
+            let ledger = try read.get()
             // Most recently used first when the folder is trimmed.
             _ = futimens(fd, nil)
             return ledger
@@ -105,6 +119,10 @@ public struct StoreCache: Sendable {
             note("note: ignoring the store image \(path): \(error.description); reading the JSON")
             return nil
         }
+    }
+
+    func changed(_ name: String) -> String {
+        "note: \(ShownText.shown(name, limit: 1000)) changed since its store image was saved; reading the JSON"
     }
 
     // MARK: Saving an image
@@ -151,12 +169,16 @@ public struct StoreCache: Sendable {
 }
 
 extension LedgerLoader {
-    /// `ContentHash.of` a regular file's bytes, mapped a piece at a time and handed back once
-    /// hashed (nothing stays resident); nil when it is not a regular file or cannot be read.
+    /// `ContentHash.of` a regular file's bytes, read through a small buffer per core (nothing is
+    /// mapped, so nothing stays resident and no pages are mapped and unmapped); nil when it is
+    /// not a regular file or cannot be read whole.
     public static func contentHash(of path: String) -> UInt64? {
-        guard let file = try? MappedFile(path: path), file.identity != nil else { return nil }
-        defer { file.unmap() }
-        return ContentHash.of(UnsafeRawBufferPointer(file.bytes), release: file.isMapping, populate: file.isMapping)
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        return ContentHash.ofFile(fd, size: Int(info.st_size))
     }
 }
 

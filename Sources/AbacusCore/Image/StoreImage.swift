@@ -58,7 +58,7 @@ enum StoreImage {
     /// Entry id offsets are written as they lie in memory (`Int`): images exist on 64-bit hosts only.
     static let supported = MemoryLayout<Int>.size == 8
     /// Raised whenever the layout below changes.
-    static let formatVersion: UInt32 = 2
+    static let formatVersion: UInt32 = 3
     static let byteOrderMark: UInt32 = 0x0102_0304
     static let headerBytes = 64
     static let alignment = 64
@@ -71,7 +71,7 @@ enum StoreImage {
     }
 
     /// The store's arrays in section order. `body` sees their bytes only while they are alive.
-    static func withSections<R>(_ s: EntryStore, dictionaries: [[UInt8]], _ body: ([UnsafeRawBufferPointer]) -> R) -> R {
+    static func withSections<R>(_ s: EntryStore, dictionaries: [[UInt8]], rateIDs: StoreColumn<Int32>, _ body: ([UnsafeRawBufferPointer]) -> R) -> R {
         let ids = s.ids.parts
         let b = s.booked
         let holders: [any RawBytesHolder] = [
@@ -80,6 +80,7 @@ enum StoreImage {
             b.normalizedAmount, b.normalizedScale, b.normalizedCurrency, b.conversionRate, b.conversionRateScale,
             ids.arena, ids.starts,
             s.byCategory.starts, s.byCategory.rows, s.byBook.starts, s.byBook.rows, s.byCurrency.starts, s.byCurrency.rows,
+            rateIDs,
         ] + dictionaries.map { $0 as any RawBytesHolder }
         var all: [UnsafeRawBufferPointer] = []
         // Nested, so that every buffer stays valid until `body` returns.
@@ -99,6 +100,8 @@ enum StoreImage {
         case normalizedAmount, normalizedScale, normalizedCurrency, conversionRate, conversionRateScale
         case idArena, idStarts
         case categoryStarts, categoryRows, bookStarts, bookRows, currencyStarts, currencyRows
+        /// The default currency's rate column (SavedRateColumn.swift).
+        case rateIDs
         case categories, parties, payments, tags, remarkTexts
 
         static let dictionaries: Set<S> = [.categories, .parties, .payments, .tags, .remarkTexts]
@@ -119,7 +122,8 @@ enum StoreImage {
         guard supported else { return false }
         let s = ledger.entries
         let dictionaries = [s.categories, s.parties, s.payments, s.tags, s.remarkTexts].map(dictionaryBytes)
-        return withSections(s, dictionaries: dictionaries) { sections in
+        let rateColumn = SavedRateColumn.building(ledger)
+        return withSections(s, dictionaries: dictionaries, rateIDs: rateColumn.ids) { sections in
             // Hash the sections side by side.
             let hashes = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: sections.count)
             defer { hashes.deallocate() }
@@ -137,7 +141,7 @@ enum StoreImage {
                 for f in stamps { w.string(f.path); w.u64(f.size); w.u64(f.hash) }
                 w.u64(UInt64(sections.count))
                 for (i, b) in sections.enumerated() { w.u64(offsets[i]); w.u64(UInt64(b.count)); w.u64(hashes[i]) }
-                encodeSmall(ledger, into: &w)
+                encodeSmall(ledger, rateColumn: rateColumn, into: &w)
                 return w.bytes
             }
             let draft = directory([UInt64](repeating: 0, count: sections.count))
@@ -249,7 +253,8 @@ enum StoreImage {
     /// they keep alive), not copied: before any of it is used, every section's hash is checked
     /// and every value the query engine relies on (codes within their dictionaries, rows within
     /// the store, days in order, valid currencies and decimals), in one pass over each section.
-    static func ledger(_ memory: ImageMemory, _ dir: Directory, files: [String]) throws(ImageProblem) -> Ledger {
+    /// `alongside` are other jobs (hashing the ledger files) run on the same cores in the same pass.
+    static func ledger(_ memory: ImageMemory, _ dir: Directory, files: [String], alongside: [@Sendable () -> Void] = []) throws(ImageProblem) -> Ledger {
         let image = memory.bytes
         guard let base = image.baseAddress else { throw ImageProblem("empty") }
         var r = dir.reader
@@ -260,30 +265,34 @@ enum StoreImage {
         func bytes(_ s: S) -> UnsafeRawBufferPointer {
             UnsafeRawBufferPointer(start: base + sections[s.rawValue].offset, count: sections[s.rawValue].length)
         }
-        // The dictionaries first (small): the columns' codes are checked against their sizes.
-        func strings(_ s: S) throws(ImageProblem) -> [String] { try dictionary(bytes(s), hash: sections[s.rawValue].hash, s) }
+        // The columns' codes are checked against the sizes of their dictionaries, which each
+        // dictionary's section starts with; the dictionaries themselves are read (and those
+        // sizes confirmed) among the other jobs.
+        func size(_ s: S) throws(ImageProblem) -> Int {
+            let b = bytes(s)
+            guard b.count >= 8 else { throw ImageProblem("its dictionary \(s) is cut short: damaged") }
+            return Int(truncatingIfNeeded: UInt64(littleEndian: b.loadUnaligned(as: UInt64.self)))
+        }
         var st = EntryStore()
-        st.categories = try strings(.categories)
-        st.parties = try strings(.parties)
-        st.payments = try strings(.payments)
-        st.tags = try strings(.tags)
-        st.remarkTexts = try strings(.remarkTexts)
-        guard !st.parties.isEmpty, !st.payments.isEmpty, !st.remarkTexts.isEmpty else { throw ImageProblem("its dictionaries are inconsistent: damaged") }
         let n = small.count
         let books = small.ledger.books.count
         let booked = sections[S.normalizedCurrency.rawValue].length / MemoryLayout<Currency>.stride
         let idCount = sections[S.idStarts.rawValue].length / MemoryLayout<Int>.stride - 1
-        let (categories, parties, payments, tags, remarks) = (st.categories.count, st.parties.count, st.payments.count, st.tags.count, st.remarkTexts.count)
+        let (categories, parties, payments, tags, remarks) = (try size(.categories), try size(.parties), try size(.payments), try size(.tags), try size(.remarkTexts))
+        guard small.recipes.count < 1 << 30 else { throw ImageProblem("its rate column is inconsistent: damaged") }
+        let rateCounts = SavedRateColumn(target: small.rateTarget, ids: [], recipes: small.recipes).counts
 
-        // Every other section: its hash and its values, side by side, largest first.
+        // Every section: its hash and its values, side by side, with the other jobs, largest first.
         let problems = UnsafeMutableBufferPointer<ImageProblem?>.allocate(capacity: S.allCases.count)
         problems.initialize(repeating: nil)
         defer { _ = problems.deinitialize(); problems.deallocate() }
         let out = SendablePointer(problems.baseAddress!)
         let start = SendableRaw(base)
-        let big = S.allCases.filter { !S.dictionaries.contains($0) }.sorted { sections[$0.rawValue].length > sections[$1.rawValue].length }
-        DispatchQueue.concurrentPerform(iterations: big.count) { k in
-            let s = big[k]
+        let read = S.allCases.map { _ in Slot<[String]>() }
+        let big = S.allCases.sorted { sections[$0.rawValue].length > sections[$1.rawValue].length }
+        DispatchQueue.concurrentPerform(iterations: alongside.count + big.count) { job in
+            guard job >= alongside.count else { return alongside[job]() }
+            let s = big[job - alongside.count]
             let b = UnsafeRawBufferPointer(start: start.pointer + sections[s.rawValue].offset, count: sections[s.rawValue].length)
             let hash = sections[s.rawValue].hash
             let maxAmount = ExactDecimal.maxSignificand.magnitude
@@ -295,7 +304,14 @@ enum StoreImage {
             case .amount, .normalizedAmount, .conversionRate:
                 problem = verify(s, b, hash: hash, as: Int128.self) { $0.allSatisfy { $0.magnitude <= maxAmount } }
             case .currency, .normalizedCurrency:
-                problem = verify(s, b, hash: hash, as: Currency.self) { $0.allSatisfy(\.isISO) }
+                // Each value noted, then each distinct one looked up once (a lookup per row cost more).
+                let seen = UnsafeMutableBufferPointer<Bool>.allocate(capacity: 1 << 16)
+                seen.initialize(repeating: false)
+                defer { seen.deallocate() }
+                problem = verify(s, b, hash: hash, as: Currency.self) { block in
+                    for c in block { seen[Int(c.packed)] = true }
+                    return true
+                } ?? (seen.indices.allSatisfy { !seen[$0] || Currency(packed: UInt16($0)).isISO } ? nil : ImageProblem("its \(s) column is inconsistent: damaged"))
             case .book: problem = verify(s, b, hash: hash, as: UInt32.self) { below($0, books) }
             case .category: problem = verify(s, b, hash: hash, as: UInt32.self) { below($0, categories) }
             case .party: problem = verify(s, b, hash: hash, as: UInt32.self) { below($0, parties) }
@@ -312,16 +328,33 @@ enum StoreImage {
                 problem = verify(s, b, hash: hash, as: Int.self) { ascending($0, &last) }
             case .isTransfer: problem = verify(s, b, hash: hash, as: UInt8.self) { below($0, 2) }
             case .idArena: problem = verify(s, b, hash: hash, as: UInt8.self) { _ in true }
+            case .rateIDs:
+                let lowest = Int32(RateColumn.missingBase) - Int32(rateCounts.missing) + 1, limit = Int32(rateCounts.rates)
+                problem = verify(s, b, hash: hash, as: Int32.self) { within($0, lowest, limit) }
             case .bookedIndex: problem = verify(s, b, hash: hash, as: Int32.self) { $0.allSatisfy { $0 >= -1 && Int($0) < booked } }
             case .normalizedScale, .conversionRateScale:
                 let scales = -1...Int8(ExactDecimal.maxScale)
                 problem = verify(s, b, hash: hash, as: Int8.self) { $0.allSatisfy(scales.contains) }
             case .categories, .parties, .payments, .tags, .remarkTexts:
-                problem = nil
+                do throws(ImageProblem) {
+                    read[s.rawValue].value = try dictionary(b, hash: hash, s)
+                    problem = nil
+                } catch {
+                    problem = error
+                }
             }
             out.pointer[s.rawValue] = problem
         }
         if let problem = problems.first(where: { $0 != nil }) ?? nil { throw problem }
+        st.categories = read[S.categories.rawValue].take()
+        st.parties = read[S.parties.rawValue].take()
+        st.payments = read[S.payments.rawValue].take()
+        st.tags = read[S.tags.rawValue].take()
+        st.remarkTexts = read[S.remarkTexts.rawValue].take()
+        guard st.categories.count == categories, st.parties.count == parties, st.payments.count == payments, st.tags.count == tags,
+              st.remarkTexts.count == remarks, !st.parties.isEmpty, !st.payments.isEmpty, !st.remarkTexts.isEmpty else {
+            throw ImageProblem("its dictionaries are inconsistent: damaged")
+        }
 
         // Every section holds what it should: the columns, where they lie.
         func column<T>(_ s: S, _: T.Type = T.self) -> StoreColumn<T> {
@@ -362,7 +395,11 @@ enum StoreImage {
         st.byCurrency = PostingIndex(starts: column(.currencyStarts), rows: column(.currencyRows))
         st.currencies = small.currencies
         try validate(st, books: books)
+        let rateIDs: StoreColumn<Int32> = column(.rateIDs)
+        guard rateIDs.count == n else { throw ImageProblem("its rate column is inconsistent: damaged") }
         small.ledger.entries = st
+        // Last: setting anything else of the ledger drops it.
+        small.ledger.savedRateColumn = SavedRateColumn(target: small.rateTarget, ids: rateIDs, recipes: small.recipes)
         return small.ledger
     }
 
@@ -388,6 +425,14 @@ enum StoreImage {
         var worst: T = 0
         for x in b { worst = max(worst, x) }
         return b.isEmpty || Int(worst) < limit
+    }
+
+    /// Whether every element of `b` lies in `lo..<hi`.
+    @inline(__always)
+    static func within(_ b: UnsafeBufferPointer<Int32>, _ lo: Int32, _ hi: Int32) -> Bool {
+        var least = Int32.max, most = Int32.min
+        for x in b { least = min(least, x); most = max(most, x) }
+        return b.isEmpty || (least >= lo && most < hi)
     }
 
     /// Whether `b` is ascending and starts at or after `last`; `last` becomes its last element.

@@ -63,12 +63,13 @@ public struct Budget: Sendable {
 /// Everything loaded from one or more ledger files.
 public struct Ledger: Sendable {
     public var files: [String]
-    public var defaultCurrency: Currency
-    public var books: [Book]
-    public var entries: EntryStore
-    public var snapshots: [RateSnapshot]
-    public var pairs: [RatePair]
-    public var customRates: [RatePair]
+    // Whatever a rate column depends on drops the saved one when it changes.
+    public var defaultCurrency: Currency { didSet { savedRateColumn = nil } }
+    public var books: [Book] { didSet { savedRateColumn = nil } }
+    public var entries: EntryStore { didSet { savedRateColumn = nil } }
+    public var snapshots: [RateSnapshot] { didSet { savedRateColumn = nil } }
+    public var pairs: [RatePair] { didSet { savedRateColumn = nil } }
+    public var customRates: [RatePair] { didSet { savedRateColumn = nil } }
     public var budgets: [Budget]
     /// Rate files whose market rates were added (`addRates`), in the order they were added.
     public var rateFiles: [String] = []
@@ -77,15 +78,15 @@ public struct Ledger: Sendable {
     /// The category tree: each child and its parent, in file order (docs/ledger-format.md#categories).
     public var categoryLinks: [CategoryLink] = []
     /// Entries split across categories, by row.
-    public var splits = SplitTable()
+    public var splits = SplitTable() { didSet { savedRateColumn = nil } }
     public var assets: [AssetRecord] = []
     public var liabilities: [LiabilityRecord] = []
     public var holdings: [HoldingLot] = []
     public var prices: [PriceRecord] = []
     /// In a split view only: the booked rate of each part whose entry has a normalizedAmount, by row.
-    public var bookedShares: [Int: BookedShare] = [:]
+    public var bookedShares: [Int: BookedShare] = [:] { didSet { savedRateColumn = nil } }
     /// Whether this is a split view (`splitView()`): rows are parts of entries.
-    public var isSplitView = false
+    public var isSplitView = false { didSet { savedRateColumn = nil } }
     /// Nil when `entries` are the ledger's entries. Otherwise the entries live in a database
     /// (docs/postgres.md), this many of them, and `entries` holds a few: one for each
     /// category, party, payment, tag, currency and book there (and a split entry when there
@@ -93,6 +94,9 @@ public struct Ledger: Sendable {
     public var entriesElsewhere: Int? = nil
     /// How many entries the ledger holds, wherever they are.
     public var entryCount: Int { entriesElsewhere ?? entries.count }
+    /// The default currency's rate column as the store image keeps it (SavedRateColumn.swift): set
+    /// only by the image reader, dropped by any change to what the column depends on.
+    public internal(set) var savedRateColumn: SavedRateColumn?
 
     public func book(named name: String) -> Int? {
         books.firstIndex { $0.name == name }

@@ -36,14 +36,13 @@ public struct RateCalendar: ConversionRates, Sendable {
         // Under a fixed day every entry of a currency shares one rate: resolved once.
         var byCurrency: [Currency: Int32] = [:]
         ids = needs.map { need in
-            let pair = CurrencyPair(need.currency, target)
-            guard let fixedDay else { return table.resolve(pair, on: need.day) }
+            guard fixedDay != nil else { return table.resolve(need.currency, on: need.day.number, fixedDay: nil) }
             if let id = byCurrency[need.currency] { return id }
-            let id = table.resolve(pair, on: fixedDay)
+            let id = table.resolve(need.currency, on: need.day.number, fixedDay: fixedDay)
             byCurrency[need.currency] = id
             return id
         }
-        let (base, missing) = table.finished()
+        let (base, missing, _) = table.finished()
         let overlay = WhatIfOverlay(base, target: target, whatIf: whatIf)
         self.target = target
         self.valuation = valuation

@@ -103,11 +103,13 @@ public struct RateColumn: Sendable {
     /// `at DATE`, today under `at latest`; nil when each entry's own date counts.
     public let asOf: Day?
     /// Per row: an index into `rates`, or one of the codes above.
-    public let ids: [Int32]
+    public let ids: StoreColumn<Int32>
     public let rates: [ColumnRate]
     public let missingPairs: [CurrencyPair]
     /// How old market rates may be (the staleness warning, the maximum age).
     public let agePolicy: RateAgePolicy
+    /// How each rate and missing pair was made, in order (what a store image keeps to make them again).
+    let recipes: [RateRecipe]
 
     /// Works out the column for every row of `ledger`.
     public init(ledger: Ledger, resolver: RateResolver, target: Currency, valuation: Valuation, today: Day?,
@@ -136,7 +138,7 @@ public struct RateColumn: Sendable {
                                                  locked: lockedRates, shares: shares, rates: rates, dayMatters: valuation == .booked || valuation == .market)
             }
             let resolved = needs.map { slot in
-                UnsafeSendable((slot.value ?? []).map { rates.resolve(CurrencyPair($0.from, target), on: fixedDay ?? Day(number: $0.day)) })
+                UnsafeSendable((slot.value ?? []).map { rates.resolve($0.from, on: $0.day, fixedDay: fixedDay) })
             }
             each { range, k in
                 let ids = out.value, found = resolved[k].value
@@ -147,8 +149,29 @@ public struct RateColumn: Sendable {
         self.valuation = valuation
         self.asOf = fixedDay
         self.agePolicy = agePolicy
+        self.ids = StoreColumn(ids)
+        (self.rates, self.missingPairs, self.recipes) = rates.finished()
+    }
+
+    /// A column whose rows' ids were worked out before (a store image): its rates made again by
+    /// replaying `recipes` against `resolver`. `ids` must hold only ids those recipes make.
+    init(ids: StoreColumn<Int32>, rates: RateTable, target: Currency, valuation: Valuation, asOf: Day?, agePolicy: RateAgePolicy) {
+        self.target = target
+        self.valuation = valuation
+        self.asOf = asOf
+        self.agePolicy = agePolicy
         self.ids = ids
-        (self.rates, self.missingPairs) = rates.finished()
+        (self.rates, self.missingPairs, self.recipes) = rates.finished()
+    }
+
+    /// The locked rate of book `i` into `target` (step 2).
+    static func lockedRate(_ b: Book, _ rate: ExactDecimal, book i: Int, target: Currency) -> ResolvedRate {
+        ResolvedRate(pair: CurrencyPair(b.currency, target), rate: Rate(rate), origin: .locked(book: i))
+    }
+
+    /// The booked rate of the split part at `row` (docs/conversion.md, splits).
+    static func shareRate(_ share: BookedShare, from: Currency, row: Int, target: Currency) -> ResolvedRate {
+        ResolvedRate(pair: CurrencyPair(from, target), rate: share.rate, origin: .bookedShare(entry: row))
     }
 
     /// The one day every entry's rate is taken as of: the valuation date of `at DATE`, today
@@ -191,7 +214,7 @@ public struct RateColumn: Sendable {
             if booked {
                 // A split part at its entry's booked rate (docs/conversion.md, splits).
                 if !shares.isEmpty, let share = shares[row], share.currency == target {
-                    ids[row] = rates.internShared(ResolvedRate(pair: CurrencyPair(from, target), rate: share.rate, origin: .bookedShare(entry: row)))
+                    ids[row] = rates.internShared(RateColumn.shareRate(share, from: from, row: row, target: target), recipe: RateRecipe(.share, row))
                     continue
                 }
                 let b = Int(bookedIndex[row])
@@ -234,6 +257,8 @@ final class RateTable: @unchecked Sendable {
     private var rateIDs: [RateIdentity: Int32] = [:]
     private var missingPairs: [CurrencyPair] = []
     private var missingIDs: [Currency: Int32] = [:]
+    /// What made each rate and missing pair, in the order they were made.
+    private(set) var recipes: [RateRecipe] = []
     /// Market rates older than this many days on the day they are used for get an id per day.
     private let noticeAfter: Int
 
@@ -245,20 +270,21 @@ final class RateTable: @unchecked Sendable {
         self.noticeAfter = noticeAfter
     }
 
-    func finished() -> ([ColumnRate], [CurrencyPair]) { (rates, missingPairs) }
+    func finished() -> ([ColumnRate], [CurrencyPair], [RateRecipe]) { (rates, missingPairs, recipes) }
 
     /// `intern` from a thread filling the column.
-    func internShared(_ r: ResolvedRate) -> Int32 {
-        lock.withLock { _ in intern(r) }
+    func internShared(_ r: ResolvedRate, recipe: RateRecipe) -> Int32 {
+        lock.withLock { _ in intern(r, recipe: recipe) }
     }
 
-    func intern(_ r: ResolvedRate, stale: StaleRate? = nil, age: RateAge? = nil) -> Int32 {
+    func intern(_ r: ResolvedRate, stale: StaleRate? = nil, age: RateAge? = nil, recipe: RateRecipe) -> Int32 {
         let key = RateIdentity(r, agedOn: age?.usedOn)
         if let id = rateIDs[key] { return id }
         guard let rate = ColumnRate(r, stale: stale, age: age) else { return RateColumn.unusable }
         let id = Int32(rates.count)
         rates.append(rate)
         rateIDs[key] = id
+        recipes.append(recipe)
         return id
     }
 
@@ -269,24 +295,30 @@ final class RateTable: @unchecked Sendable {
         guard valuation == .booked else { return locked }
         for (i, b) in books.enumerated() {
             guard let l = b.lockedRate(into: target) else { continue }
-            locked[i] = intern(ResolvedRate(pair: CurrencyPair(b.currency, target), rate: Rate(l), origin: .locked(book: i)))
+            locked[i] = intern(RateColumn.lockedRate(b, l, book: i, target: target), recipe: RateRecipe(.locked, i))
         }
         return locked
     }
 
-    private func missing(_ from: Currency) -> Int32 {
+    private func missing(_ from: Currency, recipe: RateRecipe) -> Int32 {
         if let id = missingIDs[from] { return id }
         let id = RateColumn.missingBase - Int32(missingPairs.count)
         missingPairs.append(CurrencyPair(from, target))
         missingIDs[from] = id
+        recipes.append(recipe.missing)
         return id
     }
 
+    /// Steps 3 and 4 for rows in `from` on `day` (or on `fixedDay`, when the valuation fixes one).
+    func resolve(_ from: Currency, on day: Int32, fixedDay: Day?) -> Int32 {
+        resolve(CurrencyPair(from, target), on: fixedDay ?? Day(number: day), recipe: RateRecipe(.resolve, Int(day), from: from))
+    }
+
     /// Step 3 then 4 for a pair as of a day: custom, then market.
-    func resolve(_ pair: CurrencyPair, on day: Day) -> Int32 {
+    func resolve(_ pair: CurrencyPair, on day: Day, recipe: RateRecipe) -> Int32 {
         lock.withLock { _ in
             let asOf = valuation == .latest ? today : day
-            guard let r = resolver.resolve(pair, on: asOf) else { return missing(pair.from) }
+            guard let r = resolver.resolve(pair, on: asOf) else { return missing(pair.from, recipe: recipe) }
             var stale: StaleRate?
             var age: RateAge?
             if case .market(let q) = r.origin {
@@ -299,7 +331,7 @@ final class RateTable: @unchecked Sendable {
                     if a.ageInDays > noticeAfter { age = a }
                 }
             }
-            return intern(r, stale: stale, age: age)
+            return intern(r, stale: stale, age: age, recipe: recipe)
         }
     }
 }
@@ -351,7 +383,8 @@ public final class RateColumnCache: @unchecked Sendable {
         // Only `at latest` depends on today (its staleness).
         let key = Key(target: target, valuation: valuation, today: valuation == .latest ? today : nil)
         if let c = columns[key] { return c }
-        let c = RateColumn(ledger: ledger, resolver: resolver, target: target, valuation: valuation, today: today, agePolicy: agePolicy)
+        let c = saved(target, valuation, today: today)
+            ?? RateColumn(ledger: ledger, resolver: resolver, target: target, valuation: valuation, today: today, agePolicy: agePolicy)
         if order.count == capacity { columns[order.removeFirst()] = nil }
         columns[key] = c
         order.append(key)
