@@ -110,6 +110,14 @@ struct Accumulators {
     /// Adds `n` groups at once (each element made in one pass, not group by group).
     mutating func addGroups(_ n: Int) {
         guard n > 0 else { return }
+        // Made in place when there are none yet (the dense kernel's case): no copy.
+        if counts.isEmpty {
+            counts = Array(repeating: 0, count: n)
+            sums = Array(repeating: .zero, count: n * slotCount)
+            errors = Array(repeating: 0, count: n * slotCount)
+            if keepsExtremes { extremes = Array(repeating: (nil, nil), count: n) }
+            return
+        }
         counts += Array(repeating: 0, count: n)
         sums += Array(repeating: .zero, count: n * slotCount)
         errors += Array(repeating: 0, count: n * slotCount)

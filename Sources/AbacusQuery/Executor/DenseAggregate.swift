@@ -14,6 +14,22 @@
 
 import AbacusCore
 import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The row at each position of the rows a dense scan visits.
+private protocol RowAt { func row(_ position: Int) -> Int }
+private struct RangeRows: RowAt {
+    let first: Int
+    @inline(__always) func row(_ position: Int) -> Int { first &+ position }
+}
+private struct ListRows: RowAt {
+    let rows: UnsafeBufferPointer<Int>
+    @inline(__always) func row(_ position: Int) -> Int { rows[position] }
+}
 
 extension Executor {
     /// How a row finds its group in the dense layout: 0 is the whole statement, groups are 1...count.
@@ -52,33 +68,67 @@ extension Executor {
         }
     }
 
-    /// Each row's group in the product of several keys: 1 + Σ index × stride, one pass per key
-    /// (a row's first tag for the tag key, 0 without tags).
-    static func productGroups(_ parts: [DenseKey], _ strides: [Int], rows: DenseRows, store: EntryStore) -> [Int32] {
-        var out = [Int32](repeating: 1, count: rows.count)
-        let days = store.day, currency = store.currency, tagStart = store.tagStart, tagCodes = store.tagCodes
-        func each(_ body: (Int, Int) -> Void) {
-            switch rows {
-            case .range(let r): for (k, row) in r.enumerated() { body(k, row) }
-            case .list(let l): for (k, row) in l.enumerated() { body(k, row) }
-            }
-        }
-        for (part, stride) in zip(parts, strides) {
-            let s = Int32(stride)
-            switch part {
-            case .codes(let column, _): each { k, row in out[k] &+= Int32(truncatingIfNeeded: column[row]) &* s }
-            case .currency(let table, _): each { k, row in out[k] &+= table[Int(currency[row].packed)] &* s }
-            case .period(let table, let base, _): each { k, row in out[k] &+= table[Int(days[row] - base)] &* s }
-            case .tags:
-                each { k, row in
-                    let t = Int(tagStart[row])
-                    if t != Int(tagStart[row + 1]) { out[k] &+= (Int32(truncatingIfNeeded: tagCodes[t]) &+ 1) &* s }
+    /// Each row's group in the product of several keys: 1 + Σ index × stride (a row's first tag
+    /// for the tag key, 0 without tags). Rows are taken a block at a time and every key adds
+    /// its part to the block while it is in the cache: one pass over the rows, not one per key.
+    /// `threads` share the rows (each its own positions of the output).
+    static func productGroups(_ parts: [DenseKey], _ strides: [Int], rows: DenseRows, store: EntryStore, threads: Int = 1) -> [Int32] {
+        let n = rows.count
+        return [Int32](unsafeUninitializedCapacity: n) { buffer, initialized in
+            let out = OutBuffer(buffer)
+            let fill: @Sendable (Int) -> Void = { k in
+                guard let base = out.base else { return }
+                let lo = n * k / threads, hi = n * (k + 1) / threads
+                switch rows {
+                case .range(let r): productBlocks(parts, strides, RangeRows(first: r.lowerBound), lo..<hi, store: store, into: base)
+                case .list(let l): l.withUnsafeBufferPointer { productBlocks(parts, strides, ListRows(rows: $0), lo..<hi, store: store, into: base) }
                 }
-            case .none, .product:
-                break
             }
+            if n > 0 { if threads > 1 { DispatchQueue.concurrentPerform(iterations: threads, execute: fill) } else { fill(0) } }
+            initialized = n
         }
-        return out
+    }
+
+    /// Where the jobs of `productGroups` write, each to positions of its own.
+    private final class OutBuffer: @unchecked Sendable {
+        let base: UnsafeMutablePointer<Int32>?
+        init(_ b: UnsafeMutableBufferPointer<Int32>) { base = b.baseAddress }
+    }
+
+    /// `productGroups` for the positions `span`, a block of rows at a time.
+    private static func productBlocks<R: RowAt>(_ parts: [DenseKey], _ strides: [Int], _ rows: R, _ span: Range<Int>,
+                                                store: EntryStore, into out: UnsafeMutablePointer<Int32>) {
+        let days = store.day, currency = store.currency, tagStart = store.tagStart, tagCodes = store.tagCodes
+        let block = 2048
+        var lo = span.lowerBound
+        while lo < span.upperBound {
+            let hi = min(span.upperBound, lo + block)
+            for k in lo..<hi { out[k] = 1 }
+            for (part, stride) in zip(parts, strides) {
+                let s = Int32(stride)
+                switch part {
+                case .codes(let column, _):
+                    for k in lo..<hi { out[k] &+= Int32(truncatingIfNeeded: column[rows.row(k)]) &* s }
+                case .currency(let table, _):
+                    table.withUnsafeBufferPointer { t in
+                        for k in lo..<hi { out[k] &+= t[Int(currency[rows.row(k)].packed)] &* s }
+                    }
+                case .period(let table, let base, _):
+                    table.withUnsafeBufferPointer { t in
+                        for k in lo..<hi { out[k] &+= t[Int(days[rows.row(k)] &- base)] &* s }
+                    }
+                case .tags:
+                    for k in lo..<hi {
+                        let row = rows.row(k)
+                        let t = Int(tagStart[row])
+                        if t != Int(tagStart[row + 1]) { out[k] &+= (Int32(truncatingIfNeeded: tagCodes[t]) &+ 1) &* s }
+                    }
+                case .none, .product:
+                    break
+                }
+            }
+            lo = hi
+        }
     }
 
     /// Most groups the product of several keys may have; a sum keeps groups × slots
@@ -88,25 +138,41 @@ extension Executor {
     static let productCells = 1 << 20
     public static let compactAbove = 1 << 17
 
-    /// Each row's group among the groups that occur, numbered in the order met (1, 2, …), and
-    /// the product group (1 + Σ index × stride) of each: for products of many cells of which
-    /// few occur (four keys: 94,000 cells, 13,000 of them met at a million entries).
+    /// Each row's group among the groups that occur, numbered 1, 2, … in the order of their
+    /// product groups (1 + Σ index × stride), and the product group of each: for products of
+    /// many cells of which few occur (four keys: 94,000 cells, 13,000 of them met at a million
+    /// entries). `threads` share the rows.
     struct CompactGroups: Sendable {
         var ofRow: [Int32]
         var products: [Int32]
 
-        init(_ parts: [DenseKey], _ strides: [Int], count: Int, rows: DenseRows, store: EntryStore) {
-            ofRow = Executor.productGroups(parts, strides, rows: rows, store: store)
-            var number = [Int32](repeating: 0, count: count + 1)
-            products = []
-            for i in ofRow.indices {
-                let p = Int(ofRow[i])
-                if number[p] == 0 {
-                    products.append(Int32(p))
-                    number[p] = Int32(products.count)
-                }
-                ofRow[i] = number[p]
+        init(_ parts: [DenseKey], _ strides: [Int], count: Int, rows: DenseRows, store: EntryStore, threads: Int = 1) {
+            var ofRow = Executor.productGroups(parts, strides, rows: rows, store: store, threads: threads)
+            let n = ofRow.count
+            // The product groups that occur: each thread marks those of its share of the rows.
+            let marks = (0..<threads).map { _ in Slot<[Bool]>() }
+            let all = ofRow
+            DispatchQueue.concurrentPerform(iterations: threads) { k in
+                var seen = [Bool](repeating: false, count: count + 1)
+                for i in (n * k / threads)..<(n * (k + 1) / threads) { seen[Int(all[i])] = true }
+                marks[k].value = seen
             }
+            let seen = marks.map { $0.value ?? [] }
+            var number = [Int32](repeating: 0, count: count + 1)
+            var products: [Int32] = []
+            for p in 0...count where seen.contains(where: { $0[p] }) {
+                products.append(Int32(p))
+                number[p] = Int32(products.count)
+            }
+            self.products = products
+            ofRow.withUnsafeMutableBufferPointer { buffer in
+                let out = OutBuffer(buffer), numbers = number
+                DispatchQueue.concurrentPerform(iterations: threads) { k in
+                    guard let base = out.base else { return }
+                    for i in (n * k / threads)..<(n * (k + 1) / threads) { base[i] = numbers[Int(base[i])] }
+                }
+            }
+            self.ofRow = ofRow
         }
     }
 
@@ -189,9 +255,11 @@ extension Executor {
             } else {
                 extremes = nil
             }
-            sums = .allocate(capacity: cells); sums.initialize(repeating: .zero)
-            errors = .allocate(capacity: cells); errors.initialize(repeating: 0)
-            counts = .allocate(capacity: groups + 1); counts.initialize(repeating: 0)
+            // Zeroed pages from the system (all-zero bits are zero for these integers): nothing
+            // is written here, and the pages are touched by the scan's own thread.
+            sums = DensePartial.zeroed(cells)
+            errors = DensePartial.zeroed(cells)
+            counts = DensePartial.zeroed(groups + 1)
             perRate = .allocate(capacity: rates); perRate.initialize(repeating: 0)
             firstDay = .allocate(capacity: rates); firstDay.initialize(repeating: .max)
             lastDay = .allocate(capacity: rates); lastDay.initialize(repeating: .min)
@@ -199,8 +267,15 @@ extension Executor {
             self.filterTally = filterTally
         }
 
+        /// `n` zeros of a plain integer type (all-zero bits are zero), from `calloc`; released with `free`.
+        static func zeroed<T>(_ n: Int) -> UnsafeMutableBufferPointer<T> {
+            guard n > 0 else { return UnsafeMutableBufferPointer(start: nil, count: 0) }
+            guard let raw = calloc(n, MemoryLayout<T>.stride) else { fatalError("out of memory: \(n) accumulators") }
+            return UnsafeMutableBufferPointer(start: raw.bindMemory(to: T.self, capacity: n), count: n)
+        }
+
         deinit {
-            sums.deallocate(); errors.deallocate(); counts.deallocate()
+            free(sums.baseAddress); free(errors.baseAddress); free(counts.baseAddress)
             perRate.deallocate(); firstDay.deallocate(); lastDay.deallocate()
             extremes?.deallocate()
         }
@@ -286,9 +361,10 @@ extension Executor {
         let slots = SumSlots(converter: converter, store: store)
         let rows = planRows(plan)
         let cellsPerGroup = counting ? 1 : max(1, slots.scales.count)
+        let threads = rows.count >= parallelRows && onlineProcessors > 1 ? 2 : 1
         let compact: CompactGroups?
         if case .product(let parts, let strides, let n, nil) = key, n * cellsPerGroup > compactAbove {
-            compact = CompactGroups(parts, strides, count: n, rows: rows, store: store)
+            compact = CompactGroups(parts, strides, count: n, rows: rows, store: store, threads: threads)
         } else {
             compact = nil
         }
@@ -296,7 +372,6 @@ extension Executor {
         // The product of several keys must fit its buffers.
         if case .product = key, groupCount * cellsPerGroup > Executor.productCells { return nil }
         let amounts = plan.filter?.testsAmount == true ? (converter ?? self.converter(plan)) : nil
-        let threads = rows.count >= parallelRows && onlineProcessors > 1 ? 2 : 1
         let partials = (0..<threads).map { _ in
             DensePartial(groups: groupCount, slots: counting ? 0 : slots.scales.count, rates: converter?.rates.count ?? 0, extremes: keepsExtremes,
                          tally: converter.map(ConversionTally.init) ?? .none, filterTally: amounts.map(ConversionTally.init))
@@ -340,9 +415,8 @@ extension Executor {
         // Group 0 and every group met, numbered as `Grouper` numbers them: in the order met here.
         acc.addGroups(1 + (1..<(groupCount + 1)).count { total.counts[$0] > 0 })
         load(0, as: 0)
-        // Compacted groups in the order of their product groups, as the others come.
-        let visiting = compact.map { c in c.products.indices.sorted { c.products[$0] < c.products[$1] }.map { $0 + 1 } } ?? Array(1..<(groupCount + 1))
-        for dense in visiting where total.counts[dense] > 0 {
+        // Compacted groups are numbered in the order of their product groups, as the others come.
+        for dense in 1..<(groupCount + 1) where total.counts[dense] > 0 {
             var k = GroupCodes.zero
             switch key {
             case .none: break
