@@ -72,7 +72,10 @@ extension Executor {
     /// for the tag key, 0 without tags). Rows are taken a block at a time and every key adds
     /// its part to the block while it is in the cache: one pass over the rows, not one per key.
     /// `threads` share the rows (each its own positions of the output).
-    static func productGroups(_ parts: [DenseKey], _ strides: [Int], rows: DenseRows, store: EntryStore, threads: Int = 1) -> [Int32] {
+    /// With `marks` (one per thread), each thread also marks the product groups its rows are in
+    /// (of `cells`).
+    static func productGroups(_ parts: [DenseKey], _ strides: [Int], rows: DenseRows, store: EntryStore, threads: Int = 1,
+                              marks: [Slot<[Bool]>]? = nil, cells: Int = 0) -> [Int32] {
         let n = rows.count
         return [Int32](unsafeUninitializedCapacity: n) { buffer, initialized in
             let out = OutBuffer(buffer)
@@ -83,6 +86,10 @@ extension Executor {
                 case .range(let r): productBlocks(parts, strides, RangeRows(first: r.lowerBound), lo..<hi, store: store, into: base)
                 case .list(let l): l.withUnsafeBufferPointer { productBlocks(parts, strides, ListRows(rows: $0), lo..<hi, store: store, into: base) }
                 }
+                guard let marks else { return }
+                var seen = [Bool](repeating: false, count: cells + 1)
+                for i in lo..<hi { seen[Int(base[i])] = true }
+                marks[k].value = seen
             }
             if n > 0 { if threads > 1 { DispatchQueue.concurrentPerform(iterations: threads, execute: fill) } else { fill(0) } }
             initialized = n
@@ -138,41 +145,28 @@ extension Executor {
     static let productCells = 1 << 20
     public static let compactAbove = 1 << 17
 
-    /// Each row's group among the groups that occur, numbered 1, 2, … in the order of their
-    /// product groups (1 + Σ index × stride), and the product group of each: for products of
-    /// many cells of which few occur (four keys: 94,000 cells, 13,000 of them met at a million
-    /// entries). `threads` share the rows.
+    /// The groups of a product that occur, numbered 1, 2, … in the order of their product
+    /// groups (1 + Σ index × stride): for products of many cells of which few occur (four keys:
+    /// 94,000 cells, 13,000 of them met at a million entries). `threads` share the rows, each
+    /// working out its rows' product groups and marking those it meets, in one pass.
     struct CompactGroups: Sendable {
+        /// Each row's product group.
         var ofRow: [Int32]
+        /// The number of each product group among those that occur (0: none of the rows).
+        var number: [Int32]
+        /// The product group of each number (number − 1).
         var products: [Int32]
 
         init(_ parts: [DenseKey], _ strides: [Int], count: Int, rows: DenseRows, store: EntryStore, threads: Int = 1) {
-            var ofRow = Executor.productGroups(parts, strides, rows: rows, store: store, threads: threads)
-            let n = ofRow.count
-            // The product groups that occur: each thread marks those of its share of the rows.
             let marks = (0..<threads).map { _ in Slot<[Bool]>() }
-            let all = ofRow
-            DispatchQueue.concurrentPerform(iterations: threads) { k in
-                var seen = [Bool](repeating: false, count: count + 1)
-                for i in (n * k / threads)..<(n * (k + 1) / threads) { seen[Int(all[i])] = true }
-                marks[k].value = seen
-            }
+            ofRow = Executor.productGroups(parts, strides, rows: rows, store: store, threads: threads, marks: marks, cells: count)
             let seen = marks.map { $0.value ?? [] }
-            var number = [Int32](repeating: 0, count: count + 1)
-            var products: [Int32] = []
-            for p in 0...count where seen.contains(where: { $0[p] }) {
+            number = [Int32](repeating: 0, count: count + 1)
+            products = []
+            for p in 0...count where seen.contains(where: { p < $0.count && $0[p] }) {
                 products.append(Int32(p))
                 number[p] = Int32(products.count)
             }
-            self.products = products
-            ofRow.withUnsafeMutableBufferPointer { buffer in
-                let out = OutBuffer(buffer), numbers = number
-                DispatchQueue.concurrentPerform(iterations: threads) { k in
-                    guard let base = out.base else { return }
-                    for i in (n * k / threads)..<(n * (k + 1) / threads) { base[i] = numbers[Int(base[i])] }
-                }
-            }
-            self.ofRow = ofRow
         }
     }
 
@@ -380,7 +374,7 @@ extension Executor {
             let p = partials[k]
             do throws(QueryError) {
                 try self.denseScan(plan, key: key, rows: rows.part(k, of: threads), converter: converter, amounts: amounts, slots: slots,
-                                   groups: compact.map { ($0.ofRow, rows.count * k / threads) }, into: p)
+                                   groups: compact.map { ($0.ofRow, $0.number, rows.count * k / threads) }, into: p)
             } catch {
                 p.failure = error
             }
@@ -400,22 +394,10 @@ extension Executor {
         var acc = Accumulators(slots: slots, extremes: keepsExtremes)
         if total.overflowed { acc.markOverflow() }
         let s = total.slots
-        func load(_ dense: Int, as g: Int) {
-            acc.set(g, count: total.counts[dense],
-                    sums: UnsafeMutableBufferPointer(rebasing: total.sums[(dense * s)..<(dense * s + s)]),
-                    errors: UnsafeMutableBufferPointer(rebasing: total.errors[(dense * s)..<(dense * s + s)]))
-            // The extremes of each scale compete across scales here.
-            guard let extremes = total.extremes else { return }
-            for k in 0..<s where extremes[dense * s + k].count > 0 {
-                let e = extremes[dense * s + k]
-                acc.pick(g, RowPick(row: e.minRow, amount: e.minAmount, id: e.minID, value: e.min, scale: slots.scales[k]))
-                acc.pick(g, RowPick(row: e.maxRow, amount: e.maxAmount, id: e.maxID, value: e.max, scale: slots.scales[k]))
-            }
-        }
-        // Group 0 and every group met, numbered as `Grouper` numbers them: in the order met here.
-        acc.addGroups(1 + (1..<(groupCount + 1)).count { total.counts[$0] > 0 })
-        load(0, as: 0)
-        // Compacted groups are numbered in the order of their product groups, as the others come.
+        // Group 0 and every group met, numbered as `Grouper` numbers them: in the order met here
+        // (compacted groups are numbered in the order of their product groups, as the others come).
+        var denseOf = [0]
+        denseOf.reserveCapacity(groupCount + 1)
         for dense in 1..<(groupCount + 1) where total.counts[dense] > 0 {
             var k = GroupCodes.zero
             switch key {
@@ -430,7 +412,21 @@ extension Executor {
                     k[i] = part.code((product - 1) / strides[i] % max(1, part.count))
                 }
             }
-            load(dense, as: groups.group(k))
+            // Each key is new: its group is the next number.
+            _ = groups.group(k)
+            denseOf.append(dense)
+        }
+        // The sums stay where the scan left them (no copy of groups × slots accumulators).
+        acc.adopt(total, groups: denseOf)
+        // The extremes of each scale compete across scales here.
+        if let extremes = total.extremes {
+            for (g, dense) in denseOf.enumerated() {
+                for k in 0..<s where extremes[dense * s + k].count > 0 {
+                    let e = extremes[dense * s + k]
+                    acc.pick(g, RowPick(row: e.minRow, amount: e.minAmount, id: e.minID, value: e.min, scale: slots.scales[k]))
+                    acc.pick(g, RowPick(row: e.maxRow, amount: e.maxAmount, id: e.maxID, value: e.max, scale: slots.scales[k]))
+                }
+            }
         }
         return Scan(groups: groups, acc: acc, tally: tally, filterTally: filterTally)
     }
@@ -482,10 +478,10 @@ extension Executor {
     }
 
     /// One thread's scan of its rows into `p`.
-    /// `groups`: each row's group worked out ahead (`CompactGroups`) for all the rows scanned,
-    /// and where this part of them starts.
+    /// `groups`: each row's product group worked out ahead (`CompactGroups`) for all the rows
+    /// scanned, the group each product group is numbered, and where this part of the rows starts.
     func denseScan(_ plan: Plan, key: DenseKey, rows: DenseRows, converter: RowConverter?, amounts: RowConverter?,
-                   slots: SumSlots, groups: ([Int32], from: Int)? = nil, into p: DensePartial) throws(QueryError) {
+                   slots: SumSlots, groups: ([Int32], number: [Int32], from: Int)? = nil, into p: DensePartial) throws(QueryError) {
         let storeAmounts = store.amount
         let days = store.day
         let subject = plan.subject
@@ -525,10 +521,10 @@ extension Executor {
         // The key taken apart once: matching the enum for every row would bind (and retain) its
         // tables every time. Several keys: each row's group is worked out ahead, one tight pass
         // per key.
-        enum Kind { case none, codes, currency, period, tags, product }
+        enum Kind { case none, codes, currency, period, tags, product, compact }
         var kind = Kind.none
         var column: StoreColumn<UInt32> = [], table: [Int32] = [], base: Int32 = 0
-        var productGroup: [Int32] = []
+        var productGroup: [Int32] = [], number: [Int32] = []
         var productFrom = 0
         switch key {
         case .none: kind = .none
@@ -537,8 +533,11 @@ extension Executor {
         case .period(let t, let b, _): (kind, table, base) = (.period, t, b)
         case .tags: kind = .tags
         case .product(let parts, let strides, _, _):
-            kind = .product
-            if let groups { (productGroup, productFrom) = groups } else { productGroup = Executor.productGroups(parts, strides, rows: rows, store: store) }
+            if let groups {
+                (kind, productGroup, number, productFrom) = (.compact, groups.0, groups.number, groups.from)
+            } else {
+                (kind, productGroup) = (.product, Executor.productGroups(parts, strides, rows: rows, store: store))
+            }
         }
         let firstRow: Int
         if case .range(let r) = rows { firstRow = r.lowerBound } else { firstRow = 0 }
@@ -556,6 +555,7 @@ extension Executor {
                 let t = Int(tagStart[row])
                 return t == Int(tagStart[row + 1]) ? 1 : Int(tagCodes[t]) + 2
             case .product: return Int(productGroup[productFrom &+ position])
+            case .compact: return Int(number[Int(productGroup[productFrom &+ position])])
             }
         }
         /// The row's groups after its first, for a row with several tags: tag position t is
