@@ -46,6 +46,15 @@ import Testing
         """
     }
 
+    /// An expense row converted alone at its exact rate: a fraction, never a cut quotient.
+    static func exactExpense(_ row: Int, _ converter: RowConverter, _ store: EntryStore) throws -> Fraction {
+        let amount = -store.amount[row]
+        let id = converter.id(row)
+        if id >= 0 { return converter.exactValue(amount: amount, id: id) }
+        let (p, scale) = try #require(converter.product(row, id: id, amount: amount, negate: true))
+        return Fraction(WideDecimal(p.big, scale: scale))
+    }
+
     @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8] as [UInt64])
     func groupedSumsEqualEntryByEntryConversion(seed: UInt64) throws {
         let ledger = try LedgerLoader.load(documents: [("gen.json", ExactAggregationPropertyTests.ledger(seed: seed))])
@@ -63,15 +72,7 @@ import Testing
             var perCategory: [String: Fraction] = [:]
             var all = Fraction.zero
             for row in 0..<store.count where store.amount[row] < 0 && !store.isTransfer[row] {
-                let amount = -store.amount[row]
-                let id = converter.id(row)
-                let v: Fraction
-                if id >= 0 {
-                    v = converter.exactValue(amount: amount, id: id)
-                } else {
-                    let (p, scale) = try #require(converter.product(row, id: id, amount: amount, negate: true))
-                    v = Fraction(WideDecimal(p.big, scale: scale))
-                }
+                let v = try ExactAggregationPropertyTests.exactExpense(row, converter, store)
                 perCategory[store.categories[Int(store.category[row])], default: .zero] = perCategory[store.categories[Int(store.category[row])], default: .zero] + v
                 all = all + v
             }

@@ -59,6 +59,20 @@ struct SplitMix64: RandomNumberGenerator {
         return "\(aggregate) \(subject)\(target)\(by) where \(conjuncts.joined(separator: " and "))\(period)\(valuation)"
     }
 
+    /// Two ways of running `q` give the same rows, totals and warnings, or fail alike.
+    static func expectSame(_ a: Result<ResultSet, any Error>, _ b: Result<ResultSet, any Error>, _ q: String) {
+        switch (a, b) {
+        case (.success(let x), .success(let y)):
+            #expect(x.rows == y.rows, "\(q)")
+            #expect(x.totals == y.totals, "\(q)")
+            #expect(x.warnings == y.warnings, "\(q)")
+        case (.failure(let x), .failure(let y)):
+            #expect("\(x)" == "\(y)", "\(q)")
+        default:
+            Issue.record("one path failed and the other did not: \(q)")
+        }
+    }
+
     @Test func postingListsAndScansGiveTheSameResults() throws {
         let ledger = try DemoLedgerTests.ledger.get()
         let today = Day(year: 2025, month: 12, day: 31)!
@@ -71,18 +85,7 @@ struct SplitMix64: RandomNumberGenerator {
             scanned.useIndexes = false
             if try indexed.plan(q).index != nil { usedIndex += 1 }
             #expect(try scanned.plan(q).index == nil)
-            let a = Result { try indexed.run(q) }
-            let b = Result { try scanned.run(q) }
-            switch (a, b) {
-            case (.success(let x), .success(let y)):
-                #expect(x.rows == y.rows, "\(q)")
-                #expect(x.totals == y.totals, "\(q)")
-                #expect(x.warnings == y.warnings, "\(q)")
-            case (.failure(let x), .failure(let y)):
-                #expect("\(x)" == "\(y)", "\(q)")
-            default:
-                Issue.record("one path failed and the other did not: \(q)")
-            }
+            IndexPropertyTests.expectSame(Result { try indexed.run(q) }, Result { try scanned.run(q) }, q)
         }
         // The property says something only if the index was really used.
         #expect(usedIndex > 150)

@@ -24,7 +24,7 @@ import Testing
             guard seen.insert(codes).inserted else { continue }
             let value = Cell.count(Int(random.next() % 5))
             groups.append(GroupValue(id: groups.count + 1, key: zip(columns, codes).map { $0[Int($1)] }, value: value,
-                                     entries: 1, codes: codes.map { wide ? $0 &* 40_000_003 : $0 }))
+                                     entries: 1, codes: GroupCodes(codes.map { wide ? $0 &* 40_000_003 : $0 })))
         }
         let keys: [GroupKey] = columns.count == 2 ? [.category, .month] : [.month, .book, .currency]
         let orders: [Order?] = [nil, Order(key: .key(keys[1]), descending: false, range: 0..<0),

@@ -140,6 +140,29 @@ import Testing
         }
     }
 
+    /// A period's and a currency's JSON text is made once and kept: past what the keeping holds
+    /// (1,024 periods, 16 currencies met lately) and with periods of every unit sharing a code,
+    /// each cell still reads as its own text.
+    @Test func jsonKeepsPeriodAndCurrencyTextAcrossManyValues() throws {
+        let units: [PeriodUnit] = [.day, .week, .month, .quarter, .year]
+        let codes = ["USD", "EUR", "INR", "JPY", "GBP", "SGD", "AED", "KWD", "CHF", "CAD", "AUD", "NZD", "SEK", "NOK", "DKK", "PLN", "CZK", "HUF", "ZAR", "MXN"]
+        let rows: [[Cell]] = (0..<3000).map { n in
+            let unit = units[n % units.count]
+            let code: Int32 = unit == .day ? Int32(20_000 + n % 1500) : (unit == .week ? Int32(2900 + n % 40) : (unit == .month ? Int32(24_290 + n % 30) : (unit == .quarter ? Int32(8100 + n % 8) : 2025)))
+            return [.period(Period(unit: unit, code: code)), .currency(Currency(code: codes[(n * 7) % codes.count])!)]
+        }
+        let r = ResultSet(columns: [Column("period", .text), Column("currency", .text)], rows: rows, currency: nil)
+        let text = Renderer(format: .json, money: MoneyFormat()).render(r)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        let back = try #require(object["rows"] as? [[String: Any]])
+        #expect(back.count == rows.count)
+        for (row, read) in zip(rows, back) {
+            guard case .period(let p) = row[0], case .currency(let c) = row[1] else { continue }
+            #expect(read["period"] as? String == p.description)
+            #expect(read["currency"] as? String == c.code)
+        }
+    }
+
     @Test func markdownRightAlignsTheAmount() {
         let text = Renderer(format: .markdown, money: MoneyFormat()).render(RendererTests.result)
         #expect(text.hasPrefix("| party | amount |\n| --- | ---: |\n"))

@@ -84,6 +84,30 @@ struct Accumulators {
     private var errorOverflows: [Int: BigInt] = [:]
     private(set) var counts: [Int] = []
 
+    /// A dense scan's buffers, read where they lie instead of `sums` and `errors`: group g's
+    /// slots start at `denseGroup[g] × slotCount` there.
+    private var dense: Executor.DensePartial?
+    private var denseGroup: [Int] = []
+
+    /// Takes a dense scan's counts, sums and error sums, group g being its group `groups[g]`
+    /// (0 the whole statement); the sums are not copied. A count's scan keeps no sums: they are zero.
+    mutating func adopt(_ partial: Executor.DensePartial, groups: [Int]) {
+        counts = groups.map { partial.counts[$0] }
+        if keepsExtremes { extremes = Array(repeating: (nil, nil), count: groups.count) }
+        if partial.slots == slotCount {
+            dense = partial
+            denseGroup = groups
+        } else {
+            sums = Array(repeating: .zero, count: groups.count * slotCount)
+            errors = Array(repeating: 0, count: groups.count * slotCount)
+        }
+    }
+
+    /// Where group g's slots start, and slot i's sum and error sum.
+    @inline(__always) private func base(_ g: Int) -> Int { dense == nil ? g * slotCount : denseGroup[g] * slotCount }
+    @inline(__always) private func sum(at i: Int) -> Int256 { dense?.sums[i] ?? sums[i] }
+    @inline(__always) private func error(at i: Int) -> Int128 { dense?.errors[i] ?? errors[i] }
+
     /// Takes the entry counts of another pass over the same groups (a split view's average
     /// divides by entries, not parts).
     mutating func takeCounts(of other: Accumulators) { counts = other.counts }
@@ -107,28 +131,8 @@ struct Accumulators {
         if keepsExtremes { extremes.append((nil, nil)) }
     }
 
-    /// Adds `n` groups at once (each element made in one pass, not group by group).
-    mutating func addGroups(_ n: Int) {
-        guard n > 0 else { return }
-        counts += Array(repeating: 0, count: n)
-        sums += Array(repeating: .zero, count: n * slotCount)
-        errors += Array(repeating: 0, count: n * slotCount)
-        if keepsExtremes { extremes += Array(repeating: (nil, nil), count: n) }
-    }
-
     @inline(__always)
     mutating func count(_ g: Int) { counts[g] &+= 1 }
-
-    /// Sets group g's count, sums and error sums at once (from `Executor.denseAggregate`; a
-    /// count has no sums).
-    mutating func set(_ g: Int, count: Int, sums s: UnsafeMutableBufferPointer<Int256>, errors e: UnsafeMutableBufferPointer<Int128>) {
-        counts[g] = count
-        guard !s.isEmpty else { return }
-        for k in 0..<slotCount {
-            sums[g * slotCount + k] = s[k]
-            errors[g * slotCount + k] = e[k]
-        }
-    }
 
     mutating func markOverflow() { overflowed = true }
 
@@ -158,25 +162,25 @@ struct Accumulators {
     /// place per unit of amount. Slots are aligned to the finest scale among those in use,
     /// one multiplication each: in 256 bits nearly always, in BigInt only past them.
     func sum(_ g: Int) -> BoundedValue {
-        let base = g * slotCount
+        let base = base(g)
         var top = Int.min
-        for s in 0..<slotCount where sums[base + s] != .zero { top = max(top, slots.scales[s]) }
+        for s in 0..<slotCount where sum(at: base + s) != .zero { top = max(top, slots.scales[s]) }
         guard top != Int.min else { return BoundedValue(approximate: .zero) }
         var value = Int256.zero, error = Int256.zero, fits = true
-        for s in 0..<slotCount where fits && sums[base + s] != .zero {
+        for s in 0..<slotCount where fits && sum(at: base + s) != .zero {
             let i = base + s, k = top - slots.scales[s]
-            if let shifted = sums[i].timesPowerOfTen(k), !value.add(shifted) {} else { fits = false }
+            if let shifted = sum(at: i).timesPowerOfTen(k), !value.add(shifted) {} else { fits = false }
             // ½ unit at scale top (×10 at scale top + 1 is 5).
             if slots.inexact[s] {
-                if errorOverflows.isEmpty, let e = Int256(errors[i], times: 5).timesPowerOfTen(k), !error.add(e) {} else { fits = false }
+                if errorOverflows.isEmpty, let e = Int256(self.error(at: i), times: 5).timesPowerOfTen(k), !error.add(e) {} else { fits = false }
             }
         }
         if fits { return BoundedValue(approximate: value, scale: top, error: error) }
         var wideValue = BigInt(0), wideError = BigInt(0)
-        for s in 0..<slotCount where sums[base + s] != .zero {
+        for s in 0..<slotCount where sum(at: base + s) != .zero {
             let i = base + s, k = top - slots.scales[s]
-            wideValue += sums[i].big * bigPowerOfTen(k)
-            if slots.inexact[s] { wideError += (BigInt(errors[i]) + (errorOverflows[i] ?? BigInt(0))) * 5 * bigPowerOfTen(k) }
+            wideValue += sum(at: i).big * bigPowerOfTen(k)
+            if slots.inexact[s] { wideError += (BigInt(self.error(at: i)) + (errorOverflows[i] ?? BigInt(0))) * 5 * bigPowerOfTen(k) }
         }
         return BoundedValue(approximate: WideDecimal(wideValue, scale: top), error: WideDecimal(wideError, scale: top + 1))
     }
@@ -185,7 +189,7 @@ struct Accumulators {
     func exactPart(_ g: Int) -> WideDecimal {
         var value = WideDecimal.zero
         for s in 0..<slotCount where !slots.inexact[s] {
-            value = value + WideDecimal(sums[g * slotCount + s].big, scale: slots.scales[s])
+            value = value + WideDecimal(sum(at: base(g) + s).big, scale: slots.scales[s])
         }
         return value
     }

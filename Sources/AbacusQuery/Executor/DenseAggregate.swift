@@ -14,6 +14,27 @@
 
 import AbacusCore
 import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+#if canImport(Glibc)
+@_silgen_name("mallopt")
+private func glibcMallopt(_ parameter: Int32, _ value: Int32) -> Int32
+#endif
+
+/// The row at each position of the rows a dense scan visits.
+private protocol RowAt { func row(_ position: Int) -> Int }
+private struct RangeRows: RowAt {
+    let first: Int
+    @inline(__always) func row(_ position: Int) -> Int { first &+ position }
+}
+private struct ListRows: RowAt {
+    let rows: UnsafeBufferPointer<Int>
+    @inline(__always) func row(_ position: Int) -> Int { rows[position] }
+}
 
 extension Executor {
     /// How a row finds its group in the dense layout: 0 is the whole statement, groups are 1...count.
@@ -52,33 +73,74 @@ extension Executor {
         }
     }
 
-    /// Each row's group in the product of several keys: 1 + Σ index × stride, one pass per key
-    /// (a row's first tag for the tag key, 0 without tags).
-    static func productGroups(_ parts: [DenseKey], _ strides: [Int], rows: DenseRows, store: EntryStore) -> [Int32] {
-        var out = [Int32](repeating: 1, count: rows.count)
-        let days = store.day, currency = store.currency, tagStart = store.tagStart, tagCodes = store.tagCodes
-        func each(_ body: (Int, Int) -> Void) {
-            switch rows {
-            case .range(let r): for (k, row) in r.enumerated() { body(k, row) }
-            case .list(let l): for (k, row) in l.enumerated() { body(k, row) }
-            }
-        }
-        for (part, stride) in zip(parts, strides) {
-            let s = Int32(stride)
-            switch part {
-            case .codes(let column, _): each { k, row in out[k] &+= Int32(truncatingIfNeeded: column[row]) &* s }
-            case .currency(let table, _): each { k, row in out[k] &+= table[Int(currency[row].packed)] &* s }
-            case .period(let table, let base, _): each { k, row in out[k] &+= table[Int(days[row] - base)] &* s }
-            case .tags:
-                each { k, row in
-                    let t = Int(tagStart[row])
-                    if t != Int(tagStart[row + 1]) { out[k] &+= (Int32(truncatingIfNeeded: tagCodes[t]) &+ 1) &* s }
+    /// Each row's group in the product of several keys: 1 + Σ index × stride (a row's first tag
+    /// for the tag key, 0 without tags). Rows are taken a block at a time and every key adds
+    /// its part to the block while it is in the cache: one pass over the rows, not one per key.
+    /// `threads` share the rows (each its own positions of the output).
+    /// With `marks` (one per thread), each thread also marks the product groups its rows are in
+    /// (of `cells`).
+    static func productGroups(_ parts: [DenseKey], _ strides: [Int], rows: DenseRows, store: EntryStore, threads: Int = 1,
+                              marks: [Slot<[Bool]>]? = nil, cells: Int = 0) -> [Int32] {
+        let n = rows.count
+        return [Int32](unsafeUninitializedCapacity: n) { buffer, initialized in
+            let out = OutBuffer(buffer)
+            let fill: @Sendable (Int) -> Void = { k in
+                guard let base = out.base else { return }
+                let lo = n * k / threads, hi = n * (k + 1) / threads
+                switch rows {
+                case .range(let r): productBlocks(parts, strides, RangeRows(first: r.lowerBound), lo..<hi, store: store, into: base)
+                case .list(let l): l.withUnsafeBufferPointer { productBlocks(parts, strides, ListRows(rows: $0), lo..<hi, store: store, into: base) }
                 }
-            case .none, .product:
-                break
+                guard let marks else { return }
+                var seen = [Bool](repeating: false, count: cells + 1)
+                for i in lo..<hi { seen[Int(base[i])] = true }
+                marks[k].value = seen
             }
+            if n > 0 { if threads > 1 { DispatchQueue.concurrentPerform(iterations: threads, execute: fill) } else { fill(0) } }
+            initialized = n
         }
-        return out
+    }
+
+    /// Where the jobs of `productGroups` write, each to positions of its own.
+    private final class OutBuffer: @unchecked Sendable {
+        let base: UnsafeMutablePointer<Int32>?
+        init(_ b: UnsafeMutableBufferPointer<Int32>) { base = b.baseAddress }
+    }
+
+    /// `productGroups` for the positions `span`, a block of rows at a time.
+    private static func productBlocks<R: RowAt>(_ parts: [DenseKey], _ strides: [Int], _ rows: R, _ span: Range<Int>,
+                                                store: EntryStore, into out: UnsafeMutablePointer<Int32>) {
+        let days = store.day, currency = store.currency, tagStart = store.tagStart, tagCodes = store.tagCodes
+        let block = 2048
+        var lo = span.lowerBound
+        while lo < span.upperBound {
+            let hi = min(span.upperBound, lo + block)
+            for k in lo..<hi { out[k] = 1 }
+            for (part, stride) in zip(parts, strides) {
+                let s = Int32(stride)
+                switch part {
+                case .codes(let column, _):
+                    for k in lo..<hi { out[k] &+= Int32(truncatingIfNeeded: column[rows.row(k)]) &* s }
+                case .currency(let table, _):
+                    table.withUnsafeBufferPointer { t in
+                        for k in lo..<hi { out[k] &+= t[Int(currency[rows.row(k)].packed)] &* s }
+                    }
+                case .period(let table, let base, _):
+                    table.withUnsafeBufferPointer { t in
+                        for k in lo..<hi { out[k] &+= t[Int(days[rows.row(k)] &- base)] &* s }
+                    }
+                case .tags:
+                    for k in lo..<hi {
+                        let row = rows.row(k)
+                        let t = Int(tagStart[row])
+                        if t != Int(tagStart[row + 1]) { out[k] &+= (Int32(truncatingIfNeeded: tagCodes[t]) &+ 1) &* s }
+                    }
+                case .none, .product:
+                    break
+                }
+            }
+            lo = hi
+        }
     }
 
     /// Most groups the product of several keys may have; a sum keeps groups × slots
@@ -88,24 +150,27 @@ extension Executor {
     static let productCells = 1 << 20
     public static let compactAbove = 1 << 17
 
-    /// Each row's group among the groups that occur, numbered in the order met (1, 2, …), and
-    /// the product group (1 + Σ index × stride) of each: for products of many cells of which
-    /// few occur (four keys: 94,000 cells, 13,000 of them met at a million entries).
+    /// The groups of a product that occur, numbered 1, 2, … in the order of their product
+    /// groups (1 + Σ index × stride): for products of many cells of which few occur (four keys:
+    /// 94,000 cells, 13,000 of them met at a million entries). `threads` share the rows, each
+    /// working out its rows' product groups and marking those it meets, in one pass.
     struct CompactGroups: Sendable {
+        /// Each row's product group.
         var ofRow: [Int32]
+        /// The number of each product group among those that occur (0: none of the rows).
+        var number: [Int32]
+        /// The product group of each number (number − 1).
         var products: [Int32]
 
-        init(_ parts: [DenseKey], _ strides: [Int], count: Int, rows: DenseRows, store: EntryStore) {
-            ofRow = Executor.productGroups(parts, strides, rows: rows, store: store)
-            var number = [Int32](repeating: 0, count: count + 1)
+        init(_ parts: [DenseKey], _ strides: [Int], count: Int, rows: DenseRows, store: EntryStore, threads: Int = 1) {
+            let marks = (0..<threads).map { _ in Slot<[Bool]>() }
+            ofRow = Executor.productGroups(parts, strides, rows: rows, store: store, threads: threads, marks: marks, cells: count)
+            let seen = marks.map { $0.value ?? [] }
+            number = [Int32](repeating: 0, count: count + 1)
             products = []
-            for i in ofRow.indices {
-                let p = Int(ofRow[i])
-                if number[p] == 0 {
-                    products.append(Int32(p))
-                    number[p] = Int32(products.count)
-                }
-                ofRow[i] = number[p]
+            for p in 0...count where seen.contains(where: { p < $0.count && $0[p] }) {
+                products.append(Int32(p))
+                number[p] = Int32(products.count)
             }
         }
     }
@@ -189,9 +254,11 @@ extension Executor {
             } else {
                 extremes = nil
             }
-            sums = .allocate(capacity: cells); sums.initialize(repeating: .zero)
-            errors = .allocate(capacity: cells); errors.initialize(repeating: 0)
-            counts = .allocate(capacity: groups + 1); counts.initialize(repeating: 0)
+            // Zeroed pages from the system (all-zero bits are zero for these integers): nothing
+            // is written here, and the pages are touched by the scan's own thread.
+            sums = DensePartial.zeroed(cells)
+            errors = DensePartial.zeroed(cells)
+            counts = DensePartial.zeroed(groups + 1)
             perRate = .allocate(capacity: rates); perRate.initialize(repeating: 0)
             firstDay = .allocate(capacity: rates); firstDay.initialize(repeating: .max)
             lastDay = .allocate(capacity: rates); lastDay.initialize(repeating: .min)
@@ -199,8 +266,15 @@ extension Executor {
             self.filterTally = filterTally
         }
 
+        /// `n` zeros of a plain integer type (all-zero bits are zero), from `calloc`; released with `free`.
+        static func zeroed<T>(_ n: Int) -> UnsafeMutableBufferPointer<T> {
+            guard n > 0 else { return UnsafeMutableBufferPointer(start: nil, count: 0) }
+            guard let raw = calloc(n, MemoryLayout<T>.stride) else { fatalError("out of memory: \(n) accumulators") }
+            return UnsafeMutableBufferPointer(start: raw.bindMemory(to: T.self, capacity: n), count: n)
+        }
+
         deinit {
-            sums.deallocate(); errors.deallocate(); counts.deallocate()
+            free(sums.baseAddress); free(errors.baseAddress); free(counts.baseAddress)
             perRate.deallocate(); firstDay.deallocate(); lastDay.deallocate()
             extremes?.deallocate()
         }
@@ -274,6 +348,17 @@ extension Executor {
         }
     }
 
+    /// A grouping of thousands of groups takes megabytes of accumulators for each statement:
+    /// freed, they stay with the process (up to 512 MB) instead of going back to the system, so
+    /// that the next statement does not fault in fresh zeroed pages for them.
+    static let keepFreedMemory: Void = {
+        #if canImport(Glibc)
+        // glibc's M_MMAP_THRESHOLD (-3) and M_TRIM_THRESHOLD (-1); malloc.h is not in Swift's Glibc module.
+        _ = glibcMallopt(-3, 32 << 20)
+        _ = glibcMallopt(-1, 512 << 20)
+        #endif
+    }()
+
     /// Scans too small for a second thread to pay for itself stay on one.
     public static let parallelRows = 200_000
 
@@ -281,14 +366,16 @@ extension Executor {
     /// outgrew 128 bits): the general path then answers.
     func denseAggregate(_ plan: Plan, keys: [GroupKey], converter: RowConverter?) throws(QueryError) -> Scan? {
         guard plan.aggregate != .list, let key = denseKey(keys, rows: plan.rows) else { return nil }
+        _ = Executor.keepFreedMemory
         let keepsExtremes = plan.aggregate == .min || plan.aggregate == .max
         let counting = plan.aggregate == .count
         let slots = SumSlots(converter: converter, store: store)
         let rows = planRows(plan)
         let cellsPerGroup = counting ? 1 : max(1, slots.scales.count)
+        let threads = rows.count >= parallelRows && onlineProcessors > 1 ? 2 : 1
         let compact: CompactGroups?
         if case .product(let parts, let strides, let n, nil) = key, n * cellsPerGroup > compactAbove {
-            compact = CompactGroups(parts, strides, count: n, rows: rows, store: store)
+            compact = CompactGroups(parts, strides, count: n, rows: rows, store: store, threads: threads)
         } else {
             compact = nil
         }
@@ -296,7 +383,6 @@ extension Executor {
         // The product of several keys must fit its buffers.
         if case .product = key, groupCount * cellsPerGroup > Executor.productCells { return nil }
         let amounts = plan.filter?.testsAmount == true ? (converter ?? self.converter(plan)) : nil
-        let threads = rows.count >= parallelRows && onlineProcessors > 1 ? 2 : 1
         let partials = (0..<threads).map { _ in
             DensePartial(groups: groupCount, slots: counting ? 0 : slots.scales.count, rates: converter?.rates.count ?? 0, extremes: keepsExtremes,
                          tally: converter.map(ConversionTally.init) ?? .none, filterTally: amounts.map(ConversionTally.init))
@@ -305,7 +391,7 @@ extension Executor {
             let p = partials[k]
             do throws(QueryError) {
                 try self.denseScan(plan, key: key, rows: rows.part(k, of: threads), converter: converter, amounts: amounts, slots: slots,
-                                   groups: compact.map { ($0.ofRow, rows.count * k / threads) }, into: p)
+                                   groups: compact.map { ($0.ofRow, $0.number, rows.count * k / threads) }, into: p)
             } catch {
                 p.failure = error
             }
@@ -325,24 +411,11 @@ extension Executor {
         var acc = Accumulators(slots: slots, extremes: keepsExtremes)
         if total.overflowed { acc.markOverflow() }
         let s = total.slots
-        func load(_ dense: Int, as g: Int) {
-            acc.set(g, count: total.counts[dense],
-                    sums: UnsafeMutableBufferPointer(rebasing: total.sums[(dense * s)..<(dense * s + s)]),
-                    errors: UnsafeMutableBufferPointer(rebasing: total.errors[(dense * s)..<(dense * s + s)]))
-            // The extremes of each scale compete across scales here.
-            guard let extremes = total.extremes else { return }
-            for k in 0..<s where extremes[dense * s + k].count > 0 {
-                let e = extremes[dense * s + k]
-                acc.pick(g, RowPick(row: e.minRow, amount: e.minAmount, id: e.minID, value: e.min, scale: slots.scales[k]))
-                acc.pick(g, RowPick(row: e.maxRow, amount: e.maxAmount, id: e.maxID, value: e.max, scale: slots.scales[k]))
-            }
-        }
-        // Group 0 and every group met, numbered as `Grouper` numbers them: in the order met here.
-        acc.addGroups(1 + (1..<(groupCount + 1)).count { total.counts[$0] > 0 })
-        load(0, as: 0)
-        // Compacted groups in the order of their product groups, as the others come.
-        let visiting = compact.map { c in c.products.indices.sorted { c.products[$0] < c.products[$1] }.map { $0 + 1 } } ?? Array(1..<(groupCount + 1))
-        for dense in visiting where total.counts[dense] > 0 {
+        // Group 0 and every group met, numbered as `Grouper` numbers them: in the order met here
+        // (compacted groups are numbered in the order of their product groups, as the others come).
+        var denseOf = [0]
+        denseOf.reserveCapacity(groupCount + 1)
+        for dense in 1..<(groupCount + 1) where total.counts[dense] > 0 {
             var k = GroupCodes.zero
             switch key {
             case .none: break
@@ -356,7 +429,21 @@ extension Executor {
                     k[i] = part.code((product - 1) / strides[i] % max(1, part.count))
                 }
             }
-            load(dense, as: groups.group(k))
+            // Each key is new: its group is the next number.
+            _ = groups.group(k)
+            denseOf.append(dense)
+        }
+        // The sums stay where the scan left them (no copy of groups × slots accumulators).
+        acc.adopt(total, groups: denseOf)
+        // The extremes of each scale compete across scales here.
+        if let extremes = total.extremes {
+            for (g, dense) in denseOf.enumerated() {
+                for k in 0..<s where extremes[dense * s + k].count > 0 {
+                    let e = extremes[dense * s + k]
+                    acc.pick(g, RowPick(row: e.minRow, amount: e.minAmount, id: e.minID, value: e.min, scale: slots.scales[k]))
+                    acc.pick(g, RowPick(row: e.maxRow, amount: e.maxAmount, id: e.maxID, value: e.max, scale: slots.scales[k]))
+                }
+            }
         }
         return Scan(groups: groups, acc: acc, tally: tally, filterTally: filterTally)
     }
@@ -408,10 +495,10 @@ extension Executor {
     }
 
     /// One thread's scan of its rows into `p`.
-    /// `groups`: each row's group worked out ahead (`CompactGroups`) for all the rows scanned,
-    /// and where this part of them starts.
+    /// `groups`: each row's product group worked out ahead (`CompactGroups`) for all the rows
+    /// scanned, the group each product group is numbered, and where this part of the rows starts.
     func denseScan(_ plan: Plan, key: DenseKey, rows: DenseRows, converter: RowConverter?, amounts: RowConverter?,
-                   slots: SumSlots, groups: ([Int32], from: Int)? = nil, into p: DensePartial) throws(QueryError) {
+                   slots: SumSlots, groups: ([Int32], number: [Int32], from: Int)? = nil, into p: DensePartial) throws(QueryError) {
         let storeAmounts = store.amount
         let days = store.day
         let subject = plan.subject
@@ -451,10 +538,10 @@ extension Executor {
         // The key taken apart once: matching the enum for every row would bind (and retain) its
         // tables every time. Several keys: each row's group is worked out ahead, one tight pass
         // per key.
-        enum Kind { case none, codes, currency, period, tags, product }
+        enum Kind { case none, codes, currency, period, tags, product, compact }
         var kind = Kind.none
         var column: StoreColumn<UInt32> = [], table: [Int32] = [], base: Int32 = 0
-        var productGroup: [Int32] = []
+        var productGroup: [Int32] = [], number: [Int32] = []
         var productFrom = 0
         switch key {
         case .none: kind = .none
@@ -463,8 +550,11 @@ extension Executor {
         case .period(let t, let b, _): (kind, table, base) = (.period, t, b)
         case .tags: kind = .tags
         case .product(let parts, let strides, _, _):
-            kind = .product
-            if let groups { (productGroup, productFrom) = groups } else { productGroup = Executor.productGroups(parts, strides, rows: rows, store: store) }
+            if let groups {
+                (kind, productGroup, number, productFrom) = (.compact, groups.0, groups.number, groups.from)
+            } else {
+                (kind, productGroup) = (.product, Executor.productGroups(parts, strides, rows: rows, store: store))
+            }
         }
         let firstRow: Int
         if case .range(let r) = rows { firstRow = r.lowerBound } else { firstRow = 0 }
@@ -482,6 +572,7 @@ extension Executor {
                 let t = Int(tagStart[row])
                 return t == Int(tagStart[row + 1]) ? 1 : Int(tagCodes[t]) + 2
             case .product: return Int(productGroup[productFrom &+ position])
+            case .compact: return Int(number[Int(productGroup[productFrom &+ position])])
             }
         }
         /// The row's groups after its first, for a row with several tags: tag position t is
@@ -564,25 +655,18 @@ extension Executor {
             for t in more.positions { add(more.base &+ (Int(tagCodes[t]) &+ 1) &* more.stride, slot, product, value, row, id) }
         }
 
-        // Ctrl-C is looked for every 64k rows.
+        // Ctrl-C is looked for every 64k rows. One call of `visit` for both kinds of rows: it is
+        // then inlined (a row's position among the rows scanned is k either way).
         let stride = 1 << 16
-        switch rows {
-        case .range(let r):
-            var lo = r.lowerBound
-            while lo < r.upperBound {
-                if isCancelled() { throw QueryError(.cancelled, at: nil) }
-                let hi = min(r.upperBound, lo + stride)
-                for row in lo..<hi { visit(row, row &- firstRow) }
-                lo = hi
-            }
-        case .list(let list):
-            var lo = 0
-            while lo < list.count {
-                if isCancelled() { throw QueryError(.cancelled, at: nil) }
-                let hi = min(list.count, lo + stride)
-                for k in lo..<hi { visit(list[k], k) }
-                lo = hi
-            }
+        var list: [Int] = []
+        if case .list(let l) = rows { list = l }
+        let isList = !list.isEmpty, total = rows.count
+        var lo = 0
+        while lo < total {
+            if isCancelled() { throw QueryError(.cancelled, at: nil) }
+            let hi = min(total, lo + stride)
+            for k in lo..<hi { visit(isList ? list[k] : firstRow &+ k, k) }
+            lo = hi
         }
         p.tally = tally
         p.filterTally = filterTally

@@ -12,6 +12,13 @@ struct GroupCodes: Equatable {
 
     static let zero = GroupCodes()
 
+    init() {}
+
+    /// The codes of the keys in order (at most eight).
+    init(_ codes: [UInt32]) {
+        for (i, c) in codes.prefix(8).enumerated() { lanes[i] = c }
+    }
+
     @inline(__always)
     subscript(_ i: Int) -> UInt32 {
         get { lanes[i] }
@@ -45,7 +52,11 @@ extension Executor {
 
     /// The typed values of a group's keys.
     func values(_ key: GroupCodes, _ keys: [GroupKey]) -> [Cell] {
-        keys.enumerated().map { i, k in value(k, key[i]) }
+        // Room for the value too: a result's row is the keys' cells and the value.
+        var cells: [Cell] = []
+        cells.reserveCapacity(keys.count + 1)
+        for (i, k) in keys.enumerated() { cells.append(value(k, key[i])) }
+        return cells
     }
 
     /// The value a key's code stands for.
@@ -57,8 +68,11 @@ extension Executor {
         case .payment: return c == 0 ? .none : .text(store.payments[Int(c)])
         case .currency: return .currency(Currency(packed: UInt16(c)))
         case .tag: return c == 0 ? .none : .text(store.tags[Int(c) - 1])
-        case .day, .week, .month, .quarter, .year:
-            return .period(Period(unit: k.periodUnit ?? .day, code: Int32(bitPattern: c)))
+        case .day: return .period(Period(unit: .day, code: Int32(bitPattern: c)))
+        case .week: return .period(Period(unit: .week, code: Int32(bitPattern: c)))
+        case .month: return .period(Period(unit: .month, code: Int32(bitPattern: c)))
+        case .quarter: return .period(Period(unit: .quarter, code: Int32(bitPattern: c)))
+        case .year: return .period(Period(unit: .year, code: Int32(bitPattern: c)))
         }
     }
 }

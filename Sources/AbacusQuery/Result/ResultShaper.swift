@@ -16,7 +16,7 @@ struct GroupValue {
     var entries: Int
     /// The codes the executor numbered the key's values with, one per key: equal codes are
     /// equal values, so each distinct value is ranked once. Nil where there are none.
-    var codes: [UInt32]? = nil
+    var codes: GroupCodes? = nil
 }
 
 struct ResultShaper {
@@ -43,7 +43,10 @@ struct ResultShaper {
         let all = rows
         if let top = plan.top, top < rows.count { rows = Array(rows.prefix(top)) }
         result.rows = rows.map { r in
-            var row = r.key
+            // One array for the row, the keys' cells and the value (not the keys' grown).
+            var row: [Cell] = []
+            row.reserveCapacity(r.key.count + 1)
+            row.append(contentsOf: r.key)
             row.append(r.value)
             return row
         }

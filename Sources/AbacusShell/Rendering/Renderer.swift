@@ -378,12 +378,18 @@ public struct Renderer {
 }
 
 /// JSON values written as UTF-8 bytes (the rows of `Renderer.json`): numbers digit by digit,
-/// text copied in one piece unless it needs escapes, a period's text made once.
+/// text copied in one piece unless it needs escapes, a period's and a currency's text made once.
 struct JSONBytes {
     var bytes: [UInt8] = []
     /// The plain text of the cells written no faster way.
     let plain: (Cell) -> String
-    private var periods: [Period: [UInt8]] = [:]
+    /// Periods' quoted text by unit and code: open addressing over a table made at the first
+    /// period (a few hundred periods at most in a result; past half full, text is made each time).
+    private var periodKeys: [Int64] = []
+    private var periodTexts: [[UInt8]] = []
+    private var periodCount = 0
+    /// The currencies met lately, with their quoted codes (a result holds a few).
+    private var currencies: [(Currency, [UInt8])] = []
 
     init(plain: @escaping (Cell) -> String) {
         self.plain = plain
@@ -392,7 +398,7 @@ struct JSONBytes {
     mutating func quoted(_ s: String) {
         var text = s
         let done: Bool = text.withUTF8 { utf8 in
-            guard !utf8.contains(where: String.jsonEscapes) else { return false }
+            for b in utf8 where String.jsonEscapes(b) { return false }
             bytes.append(UInt8(ascii: "\""))
             bytes.append(contentsOf: utf8)
             bytes.append(UInt8(ascii: "\""))
@@ -407,18 +413,47 @@ struct JSONBytes {
         case .empty, .none: bytes.append(contentsOf: "null".utf8)
         case .names(let names): bytes.append(contentsOf: ("[" + names.map(JSONText.quote).joined(separator: ",") + "]").utf8)
         case .text(let s): quoted(s)
-        case .currency(let cur): quoted(cur.code)
+        case .currency(let cur): currency(cur)
         case .money(let d, let cur):
             bytes.append(UInt8(ascii: "\""))
             MoneyFormat.plainValue(d, cur).appendDescription(to: &bytes)
             bytes.append(UInt8(ascii: "\""))
-        case .period(let p):
-            if let text = periods[p] { bytes.append(contentsOf: text); return }
-            let text = Array(JSONText.quote(p.description).utf8)
-            periods[p] = text
-            bytes.append(contentsOf: text)
+        case .period(let p): period(p)
         default: bytes.append(contentsOf: JSONText.quote(plain(c)).utf8)
         }
+    }
+
+    private mutating func currency(_ c: Currency) {
+        for (known, text) in currencies where known == c { bytes.append(contentsOf: text); return }
+        let text = Array(JSONText.quote(c.code).utf8)
+        if currencies.count == 16 { currencies.removeFirst() }
+        currencies.append((c, text))
+        bytes.append(contentsOf: text)
+    }
+
+    private mutating func period(_ p: Period) {
+        if periodKeys.isEmpty { periodKeys = Array(repeating: .min, count: 2048); periodTexts = Array(repeating: [], count: 2048) }
+        let unit: Int64
+        switch p.unit {
+        case .day: unit = 0
+        case .week: unit = 1
+        case .month: unit = 2
+        case .quarter: unit = 3
+        case .year: unit = 4
+        }
+        let key = Int64(p.code) << 3 | unit
+        let mask = periodKeys.count - 1
+        var i = Int(truncatingIfNeeded: UInt64(bitPattern: key) &* 0x9E37_79B9_7F4A_7C15 >> 40) & mask
+        while periodKeys[i] != .min {
+            if periodKeys[i] == key { bytes.append(contentsOf: periodTexts[i]); return }
+            i = (i + 1) & mask
+        }
+        let text = Array(JSONText.quote(p.description).utf8)
+        bytes.append(contentsOf: text)
+        guard periodCount * 2 < periodKeys.count else { return }
+        periodKeys[i] = key
+        periodTexts[i] = text
+        periodCount += 1
     }
 }
 
