@@ -98,15 +98,130 @@ import Testing
                   "max income in SGD by party, week, currency", "count entries by party, day", "sum entries in native by currency, party, month",
                   "sum expenses in JPY by party, tag, month", "count entries by tag, party, day", "avg expenses in EUR by day, party order by amount desc top 50",
                   "sum expenses in INR by party, day with share"] {
-            for (parallelRows, compactAbove) in [(2, 0), (2, Executor.compactAbove), (Executor.parallelRows, 0)] {
-                let dense = Session(ledger: ledger, today: today)
-                dense.parallelRows = parallelRows
-                dense.compactAbove = compactAbove
-                let general = Session(ledger: ledger, today: today)
-                general.useDenseKernel = false
-                IndexPropertyTests.expectSame(Result { try dense.run(q) }, Result { try general.run(q) }, q)
+            LargeGroupingTests.expectKernelsAgree(ledger, today, q, [(2, 0), (2, Executor.compactAbove), (Executor.parallelRows, 0)])
+        }
+    }
+
+    /// The dense kernel (with each pair of `parallelRows` and `compactAbove`) and the general path give the same answer.
+    static func expectKernelsAgree(_ ledger: Ledger, _ today: Day, _ q: String, _ settings: [(Int, Int)]) {
+        for (parallelRows, compactAbove) in settings {
+            let dense = Session(ledger: ledger, today: today)
+            dense.parallelRows = parallelRows
+            dense.compactAbove = compactAbove
+            let general = Session(ledger: ledger, today: today)
+            general.useDenseKernel = false
+            IndexPropertyTests.expectSame(Result { try dense.run(q) }, Result { try general.run(q) }, q)
+        }
+    }
+
+    /// A ledger whose rates have many scales: eight currencies against USD, a snapshot every
+    /// other day with 1 to 12 decimals (exact decimal factors into USD's pairs, quotients cut to
+    /// 34 digits across the others), amounts with up to 4 decimals.
+    static func manyRates(seed: UInt64) -> String {
+        let dice = IndexPropertyTests.Dice(seed: seed)
+        let currencies = ["USD", "INR", "EUR", "SGD", "JPY", "GBP", "CHF", "AUD", "KWD"]
+        func decimals(_ whole: String) -> String {
+            let n = Int(dice.next() % 13)
+            return n == 0 ? whole : whole + "." + String((0..<n).map { _ in Character(String(dice.next() % 10)) })
+        }
+        var rates: [String] = []
+        for d in stride(from: 1, through: 60, by: 2) {
+            let day = Day(year: 2025, month: 1, day: 1)!.advanced(by: Int32(d - 1))
+            let values = currencies.dropFirst().map { "\"\($0)\": \(decimals(String(dice.next() % 300 + 1)))" }
+            rates.append("{\"base\": \"USD\", \"date\": \"\(day)\", \"rates\": {\(values.joined(separator: ", "))}}")
+        }
+        var entries: [String] = []
+        for i in 0..<3000 {
+            let day = Day(year: 2025, month: 1, day: 1)!.advanced(by: Int32(dice.next() % 60))
+            let sign = dice.next() % 4 == 0 ? "" : "-"
+            let amount = sign + String(dice.next() % 1_000_000) + "." + String(format: "%04d", Int(dice.next() % 10000))
+            entries.append("{\"id\": \"\(i)\", \"bookId\": \"h\", \"amount\": \(amount), \"currency\": \"\(dice.pick(currencies))\", \"date\": \"\(day)\", \"category\": \"C\(dice.next() % 9)\", \"party\": \"P\(dice.next() % 150)\"}")
+        }
+        return """
+        {"version": 1, "defaultCurrency": "INR", "books": [{"id": "h", "name": "H", "currency": "INR"}],
+         "entries": [\(entries.joined(separator: ",\n"))], "rates": [\(rates.joined(separator: ",\n"))]}
+        """
+    }
+
+    /// The dense scan lets rates of different scales share a slot (a factor scaled by a power of
+    /// ten, an inexact factor's error weighted by it): each rate's slot holds its products exactly
+    /// and fewer slots are kept; with many rates of many scales, both kernels agree.
+    @Test func ratesOfManyScalesShareSlotsExactly() throws {
+        let ledger = try LedgerLoader.load(documents: [("rates.json", LargeGroupingTests.manyRates(seed: 7))])
+        let store = ledger.entries
+        for target in ["INR", "USD", "KWD", "JPY"] {
+            let currency = try #require(Currency(code: target))
+            let column = RateColumn(ledger: ledger, resolver: RateResolver(ledger: ledger), target: currency, valuation: .market, today: nil)
+            let converter = RowConverter(column: column, store: store, whatIf: [:])
+            let plain = SumSlots(converter: converter, store: store)
+            let shared = SumSlots(converter: converter, store: store, sharing: true)
+            #expect(shared.scaled, "\(target): some rate is scaled into a shared slot")
+            #expect(shared.scales.count < plain.scales.count, "\(target): \(shared.scales.count) slots, \(plain.scales.count) without sharing")
+            for id in converter.rates.indices {
+                let slot = shared.ofRate[id]
+                let k = shared.scales[slot] - (store.amountScale + converter.factorScale[id])
+                #expect(k >= 0 && shared.errorWeight[id] == pow10[k], "\(target) rate \(id)")
+                #expect(shared.factor[id] == converter.factorSignificand[id] * pow10[k], "\(target) rate \(id)")
+                #expect(shared.inexact[slot] == !converter.factorIsExact[id], "\(target) rate \(id)")
+                #expect(plain.factor[id] == converter.factorSignificand[id] && plain.errorWeight[id] == 1)
             }
         }
+        let today = Day(year: 2025, month: 12, day: 31)!
+        for q in ["sum expenses in INR by party, day", "sum entries in KWD at market by category, party", "avg expenses in JPY by day, category",
+                  "min entries in USD at market by party", "max expenses in GBP by category, day", "sum income in AUD by currency, party",
+                  "sum expenses in INR by category"] {
+            LargeGroupingTests.expectKernelsAgree(ledger, today, q, [(2, 0), (Executor.parallelRows, Executor.compactAbove)])
+        }
+    }
+
+    /// Scaled factors make bigger products: a sum that passes 256 bits only because its rate was
+    /// scaled into a shared slot, or an error sum that passes 128 bits only because of its weight,
+    /// is summed again unscaled by the general path, and the answer is exact.
+    @Test func aScaledSumPast256BitsIsRedoneUnscaled() throws {
+        func ledger(_ rates: String, _ entries: [(String, String, String)]) throws -> Ledger {
+            let list = entries.enumerated().map { i, e in
+                "{\"id\": \"\(i)\", \"bookId\": \"h\", \"amount\": \(e.0), \"currency\": \"\(e.1)\", \"date\": \"\(e.2)\", \"category\": \"C\(i % 3)\"}"
+            }
+            return try LedgerLoader.load(documents: [("big.json", """
+                {"version": 1, "defaultCurrency": "INR", "books": [{"id": "h", "name": "H", "currency": "INR"}],
+                 "entries": [\(list.joined(separator: ",\n"))], "rates": [\(rates)]}
+                """)])
+        }
+        let today = Day(year: 2025, month: 12, day: 31)!
+        func check(_ l: Ledger, _ q: String, _ expected: String) throws {
+            for parallelRows in [2, Executor.parallelRows] {
+                let dense = Session(ledger: l, today: today)
+                dense.parallelRows = parallelRows
+                let general = Session(ledger: l, today: today)
+                general.useDenseKernel = false
+                let got = try dense.run(q)
+                IndexPropertyTests.expectSame(.success(got), Result { try general.run(q) }, q)
+                guard case .money(let v, _)? = got.totals.first?.last ?? got.rows.first?.last else { Issue.record("no total: \(q)"); continue }
+                #expect(v.description == expected, "\(q)")
+            }
+        }
+        // USD at 1 (factor 10^0) shares the slot of USD at 1.0…01 (scale 37): its products are
+        // 10^37 times larger there, and 600 of 10^35 dollars pass 2^255 before the refunds
+        // bring the sum back; without the scaling they never come near.
+        let big = "100000000000000000000000000000000000.00"
+        var entries: [(String, String, String)] = []
+        for _ in 0..<600 { entries.append((big, "USD", "2025-01-01")) }
+        for _ in 0..<600 { entries.append(("-" + big, "USD", "2025-01-01")) }
+        entries.append(("-2.00", "USD", "2025-01-02"))
+        let exact = try ledger("""
+            {"base": "USD", "date": "2025-01-01", "rates": {"INR": 1}},
+            {"base": "USD", "date": "2025-01-02", "rates": {"INR": 1.0000000000000000000000000000000000001}}
+            """, entries)
+        try check(exact, "sum entries in INR at market", "-2.00")
+        try check(exact, "sum entries in INR at market by category", "-2.00")
+        // EUR to INR through USD: 1/3 (cut at scale 34) and 1/300 (scale 36) share a slot, the first
+        // scaled by 100, and so is its error sum: 1.5 × 10^35 euros × 100 pass 128 bits.
+        let inexact = try ledger("""
+            {"base": "USD", "date": "2025-01-01", "rates": {"INR": 1, "EUR": 3}},
+            {"base": "USD", "date": "2025-01-02", "rates": {"INR": 1, "EUR": 300}}
+            """, [("150000000000000000000000000000000000.00", "EUR", "2025-01-01"), ("3.00", "EUR", "2025-01-02")])
+        try check(inexact, "sum entries in INR at market", "50000000000000000000000000000000000.01")
+        try check(inexact, "sum entries in INR at market by category", "50000000000000000000000000000000000.01")
     }
 
     @Test func mapInHalvesKeepsTheOrder() {

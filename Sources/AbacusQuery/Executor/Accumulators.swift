@@ -10,22 +10,77 @@ import AbacusCore
 import BigInt
 
 /// The product scales of one statement, exact and inexact apart.
+///
+/// With `sharing` (the dense scan), rates of different scales share a slot where they can: a
+/// rate's factor is multiplied by a power of ten up to the scale of a slot it joins (the same
+/// number at a finer scale, so each product is the same value), as long as the scaled factor
+/// still fits 128 bits. The statement then keeps a few slots per group instead of one per
+/// scale (16 for the generated ledger), and a group's sum has fewer to align. A rate with an
+/// inexact factor joins only inexact slots, its amounts counted into the slot's error sum
+/// times that power of ten (the error is still ½ unit of the factor's own last place).
 struct SumSlots: Sendable {
     private(set) var scales: [Int] = []
     private(set) var inexact: [Bool] = []
     /// Slot of each rate id.
     private(set) var ofRate: [Int] = []
+    /// Each rate's factor significand at its slot's scale (the converter's own without `sharing`).
+    private(set) var factor: [Int128] = []
+    /// Per rate id, 10^(its slot's scale − its product's scale): what a unit of amount adds to
+    /// the slot's error sum.
+    private(set) var errorWeight: [Int128] = []
+    /// Some rate's factor was scaled to share a slot: a sum can then pass 256 bits sooner than
+    /// without sharing, and the statement is redone without it.
+    private(set) var scaled = false
     /// Slot of a value already in the target (or `in native`).
     private(set) var same = 0
     /// Slot of an exact product by its scale (booked normalizedAmount, conversionRate products).
     private(set) var ofExactScale = [Int](repeating: -1, count: 2 * ExactDecimal.maxScale + 2)
+    /// With `sharing`, the booked values' scales go to the nearest exact slot at or above them:
+    /// by scale, the power of ten a product at that scale is multiplied by there (0 without sharing).
+    private(set) var exactShift = [Int](repeating: 0, count: 2 * ExactDecimal.maxScale + 2)
 
-    init(converter: RowConverter?, store: EntryStore) {
+    init(converter: RowConverter?, store: EntryStore, sharing: Bool = false) {
         same = slot(store.amountScale, inexact: false)
         guard let c = converter else { return }
-        for id in c.rates.indices { ofRate.append(slot(store.amountScale + c.factorScale[id], inexact: !c.factorIsExact[id])) }
-        for scale in store.booked.normalizedScales { _ = slot(scale, inexact: false) }
-        for scale in store.booked.conversionRateScales { _ = slot(store.amountScale + scale, inexact: false) }
+        factor = c.factorSignificand
+        errorWeight = Array(repeating: 1, count: c.rates.count)
+        ofRate = Array(repeating: 0, count: c.rates.count)
+        let scale = { (id: Int) in store.amountScale + c.factorScale[id] }
+        // Finest scales first: a slot is made at the finest scale of the rates that share it.
+        let order = sharing ? c.rates.indices.sorted { scale($0) > scale($1) } : Array(c.rates.indices)
+        for id in order {
+            let s = scale(id), x = !c.factorIsExact[id]
+            if sharing, let (j, k, f) = shared(c.factorSignificand[id], scale: s, inexact: x) {
+                (ofRate[id], factor[id], errorWeight[id]) = (j, f, pow10[k])
+                if k > 0 { scaled = true }
+            } else {
+                ofRate[id] = slot(s, inexact: x)
+            }
+        }
+        let booked = store.booked.normalizedScales + store.booked.conversionRateScales.map { store.amountScale + $0 }
+        for scale in sharing ? booked.sorted(by: >) : booked {
+            if sharing, ofExactScale[scale] < 0,
+               let j = scales.indices.filter({ !inexact[$0] && scales[$0] > scale }).min(by: { scales[$0] < scales[$1] }) {
+                // A booked row is rare: its product is scaled row by row (past 256 bits, the statement is redone unshared).
+                (ofExactScale[scale], exactShift[scale]) = (j, scales[j] - scale)
+                scaled = true
+            } else {
+                _ = slot(scale, inexact: false)
+            }
+        }
+    }
+
+    /// The slot of the same kind, at the nearest scale at or above `scale`, that the factor
+    /// fits when brought to its scale: the slot, the power of ten, the factor at that scale.
+    private func shared(_ f: Int128, scale: Int, inexact x: Bool) -> (Int, Int, Int128)? {
+        var best: (Int, Int, Int128)?
+        for j in scales.indices where inexact[j] == x && scales[j] >= scale && scales[j] - scale < pow10.count {
+            let k = scales[j] - scale
+            if let b = best, b.1 <= k { continue }
+            let (scaled, o) = f.multipliedReportingOverflow(by: pow10[k])
+            if !o { best = (j, k, scaled) }
+        }
+        return best
     }
 
     private mutating func slot(_ scale: Int, inexact x: Bool) -> Int {

@@ -369,7 +369,7 @@ extension Executor {
         _ = Executor.keepFreedMemory
         let keepsExtremes = plan.aggregate == .min || plan.aggregate == .max
         let counting = plan.aggregate == .count
-        let slots = SumSlots(converter: converter, store: store)
+        let slots = SumSlots(converter: converter, store: store, sharing: true)
         let rows = planRows(plan)
         let cellsPerGroup = counting ? 1 : max(1, slots.scales.count)
         let threads = rows.count >= parallelRows && onlineProcessors > 1 ? 2 : 1
@@ -403,6 +403,8 @@ extension Executor {
         if let amounts, let t = total.filterTally { _ = try outcome(amounts, t) }
         let filterTally = amounts != nil ? total.filterTally : nil
         if total.errorsOverflowed { return nil }
+        // A sum of scaled factors passed 256 bits: the general path sums them unscaled.
+        if total.overflowed && slots.scaled { return nil }
 
         // Back into the general path's shape: groups numbered in the order of their codes.
         var tally = total.tally
@@ -516,7 +518,7 @@ extension Executor {
         let converting = rare != nil
         let columnIDs = converter?.column.ids ?? []
         let whatIfID = converter?.whatIfID ?? []
-        let factors = converter?.factorSignificand ?? []
+        let factors = slots.factor, errorWeight = slots.errorWeight
         let isLate = converter?.rates.map(\.isLate) ?? []
         let isTransfer = store.isTransfer
         let rowCurrency = store.currency
@@ -586,11 +588,10 @@ extension Executor {
             return ((t + 1)..<end, g - (Int(tagCodes[t]) + 1) * tagStride, tagStride)
         }
         @inline(__always)
-        func add(_ g: Int, _ slot: Int, _ product: Int256, _ value: Int128, _ row: Int, _ id: Int32) {
+        func add(_ g: Int, _ slot: Int, _ product: Int256, _ value: Int128, error m: Int128, _ row: Int, _ id: Int32) {
             let cell = g &* s &+ slot
             if sums[cell].add(product) { overflowed = true }
             if inexact[slot] {
-                let m = value < 0 ? -value : value
                 let (e, x) = errors[cell].addingReportingOverflow(m)
                 errors[cell] = e
                 if x { errorsOverflowed = true }
@@ -618,6 +619,8 @@ extension Executor {
             let value = flip ? -a : a
             let product: Int256
             let slot: Int
+            // What the row adds to an inexact slot's error sum: |value| in units of its factor's last place.
+            var error: Int128 = 0
             var id = RateColumn.same
             if converting {
                 id = columnIDs[row]
@@ -635,6 +638,11 @@ extension Executor {
                     }
                     product = Int256(value, times: factors[i])
                     slot = ofRate[i]
+                    if inexact[slot] {
+                        let (m, x) = (value < 0 ? -value : value).multipliedReportingOverflow(by: errorWeight[i])
+                        error = m
+                        if x { errorsOverflowed = true }
+                    }
                 } else if id == RateColumn.same {
                     tally.same &+= 1
                     product = Int256(value)
@@ -643,16 +651,25 @@ extension Executor {
                     tally.count(id, day: days[row])
                     // No rate: the statement fails after the scan.
                     guard let (v, scale) = rare?.product(row, id: id, amount: value, negate: flip) else { return }
-                    product = v
                     slot = slots.ofExactScale[scale]
+                    let k = slots.exactShift[scale]
+                    if k == 0 {
+                        product = v
+                    } else if let scaled = v.timesPowerOfTen(k) {
+                        product = scaled
+                    } else {
+                        // Past 256 bits only once scaled: the statement is redone unshared.
+                        overflowed = true
+                        return
+                    }
                 }
             } else {
                 product = Int256(value)
                 slot = sameSlot
             }
-            add(0, slot, product, value, row, id)
-            if g > 0 { add(g, slot, product, value, row, id) }
-            for t in more.positions { add(more.base &+ (Int(tagCodes[t]) &+ 1) &* more.stride, slot, product, value, row, id) }
+            add(0, slot, product, value, error: error, row, id)
+            if g > 0 { add(g, slot, product, value, error: error, row, id) }
+            for t in more.positions { add(more.base &+ (Int(tagCodes[t]) &+ 1) &* more.stride, slot, product, value, error: error, row, id) }
         }
 
         // Ctrl-C is looked for every 64k rows. One call of `visit` for both kinds of rows: it is
