@@ -101,7 +101,11 @@ struct SQLConversion {
         var rate: Rate
     }
 
-    /// The second statement: per group and denominator, the entries and the sum of amount × numerator.
+    /// Whether the statement keeps the least and greatest converted amount (`min`, `max`).
+    var extremes: Bool { lowering.plan.aggregate == .min || lowering.plan.aggregate == .max }
+
+    /// The second statement: per group and denominator, the entries and the sum of amount ×
+    /// numerator (and for `min` and `max` its least and greatest value).
     func sum(_ keys: [GroupKey], calendar: [CalendarRow]?, fixedDay: Bool) -> String? {
         guard let w = lowering.whereClause else { return nil }
         let exprs = keys.map(SQLLowering.key)
@@ -119,7 +123,12 @@ struct SQLConversion {
         } else {
             sql += "WITH r(currency, day, num, den) AS (VALUES <the rate calendar: a currency, a day, a numerator and a denominator for each currency and day the first statement counts under rule 'm'>)\n"
         }
-        sql += "SELECT " + (exprs + ["(\(den))::text", "count(*)::text", "(sum(\(cases(\.value))))::text"]).joined(separator: ", ")
+        let value = cases(\.value)
+        var columns = exprs + ["(\(den))::text", "count(*)::text", "(sum(\(value)))::text"]
+        // The least and greatest amount × numerator per denominator (denominators are positive,
+        // so their order is the order of the converted values): Swift compares them exactly.
+        if extremes { columns += ["(min(\(value)))::text", "(max(\(value)))::text"] }
+        sql += "SELECT " + columns.joined(separator: ", ")
         sql += "\nFROM abacus_entries e"
         if keys.contains(.tag) { sql += "\n  LEFT JOIN LATERAL unnest(e.tags) AS t(tag) ON TRUE" }
         sql += "\n  LEFT JOIN r ON r.currency = e.currency" + (fixedDay ? "" : " AND r.day = e.day")
@@ -213,23 +222,46 @@ extension SQLEngine {
 
         let keys = plan.groupBy
         let negate = plan.subject == .expenses
-        /// Per group (its key cells), the exact value and the entries; in the order the database gave them.
-        func sums(_ keys: [GroupKey]) throws(QueryError) -> (order: [[Cell]], values: [[Cell]: (value: Fraction, entries: Int)]) {
+        /// One group's exact sum, its entries, and (`min`, `max`) its least and greatest value.
+        struct Exact {
+            var sum = Fraction.zero
+            var entries = 0
+            var least: Fraction?
+            var greatest: Fraction?
+
+            mutating func add(_ other: Exact) {
+                sum = sum + other.sum
+                entries += other.entries
+                if let l = other.least, least.map({ l < $0 }) ?? true { least = l }
+                if let g = other.greatest, greatest.map({ $0 < g }) ?? true { greatest = g }
+            }
+        }
+        /// Per group (its key cells), the exact values; in the order the database gave them.
+        func sums(_ keys: [GroupKey]) throws(QueryError) -> (order: [[Cell]], values: [[Cell]: Exact]) {
             guard let sql = conversion.sum(keys, calendar: rows, fixedDay: calendar.asOf != nil) else { throw QueryError(.database("the statement no longer lowers"), at: nil) }
             var order: [[Cell]] = []
-            var values: [[Cell]: (value: Fraction, entries: Int)] = [:]
+            var values: [[Cell]: Exact] = [:]
+            let unreadable = QueryError(.database("the database gave a partial sum Abacus cannot read exactly"), at: nil)
             for r in try query(sql) {
                 var key: [Cell] = []
                 for (i, k) in keys.enumerated() { key.append(try keyCell(k, r[i], ledger: ledger)) }
-                guard let den = r[keys.count].flatMap(SQLConversion.fraction), den.numerator != 0,
+                guard let den = r[keys.count].flatMap(SQLConversion.fraction), den.numerator > 0,
                       let n = r[keys.count + 1].flatMap({ Int($0) }), let partial = r[keys.count + 2].flatMap(SQLConversion.fraction) else {
-                    throw QueryError(.database("the database gave a partial sum Abacus cannot read exactly"), at: nil)
+                    throw unreadable
                 }
-                // partial / den, exactly.
-                let part = Fraction(partial.numerator * den.denominator * (negate ? -1 : 1), partial.denominator * den.numerator)
+                /// x / den, exactly, as the result shows it (an expense positive).
+                func shown(_ x: Fraction) -> Fraction {
+                    Fraction(x.numerator * den.denominator * (negate ? -1 : 1), x.denominator * den.numerator)
+                }
+                var part = Exact(sum: shown(partial), entries: n)
+                if conversion.extremes {
+                    guard let low = r[keys.count + 3].flatMap(SQLConversion.fraction), let high = r[keys.count + 4].flatMap(SQLConversion.fraction) else {
+                        throw unreadable
+                    }
+                    (part.least, part.greatest) = negate ? (shown(high), shown(low)) : (shown(low), shown(high))
+                }
                 if values[key] == nil { order.append(key) }
-                let old = values[key] ?? (Fraction.zero, 0)
-                values[key] = (old.value + part, old.entries + n)
+                values[key, default: Exact()].add(part)
             }
             return (order, values)
         }
@@ -237,22 +269,38 @@ extension SQLEngine {
             guard let r = f.rounded(toScale: target.minorUnits) else { throw QueryError(.overflow, at: nil) }
             return .money(r, target)
         }
+        /// The value shown for exact values: the sum, the average (the exact quotient) or the
+        /// extreme, rounded once; nothing for an average or extreme of no entries.
+        func value(_ e: Exact) throws(QueryError) -> Cell {
+            switch plan.aggregate {
+            case .avg: return e.entries > 0 ? try money(e.sum.divided(by: e.entries)) : .empty
+            case .min: return try e.least.map(money) ?? .empty
+            case .max: return try e.greatest.map(money) ?? .empty
+            case .count, .sum, .list: return try money(e.sum)
+            }
+        }
 
         let (order, values) = try sums(keys)
         var groups: [ComputedGroup] = []
-        var exact: [Fraction] = []
+        var exact: [Exact] = []
         for key in order {
             guard let v = values[key] else { continue }
-            groups.append(ComputedGroup(key: key, value: try money(v.value), entries: v.entries))
-            exact.append(v.value)
+            groups.append(ComputedGroup(key: key, value: try value(v), entries: v.entries))
+            exact.append(v)
+        }
+        func merged(_ parts: some Sequence<Exact>) -> Exact {
+            var total = Exact()
+            for p in parts { total.add(p) }
+            return total
         }
         let whole: () throws(QueryError) -> Cell = { () throws(QueryError) -> Cell in
-            // Each entry once: with tags, the statement again without its keys.
-            if keys.contains(.tag) { return try money(try sums([]).values.values.reduce(Fraction.zero) { $0 + $1.value }) }
-            return try money(exact.reduce(Fraction.zero, +))
+            // Each entry once: with tags, the statement again without its keys. Over no entries a
+            // sum is 0, an average or an extreme nothing.
+            if keys.contains(.tag) { return try value(merged(try sums([]).values.values)) }
+            return try value(merged(exact))
         }
         let subtotal: ([Int]) throws(QueryError) -> Cell? = { ids throws(QueryError) in
-            try money(ids.reduce(Fraction.zero) { $0 + exact[$1] })
+            try value(merged(ids.map { exact[$0] }))
         }
         var result = try ResultSet.shaped(plan, ledger: ledger, groups: groups, whole: whole, subtotal: subtotal,
                                           currencyTotal: { _, _, _ in nil }, isCancelled: session.isCancelled)

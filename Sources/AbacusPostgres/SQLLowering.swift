@@ -114,12 +114,11 @@ struct SQLLowering {
     }
 
     /// The statement over groups `keys` (each entry once when `keys` is empty), selecting the
-    /// keys, the count, and the exact sum of the amounts as the result shows them.
+    /// keys, the count, and the aggregate of the amounts as the result shows them.
     func groups(_ keys: [GroupKey]) -> String? {
         guard let w = whereClause else { return nil }
-        let sum = plan.subject == .expenses ? "-coalesce(sum(e.amount), 0)" : "coalesce(sum(e.amount), 0)"
         let exprs = keys.map(SQLLowering.key)
-        var sql = "SELECT " + (exprs + ["count(*)::text", "(\(sum))::text"]).joined(separator: ", ")
+        var sql = "SELECT " + (exprs + ["count(*)::text", "(\(aggregate))::text"]).joined(separator: ", ")
         sql += "\nFROM abacus_entries e"
         if keys.contains(.tag) { sql += "\n  LEFT JOIN LATERAL unnest(e.tags) AS t(tag) ON TRUE" }
         sql += "\nWHERE " + w
@@ -127,16 +126,27 @@ struct SQLLowering {
         return sql
     }
 
-    /// Whether this plan lowers: a count that tests no amount, or a sum (converted by
-    /// SQLConversion.swift).
+    /// The aggregate over the amounts as the result shows them (an expense as a positive
+    /// amount): the exact sum (for `count` and `avg` too: an average is the sum over the
+    /// count, divided in Swift), or the least or greatest amount.
+    var aggregate: String {
+        let expenses = plan.subject == .expenses
+        switch plan.aggregate {
+        case .count, .sum, .avg, .list: return expenses ? "-coalesce(sum(e.amount), 0)" : "coalesce(sum(e.amount), 0)"
+        case .min: return expenses ? "-max(e.amount)" : "min(e.amount)"
+        case .max: return expenses ? "-min(e.amount)" : "max(e.amount)"
+        }
+    }
+
+    /// Whether this plan lowers: a count that tests no amount, a sum, an average, a least or a
+    /// greatest amount, in native currencies or converted (SQLConversion.swift).
     var lowers: Bool {
         if plan.condition?.testsAmount == true { return false }
         // The category tree's roots and split entries' parts are the in-memory engine's.
         if plan.groupBy.contains(.topCategory) || plan.readsSplits { return false }
         switch plan.aggregate {
-        case .count: return true
-        case .sum: return true
-        case .avg, .min, .max, .list: return false
+        case .count, .sum, .avg, .min, .max: return true
+        case .list: return false
         }
     }
 }
