@@ -15,7 +15,7 @@ public final class SQLEngine: QueryEngine, @unchecked Sendable {
     public func explain(_ plan: LogicalPlan, in session: Session) -> String? {
         let lowering = SQLLowering(plan: plan, ledger: session.ledger)
         guard lowering.lowers else { return nil }
-        if plan.aggregate != .count, let target = plan.target { return SQLConversion(lowering: lowering, target: target).explained }
+        if plan.aggregate != .count || lowering.convertsAmounts, let target = plan.target { return SQLConversion(lowering: lowering, target: target).explained }
         return lowering.groups(plan.groupBy)
     }
 
@@ -45,8 +45,9 @@ public final class SQLEngine: QueryEngine, @unchecked Sendable {
     public func run(_ plan: LogicalPlan, in session: Session) throws(QueryError) -> ResultSet? {
         let ledger = session.ledger
         let lowering = SQLLowering(plan: plan, ledger: ledger)
-        guard lowering.lowers, let sql = lowering.groups(plan.groupBy) else { return nil }
-        if plan.aggregate != .count, let target = plan.target { return try runConverted(plan, target: target, lowering: lowering, in: session) }
+        guard lowering.lowers else { return nil }
+        if plan.aggregate != .count || lowering.convertsAmounts, let target = plan.target { return try runConverted(plan, target: target, lowering: lowering, in: session) }
+        guard let sql = lowering.groups(plan.groupBy) else { return nil }
         let keys = plan.groupBy
 
         func exact(_ text: String?) throws(QueryError) -> ExactDecimal {
