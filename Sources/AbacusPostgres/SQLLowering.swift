@@ -63,7 +63,7 @@ struct SQLLowering {
         var open = self
         open.amountsAs = "TRUE"
         guard let c = plan.condition, let reach = reaching(c), let rest = open.condition(c) else { return nil }
-        return clause("(" + reach + " OR " + rest + ")")
+        return clause(reach == rest ? reach : "(" + reach + " OR " + rest + ")")
     }
 
     /// Subject and days, and the condition as given (`.some(nil)`: it does not lower).
