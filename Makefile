@@ -2,19 +2,23 @@
 # `make test` runs the tests.
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+# A fresh machine often runs its own apt at boot: wait for apt's locks (up to two minutes)
+# instead of failing on them. `apt-get update` does not wait by itself, so it is retried.
+APT_UPDATE := for i in $$(seq 60); do $(SUDO) apt-get update -qq && break; sleep 2; done
+APT_INSTALL := $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=120 install -y -qq
 
 .PHONY: run test build deps
 
 deps:
 	@dpkg -s libedit-dev >/dev/null 2>&1 || { \
 		echo "Installing libedit-dev (line editing for the REPL)..."; \
-		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq libedit-dev; }
+		$(APT_UPDATE); $(APT_INSTALL) libedit-dev; }
 	@dpkg -s libsqlite3-dev >/dev/null 2>&1 || { \
 		echo "Installing libsqlite3-dev (reading the expense tracker app's database)..."; \
-		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq libsqlite3-dev; }
+		$(APT_UPDATE); $(APT_INSTALL) libsqlite3-dev; }
 	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1 || { \
 		echo "Installing postgresql (the tests of --db start a throwaway server on 127.0.0.1)..."; \
-		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq postgresql; }
+		$(APT_UPDATE); $(APT_INSTALL) postgresql; }
 
 build: deps
 	swift build -c release --product abacus

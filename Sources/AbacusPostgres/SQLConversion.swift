@@ -14,13 +14,19 @@
 // `RateColumn` decides them. The counts per rule, currency and day fill a
 // `ConversionTally`, so the missing-rate errors, the warnings and `explain`'s rates come
 // from the same code as in memory.
+//
+// An average divides the exact sum by the count; `min` and `max` rank the least and greatest
+// amount × numerator of each denominator as exact fractions. A test of amounts compares
+// amount × numerator with the number × denominator; its rates are those of the entries that
+// reach the test as the in-memory engine evaluates the condition (docs/postgres.md).
 
 import AbacusCore
 import AbacusQuery
 import BigInt
 
 struct SQLConversion {
-    let lowering: SQLLowering
+    /// The plan's lowering, its tests of amounts written with the rules' CASE.
+    private(set) var lowering: SQLLowering
     let target: Currency
     /// Step 1: per currency, the what-if rate into the target.
     let whatIf: [(from: Currency, rate: Rate)]
@@ -36,7 +42,16 @@ struct SQLConversion {
         whatIf = overlay.byCurrency.map { ($0.from, overlay.rates[Int($0.id)].resolved.rate) }
         booked = plan.valuation == .booked
         locked = booked ? lowering.ledger.books.enumerated().compactMap { i, b in b.lockedRate(into: target).map { (i, b, $0) } } : []
+        // A test of amounts: the converted amount times its denominator (an expense
+        // negated, as the result shows it) against the number times the denominator.
+        let value = cases(\.value)
+        self.lowering.convertedAmounts = SQLLowering.AmountTerms(value: plan.subject == .expenses ? "-(\(value))" : "(\(value))",
+                                                                 denominator: "(\(cases(\.denominator)))")
     }
+
+    /// Whether the condition tests amounts: the rates are then needed for the entries that
+    /// reach the test, before the condition can be written.
+    var testsAmount: Bool { lowering.plan.condition?.testsAmount == true }
 
     /// How a rule is written in SQL for each entry that follows it.
     struct Branch {
@@ -81,16 +96,59 @@ struct SQLConversion {
     /// A numeric literal: exact decimal text.
     static func number(_ d: ExactDecimal) -> String { "CAST('\(d.description)' AS numeric)" }
 
-    /// The first statement: how many entries follow each rule, per currency and day.
+    /// The first statement: how many entries follow each rule, per currency and day (with a
+    /// test of amounts, of the entries that may need a rate, how many reach the test).
     var needs: String? {
-        guard let w = lowering.whereClause else { return nil }
         let code = cases { "'" + $0.code + "'" }
+        if testsAmount {
+            guard let w = lowering.candidatesClause, let c = lowering.plan.condition, let reach = lowering.reaching(c) else { return nil }
+            return """
+                SELECT \(code), e.currency, e.day::text, count(*)::text, sum(CASE WHEN \(reach) THEN 1 ELSE 0 END)::text
+                FROM abacus_entries e
+                WHERE \(w)
+                GROUP BY \(code), e.currency, e.day
+                """
+        }
+        guard let w = lowering.whereClause else { return nil }
         return """
             SELECT \(code), e.currency, e.day::text, count(*)::text
             FROM abacus_entries e
             WHERE \(w)
             GROUP BY \(code), e.currency, e.day
             """
+    }
+
+    /// With a test of amounts, the entries that pass it, per rule, currency and day: those
+    /// whose rates a sum's warnings and `explain`'s rates count.
+    func passing(calendar: [CalendarRow]?, fixedDay: Bool) -> String? {
+        guard let w = lowering.whereClause else { return nil }
+        let code = cases { "'" + $0.code + "'" }
+        return SQLConversion.with(calendar) + """
+            SELECT \(code), e.currency, e.day::text, count(*)::text
+            FROM abacus_entries e
+            \(SQLConversion.join(fixedDay: fixedDay))
+            WHERE \(w)
+            GROUP BY \(code), e.currency, e.day
+            """
+    }
+
+    /// The rate calendar as a `WITH` clause (a placeholder for `explain`, before it is worked out).
+    static func with(_ calendar: [CalendarRow]?) -> String {
+        guard let calendar else {
+            return "WITH r(currency, day, num, den) AS (VALUES <the rate calendar: a currency, a day, a numerator and a denominator for each currency and day the first statement counts under rule 'm'>)\n"
+        }
+        if calendar.isEmpty {
+            return "WITH r(currency, day, num, den) AS (SELECT CAST(NULL AS text), CAST(NULL AS date), CAST(NULL AS numeric), CAST(NULL AS numeric) WHERE FALSE)\n"
+        }
+        let rows = calendar.map { c in
+            "(\(SQLLowering.literal(c.currency.code)), \(c.day.map(SQLLowering.literal) ?? "CAST(NULL AS date)"), \(SQLConversion.number(c.rate.numerator)), \(SQLConversion.number(c.rate.denominator)))"
+        }
+        return "WITH r(currency, day, num, den) AS (VALUES\n    " + rows.joined(separator: ",\n    ") + ")\n"
+    }
+
+    /// The calendar joined to the entries (by currency alone under a fixed day).
+    static func join(fixedDay: Bool) -> String {
+        "  LEFT JOIN r ON r.currency = e.currency" + (fixedDay ? "" : " AND r.day = e.day")
     }
 
     /// The rate calendar as rows of a VALUES list: (currency, day, numerator, denominator);
@@ -101,28 +159,25 @@ struct SQLConversion {
         var rate: Rate
     }
 
-    /// The second statement: per group and denominator, the entries and the sum of amount × numerator.
+    /// Whether the statement keeps the least and greatest converted amount (`min`, `max`).
+    var extremes: Bool { lowering.plan.aggregate == .min || lowering.plan.aggregate == .max }
+
+    /// The second statement: per group and denominator, the entries and the sum of amount ×
+    /// numerator (and for `min` and `max` its least and greatest value).
     func sum(_ keys: [GroupKey], calendar: [CalendarRow]?, fixedDay: Bool) -> String? {
         guard let w = lowering.whereClause else { return nil }
         let exprs = keys.map(SQLLowering.key)
         let den = cases(\.denominator)
-        var sql = ""
-        if let calendar {
-            if calendar.isEmpty {
-                sql += "WITH r(currency, day, num, den) AS (SELECT CAST(NULL AS text), CAST(NULL AS date), CAST(NULL AS numeric), CAST(NULL AS numeric) WHERE FALSE)\n"
-            } else {
-                let rows = calendar.map { c in
-                    "(\(SQLLowering.literal(c.currency.code)), \(c.day.map(SQLLowering.literal) ?? "CAST(NULL AS date)"), \(SQLConversion.number(c.rate.numerator)), \(SQLConversion.number(c.rate.denominator)))"
-                }
-                sql += "WITH r(currency, day, num, den) AS (VALUES\n    " + rows.joined(separator: ",\n    ") + ")\n"
-            }
-        } else {
-            sql += "WITH r(currency, day, num, den) AS (VALUES <the rate calendar: a currency, a day, a numerator and a denominator for each currency and day the first statement counts under rule 'm'>)\n"
-        }
-        sql += "SELECT " + (exprs + ["(\(den))::text", "count(*)::text", "(sum(\(cases(\.value))))::text"]).joined(separator: ", ")
+        var sql = SQLConversion.with(calendar)
+        let value = cases(\.value)
+        var columns = exprs + ["(\(den))::text", "count(*)::text", "(sum(\(value)))::text"]
+        // The least and greatest amount × numerator per denominator (denominators are positive,
+        // so their order is the order of the converted values): Swift compares them exactly.
+        if extremes { columns += ["(min(\(value)))::text", "(max(\(value)))::text"] }
+        sql += "SELECT " + columns.joined(separator: ", ")
         sql += "\nFROM abacus_entries e"
         if keys.contains(.tag) { sql += "\n  LEFT JOIN LATERAL unnest(e.tags) AS t(tag) ON TRUE" }
-        sql += "\n  LEFT JOIN r ON r.currency = e.currency" + (fixedDay ? "" : " AND r.day = e.day")
+        sql += "\n" + SQLConversion.join(fixedDay: fixedDay)
         sql += "\nWHERE " + w
         sql += "\nGROUP BY " + (exprs + [den]).joined(separator: ", ")
         return sql
@@ -136,7 +191,11 @@ struct SQLConversion {
         case .booked, .market: fixedDay = false
         }
         guard let needs, let sum = sum(lowering.plan.groupBy, calendar: nil, fixedDay: fixedDay) else { return nil }
-        return "-- the entries each rule converts, per currency and day\n" + needs + ";\n-- the sums, per group and denominator\n" + sum
+        var out = "-- the entries each rule converts, per currency and day" + (testsAmount ? " (and how many reach the test of amounts)" : "") + "\n" + needs + ";\n"
+        if testsAmount && lowering.plan.aggregate != .count, let passing = passing(calendar: nil, fixedDay: fixedDay) {
+            out += "-- the entries that pass, per rule, currency and day\n" + passing + ";\n"
+        }
+        return out + "-- the " + (lowering.plan.aggregate == .count ? "counts" : "sums") + ", per group and denominator\n" + sum
     }
 
     /// A decimal as the database writes it, as an exact fraction.
@@ -156,46 +215,68 @@ struct SQLConversion {
 }
 
 extension SQLEngine {
-    /// A sum converted into `target`: the rates from a calendar, the sums from the database.
+    /// A sum, average, least or greatest amount converted into `target` (or a count whose
+    /// condition tests converted amounts): the rates from a calendar, the values from the database.
     func runConverted(_ plan: LogicalPlan, target: Currency, lowering: SQLLowering, in session: Session) throws(QueryError) -> ResultSet? {
         let ledger = session.ledger
         let conversion = SQLConversion(lowering: lowering, target: target)
         guard let needsSQL = conversion.needs else { return nil }
 
         // The entries each rule converts, per currency and day.
-        struct Need { var code: String; var currency: Currency; var day: Day; var entries: Int }
-        var needs: [Need] = []
-        for r in try query(needsSQL) {
-            guard let code = r[0], let c = r[1].flatMap(Currency.init(code:)), let d = r[2].flatMap(Day.parse), let n = r[3].flatMap({ Int($0) }) else {
-                throw QueryError(.database("the database gave a row Abacus cannot read while counting the rates a statement needs"), at: nil)
+        struct Need { var code: String; var currency: Currency; var day: Day; var entries: Int; var reached: Int }
+        func needs(_ sql: String) throws(QueryError) -> [Need] {
+            var needs: [Need] = []
+            for r in try query(sql) {
+                guard let code = r[0], let c = r[1].flatMap(Currency.init(code:)), let d = r[2].flatMap(Day.parse), let n = r[3].flatMap({ Int($0) }),
+                      let reached = r.count > 4 ? r[4].flatMap({ Int($0) }) : n else {
+                    throw QueryError(.database("the database gave a row Abacus cannot read while counting the rates a statement needs"), at: nil)
+                }
+                needs.append(Need(code: code, currency: c, day: d, entries: n, reached: reached))
             }
-            needs.append(Need(code: code, currency: c, day: d, entries: n))
+            return needs
         }
-        let calendarNeeds = needs.filter { $0.code == "m" }
+        let candidates = try needs(needsSQL)
+        // Without a test of amounts every entry reaches the sum.
+        let reached = candidates.filter { $0.reached > 0 }.map { n in Need(code: n.code, currency: n.currency, day: n.day, entries: n.reached, reached: n.reached) }
+        let calendarNeeds = candidates.filter { $0.code == "m" }
         let calendar = RateCalendar(ledger: ledger, resolver: session.resolver, target: target, valuation: plan.valuation, today: session.today,
                                     agePolicy: RateAgePolicy(maxAgeDays: session.maxRateAge), whatIf: plan.whatIfRates,
                                     needs: calendarNeeds.map { ($0.currency, $0.day) })
-        var tally = ConversionTally(calendar)
+        struct DayOf: Hashable { var currency: Currency; var day: Int32 }
+        var calendarID: [DayOf: Int32] = [:]
+        for (i, n) in calendarNeeds.enumerated() { calendarID[DayOf(currency: n.currency, day: n.day.number)] = calendar.ids[i] }
         let whatIfID = Dictionary(calendar.whatIf.map { ($0.from, $0.id) }, uniquingKeysWith: { a, _ in a })
-        var k = 0
-        for n in needs {
-            let id: Int32
-            switch n.code {
-            case "w": id = whatIfID[n.currency] ?? RateColumn.unusable
-            case "s": id = RateColumn.same
-            case "n": id = RateColumn.normalized
-            case "c": id = RateColumn.conversionRate
-            case "m": id = calendar.ids[k]; k += 1
-            default:
-                guard n.code.hasPrefix("l"), let b = Int(n.code.dropFirst()), calendar.locked.indices.contains(b), calendar.locked[b] >= 0 else {
-                    throw QueryError(.database("the database gave a rule \(n.code) Abacus did not write"), at: nil)
+        /// The counts as a scan would tally them.
+        func tally(_ needs: [Need]) throws(QueryError) -> ConversionTally {
+            var tally = ConversionTally(calendar)
+            for n in needs {
+                let id: Int32
+                switch n.code {
+                case "w": id = whatIfID[n.currency] ?? RateColumn.unusable
+                case "s": id = RateColumn.same
+                case "n": id = RateColumn.normalized
+                case "c": id = RateColumn.conversionRate
+                case "m":
+                    guard let m = calendarID[DayOf(currency: n.currency, day: n.day.number)] else {
+                        throw QueryError(.database("the database gave a currency and day the rate calendar lacks"), at: nil)
+                    }
+                    id = m
+                default:
+                    guard n.code.hasPrefix("l"), let b = Int(n.code.dropFirst()), calendar.locked.indices.contains(b), calendar.locked[b] >= 0 else {
+                        throw QueryError(.database("the database gave a rule \(n.code) Abacus did not write"), at: nil)
+                    }
+                    id = calendar.locked[b]
                 }
-                id = calendar.locked[b]
+                tally.count(id, day: n.day.number, entries: n.entries)
             }
-            tally.count(id, day: n.day.number, entries: n.entries)
+            return tally
         }
-        let warnings = try Executor.outcome(calendar, tally)
-        let provenance = tally.provenance(calendar)
+        // With a test of amounts, the entries that reach it fail the statement if a rate is
+        // missing (or too old); a count's warnings and rates are theirs, a sum's those of the
+        // entries that pass (computed below, once the calendar is known).
+        let reachedTally = try tally(reached)
+        var warnings = try Executor.outcome(calendar, reachedTally)
+        var provenance = reachedTally.provenance(calendar)
 
         // The calendar's rates, one row per currency and day (per currency under a fixed day).
         var rows: [SQLConversion.CalendarRow] = []
@@ -211,25 +292,55 @@ extension SQLEngine {
             }
         }
 
+        if conversion.testsAmount && plan.aggregate != .count {
+            guard let sql = conversion.passing(calendar: rows, fixedDay: calendar.asOf != nil) else { throw QueryError(.database("the statement no longer lowers"), at: nil) }
+            let passed = try tally(try needs(sql))
+            warnings = try Executor.outcome(calendar, passed)
+            provenance = passed.provenance(calendar)
+        }
+
         let keys = plan.groupBy
         let negate = plan.subject == .expenses
-        /// Per group (its key cells), the exact value and the entries; in the order the database gave them.
-        func sums(_ keys: [GroupKey]) throws(QueryError) -> (order: [[Cell]], values: [[Cell]: (value: Fraction, entries: Int)]) {
+        /// One group's exact sum, its entries, and (`min`, `max`) its least and greatest value.
+        struct Exact {
+            var sum = Fraction.zero
+            var entries = 0
+            var least: Fraction?
+            var greatest: Fraction?
+
+            mutating func add(_ other: Exact) {
+                sum = sum + other.sum
+                entries += other.entries
+                if let l = other.least, least.map({ l < $0 }) ?? true { least = l }
+                if let g = other.greatest, greatest.map({ $0 < g }) ?? true { greatest = g }
+            }
+        }
+        /// Per group (its key cells), the exact values; in the order the database gave them.
+        func sums(_ keys: [GroupKey]) throws(QueryError) -> (order: [[Cell]], values: [[Cell]: Exact]) {
             guard let sql = conversion.sum(keys, calendar: rows, fixedDay: calendar.asOf != nil) else { throw QueryError(.database("the statement no longer lowers"), at: nil) }
             var order: [[Cell]] = []
-            var values: [[Cell]: (value: Fraction, entries: Int)] = [:]
+            var values: [[Cell]: Exact] = [:]
+            let unreadable = QueryError(.database("the database gave a partial sum Abacus cannot read exactly"), at: nil)
             for r in try query(sql) {
                 var key: [Cell] = []
                 for (i, k) in keys.enumerated() { key.append(try keyCell(k, r[i], ledger: ledger)) }
-                guard let den = r[keys.count].flatMap(SQLConversion.fraction), den.numerator != 0,
+                guard let den = r[keys.count].flatMap(SQLConversion.fraction), den.numerator > 0,
                       let n = r[keys.count + 1].flatMap({ Int($0) }), let partial = r[keys.count + 2].flatMap(SQLConversion.fraction) else {
-                    throw QueryError(.database("the database gave a partial sum Abacus cannot read exactly"), at: nil)
+                    throw unreadable
                 }
-                // partial / den, exactly.
-                let part = Fraction(partial.numerator * den.denominator * (negate ? -1 : 1), partial.denominator * den.numerator)
+                /// x / den, exactly, as the result shows it (an expense positive).
+                func shown(_ x: Fraction) -> Fraction {
+                    Fraction(x.numerator * den.denominator * (negate ? -1 : 1), x.denominator * den.numerator)
+                }
+                var part = Exact(sum: shown(partial), entries: n)
+                if conversion.extremes {
+                    guard let low = r[keys.count + 3].flatMap(SQLConversion.fraction), let high = r[keys.count + 4].flatMap(SQLConversion.fraction) else {
+                        throw unreadable
+                    }
+                    (part.least, part.greatest) = negate ? (shown(high), shown(low)) : (shown(low), shown(high))
+                }
                 if values[key] == nil { order.append(key) }
-                let old = values[key] ?? (Fraction.zero, 0)
-                values[key] = (old.value + part, old.entries + n)
+                values[key, default: Exact()].add(part)
             }
             return (order, values)
         }
@@ -237,22 +348,39 @@ extension SQLEngine {
             guard let r = f.rounded(toScale: target.minorUnits) else { throw QueryError(.overflow, at: nil) }
             return .money(r, target)
         }
+        /// The value shown for exact values: the sum, the average (the exact quotient) or the
+        /// extreme, rounded once; nothing for an average or extreme of no entries.
+        func value(_ e: Exact) throws(QueryError) -> Cell {
+            switch plan.aggregate {
+            case .avg: return e.entries > 0 ? try money(e.sum.divided(by: e.entries)) : .empty
+            case .min: return try e.least.map(money) ?? .empty
+            case .max: return try e.greatest.map(money) ?? .empty
+            case .count: return .count(e.entries)
+            case .sum, .list: return try money(e.sum)
+            }
+        }
 
         let (order, values) = try sums(keys)
         var groups: [ComputedGroup] = []
-        var exact: [Fraction] = []
+        var exact: [Exact] = []
         for key in order {
             guard let v = values[key] else { continue }
-            groups.append(ComputedGroup(key: key, value: try money(v.value), entries: v.entries))
-            exact.append(v.value)
+            groups.append(ComputedGroup(key: key, value: try value(v), entries: v.entries))
+            exact.append(v)
+        }
+        func merged(_ parts: some Sequence<Exact>) -> Exact {
+            var total = Exact()
+            for p in parts { total.add(p) }
+            return total
         }
         let whole: () throws(QueryError) -> Cell = { () throws(QueryError) -> Cell in
-            // Each entry once: with tags, the statement again without its keys.
-            if keys.contains(.tag) { return try money(try sums([]).values.values.reduce(Fraction.zero) { $0 + $1.value }) }
-            return try money(exact.reduce(Fraction.zero, +))
+            // Each entry once: with tags, the statement again without its keys. Over no entries a
+            // sum is 0, an average or an extreme nothing.
+            if keys.contains(.tag) { return try value(merged(try sums([]).values.values)) }
+            return try value(merged(exact))
         }
         let subtotal: ([Int]) throws(QueryError) -> Cell? = { ids throws(QueryError) in
-            try money(ids.reduce(Fraction.zero) { $0 + exact[$1] })
+            try value(merged(ids.map { exact[$0] }))
         }
         var result = try ResultSet.shaped(plan, ledger: ledger, groups: groups, whole: whole, subtotal: subtotal,
                                           currencyTotal: { _, _, _ in nil }, isCancelled: session.isCancelled)

@@ -1,6 +1,7 @@
 // Queries run in the database: the plan lowered to SQL (`SQLLowering`), the exact values
-// read back as text, finished in Swift (a native sum rounded once, half-even, to the
-// currency's minor unit) and shaped by the in-memory engine's own result shaper
+// read back as text, finished in Swift (a native sum, least or greatest amount rounded once,
+// half-even, to the currency's minor unit; an average the exact quotient of the sum by the
+// count, rounded once) and shaped by the in-memory engine's own result shaper
 // (docs/postgres.md). A converted sum runs in SQLConversion.swift. What does not lower runs
 // in memory.
 
@@ -14,7 +15,7 @@ public final class SQLEngine: QueryEngine, @unchecked Sendable {
     public func explain(_ plan: LogicalPlan, in session: Session) -> String? {
         let lowering = SQLLowering(plan: plan, ledger: session.ledger)
         guard lowering.lowers else { return nil }
-        if plan.aggregate == .sum, let target = plan.target { return SQLConversion(lowering: lowering, target: target).explained }
+        if plan.aggregate != .count || lowering.convertsAmounts, let target = plan.target { return SQLConversion(lowering: lowering, target: target).explained }
         return lowering.groups(plan.groupBy)
     }
 
@@ -44,8 +45,9 @@ public final class SQLEngine: QueryEngine, @unchecked Sendable {
     public func run(_ plan: LogicalPlan, in session: Session) throws(QueryError) -> ResultSet? {
         let ledger = session.ledger
         let lowering = SQLLowering(plan: plan, ledger: ledger)
-        guard lowering.lowers, let sql = lowering.groups(plan.groupBy) else { return nil }
-        if plan.aggregate == .sum, let target = plan.target { return try runConverted(plan, target: target, lowering: lowering, in: session) }
+        guard lowering.lowers else { return nil }
+        if plan.aggregate != .count || lowering.convertsAmounts, let target = plan.target { return try runConverted(plan, target: target, lowering: lowering, in: session) }
+        guard let sql = lowering.groups(plan.groupBy) else { return nil }
         let keys = plan.groupBy
 
         func exact(_ text: String?) throws(QueryError) -> ExactDecimal {
@@ -57,10 +59,18 @@ public final class SQLEngine: QueryEngine, @unchecked Sendable {
             guard let text, let n = Int(text) else { throw QueryError(.database("the database gave a count \(text ?? "NULL") Abacus cannot read"), at: nil) }
             return n
         }
-        /// A native sum as shown: rounded once, half-even, to the currency's minor unit.
+        /// A native value as shown: rounded once, half-even, to the currency's minor unit.
         func money(_ d: ExactDecimal, _ c: Currency) throws(QueryError) -> Cell {
             let r = d.rounded(toScale: c.minorUnits)
             do { return .money(try r.rescaled(to: c.minorUnits), c) } catch { throw QueryError(.overflow, at: nil) }
+        }
+        /// The value of `n` entries whose aggregate the database gave as `s`: a sum or an
+        /// extreme as it is, an average the exact quotient, each rounded once.
+        func shown(_ s: ExactDecimal, entries n: Int, _ c: Currency) throws(QueryError) -> Cell {
+            guard plan.aggregate == .avg else { return try money(s, c) }
+            guard n > 0 else { return .empty }
+            guard let r = Fraction(s).divided(by: n).rounded(toScale: c.minorUnits) else { throw QueryError(.overflow, at: nil) }
+            return .money(r, c)
         }
 
         let rows = try query(sql)
@@ -78,7 +88,7 @@ public final class SQLEngine: QueryEngine, @unchecked Sendable {
                 value = .count(n)
             } else {
                 guard let ci, case .currency(let c) = key[ci] else { return nil }
-                value = try money(s, c)
+                value = try shown(s, entries: n, c)
             }
             groups.append(ComputedGroup(key: key, value: value, entries: n))
             sums.append(s)
@@ -97,16 +107,24 @@ public final class SQLEngine: QueryEngine, @unchecked Sendable {
             if keys.contains(.tag) && shownAll {
                 // Each entry once: the statement again, by currency alone.
                 guard let sql = lowering.groups([.currency]) else { return nil }
-                for row in try self.query(sql) where row[0] == c.code { return try money(try exact(row[2]), c) }
+                for row in try self.query(sql) where row[0] == c.code { return try shown(try exact(row[2]), entries: try count(row[1]), c) }
                 return nil
             }
-            var total = ExactDecimal(0)
-            do throws(ExactDecimal.Overflow) {
-                for id in ids { total = try total.adding(sums[id]) }
-            } catch {
-                throw QueryError(.overflow, at: nil)
+            switch plan.aggregate {
+            case .min, .max:
+                // The extreme of the groups' extremes (rounding keeps their order).
+                let values = ids.map { sums[$0] }
+                guard let v = plan.aggregate == .max ? values.max() : values.min() else { return nil }
+                return try money(v, c)
+            case .count, .sum, .avg, .list:
+                var total = ExactDecimal(0)
+                do throws(ExactDecimal.Overflow) {
+                    for id in ids { total = try total.adding(sums[id]) }
+                } catch {
+                    throw QueryError(.overflow, at: nil)
+                }
+                return try shown(total, entries: ids.reduce(0) { $0 + counts[$1] }, c)
             }
-            return try money(total, c)
         }
         return try ResultSet.shaped(plan, ledger: ledger, groups: groups, whole: whole, subtotal: subtotal,
                                     currencyTotal: currencyTotal, isCancelled: session.isCancelled)

@@ -4,11 +4,13 @@
 // What lowers: the subject, the day range and the condition into one WHERE clause; the
 // group keys into GROUP BY expressions (a tag key joins the entry's tags, an entry without
 // one in the group of none; a period key is the period's first day); the aggregate into
-// `count(*)` or an exact `sum(amount)` on `numeric` (converted: SQLConversion.swift). The SQL is plain: no extension, no
-// function or aggregate of Abacus's own, so that it runs on PostgreSQL-compatible
-// distributed engines. Anything that does not lower (a test of converted amounts, text
-// compared in any letter case) makes `lowers` false, and the in-memory
-// engine runs the statement.
+// `count(*)`, an exact `sum(amount)` on `numeric`, or `min`/`max` (converted:
+// SQLConversion.swift); a test of amounts into a comparison of the amount (converted: times
+// the rate's numerator, against the number times its denominator). The SQL is plain: no
+// extension, no function or aggregate of Abacus's own, so that it runs on
+// PostgreSQL-compatible distributed engines. Anything that does not lower (text compared in
+// any letter case, a test of amounts the in-memory engine would count otherwise) makes
+// `lowers` false, and the in-memory engine runs the statement.
 
 import AbacusCore
 import AbacusQuery
@@ -21,8 +23,51 @@ struct SQLLowering {
     static func literal(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "''") + "'" }
     static func literal(_ d: Day) -> String { "DATE '\(d.description)'" }
 
+    /// How a test of amounts is written: the amount as the result shows it (an expense
+    /// positive) and, converted, times its rate's denominator; a number it is compared with is
+    /// multiplied by that denominator, so that no row is divided. Nil: converted amounts that
+    /// no rate calendar gives (SQLConversion.swift sets them).
+    struct AmountTerms {
+        var value: String
+        var denominator: String?
+
+        func scaled(_ x: ExactDecimal) -> String {
+            denominator.map { "\(SQLConversion.number(x)) * \($0)" } ?? SQLConversion.number(x)
+        }
+    }
+
+    var convertedAmounts: AmountTerms? = nil
+    /// When set, what every test of amounts is written as (`TRUE`: the condition as it would
+    /// be without the test's answer).
+    var amountsAs: String? = nil
+
+    /// The amount terms of this plan: in native currencies the amount itself.
+    var amountTerms: AmountTerms? {
+        if let convertedAmounts { return convertedAmounts }
+        guard plan.target == nil else { return nil }
+        return AmountTerms(value: plan.subject == .expenses ? "-e.amount" : "e.amount", denominator: nil)
+    }
+
     /// The WHERE clause: subject, days and condition (nil if one of them does not lower).
-    var whereClause: String? {
+    var whereClause: String? { clause(plan.condition.map { condition($0) }) }
+
+    /// The WHERE clause of the entries that reach the condition's test of amounts, as the
+    /// in-memory engine evaluates it (left to right, stopping where the answer is known):
+    /// the entries whose converted amounts it counts for the rates' errors and warnings.
+    var reachClause: String? { clause(plan.condition.map { reaching($0) }) }
+
+    /// The entries whose rates a statement with a test of amounts may need: those that reach
+    /// the test, and those that pass the condition without reaching it (their answer does not
+    /// depend on the amount).
+    var candidatesClause: String? {
+        var open = self
+        open.amountsAs = "TRUE"
+        guard let c = plan.condition, let reach = reaching(c), let rest = open.condition(c) else { return nil }
+        return clause(reach == rest ? reach : "(" + reach + " OR " + rest + ")")
+    }
+
+    /// Subject and days, and the condition as given (`.some(nil)`: it does not lower).
+    private func clause(_ written: String??) -> String? {
         var terms: [String] = []
         switch plan.subject {
         case .expenses: terms.append("e.amount < 0 AND NOT e.is_transfer")
@@ -31,8 +76,8 @@ struct SQLLowering {
         case .entries: break
         }
         if let days = plan.days, let d = SQLLowering.days(days) { terms.append(d) }
-        if let c = plan.condition {
-            guard let t = condition(c) else { return nil }
+        if let written {
+            guard let t = written else { return nil }
             terms.append(t)
         }
         return terms.isEmpty ? "TRUE" : terms.joined(separator: "\n  AND ")
@@ -92,12 +137,86 @@ struct SQLLowering {
             return "(" + parts.joined(separator: " OR ") + ")"
         case .not(let x):
             return condition(x).map { "NOT (" + $0 + ")" }
-        case .contains, .ordered, .amount, .amountIn:
-            // Letter case is folded by Swift's rules, which a server's collation need not share;
-            // amounts are compared converted. The in-memory engine runs these.
+        case .amount(let op, let x):
+            if let amountsAs { return amountsAs }
+            guard let a = amountTerms else { return nil }
+            let sql: String
+            switch op {
+            case .equal, .isIn: sql = "="
+            case .notEqual, .notIn: sql = "<>"
+            case .less: sql = "<"
+            case .lessOrEqual: sql = "<="
+            case .greater: sql = ">"
+            case .greaterOrEqual: sql = ">="
+            case .contains: return "FALSE"
+            }
+            return "(\(a.value) \(sql) \(a.scaled(x)))"
+        case .amountIn(let xs):
+            if let amountsAs { return amountsAs }
+            guard let a = amountTerms else { return nil }
+            return xs.isEmpty ? "FALSE" : "(\(a.value) IN (\(xs.map(a.scaled).joined(separator: ", "))))"
+        case .contains, .ordered:
+            // Letter case is folded by Swift's rules, which a server's collation need not share.
+            // The in-memory engine runs these.
             return nil
         }
     }
+
+    /// The entries that reach the one test of amounts inside `c`: the tests before it in an
+    /// `and` hold, those before it in an `or` fail (nil: `c` holds none, or a test before it
+    /// does not lower).
+    func reaching(_ c: LogicalCondition) -> String? {
+        switch c {
+        case .amount, .amountIn:
+            return "TRUE"
+        case .and(let cs), .or(let cs):
+            var before: [String] = []
+            for x in cs {
+                if x.testsAmount {
+                    guard let r = reaching(x) else { return nil }
+                    return "(" + (before + [r]).joined(separator: " AND ") + ")"
+                }
+                guard let t = condition(x) else { return nil }
+                if case .and = c { before.append(t) } else { before.append("NOT (" + t + ")") }
+            }
+            return nil
+        case .not(let x):
+            return reaching(x)
+        case .always, .names, .currencies, .days, .contains, .ordered:
+            return nil
+        }
+    }
+
+    /// How many tests of amounts a condition holds.
+    static func amountTests(_ c: LogicalCondition) -> Int {
+        switch c {
+        case .amount, .amountIn: return 1
+        case .and(let cs), .or(let cs): return cs.reduce(0) { $0 + amountTests($1) }
+        case .not(let x): return amountTests(x)
+        case .always, .names, .currencies, .days, .contains, .ordered: return 0
+        }
+    }
+
+    /// Whether a test of amounts lowers exactly: in native currencies, any; converted, one
+    /// test (the in-memory engine counts an entry's rate once per test it reaches), and no
+    /// test that the in-memory planner may serve from a posting list after it (the entries
+    /// it skips would not reach the test there; Planner/Planner.swift).
+    var amountTestLowers: Bool {
+        // In native currencies nothing is converted, so nothing is counted.
+        if plan.target == nil { return true }
+        guard let c = plan.condition, SQLLowering.amountTests(c) == 1 else { return false }
+        let conjuncts = c.conjuncts
+        guard let at = conjuncts.firstIndex(where: \.testsAmount) else { return false }
+        return !conjuncts[(at + 1)...].contains { x in
+            switch x {
+            case .names(.category, _), .names(.book, _), .currencies: return true
+            default: return false
+            }
+        }
+    }
+
+    /// Whether amounts are compared converted (a rate calendar is needed even for `count`).
+    var convertsAmounts: Bool { plan.target != nil && plan.condition?.testsAmount == true }
 
     /// A group key as a SQL expression giving text.
     static func key(_ k: GroupKey) -> String {
@@ -114,12 +233,11 @@ struct SQLLowering {
     }
 
     /// The statement over groups `keys` (each entry once when `keys` is empty), selecting the
-    /// keys, the count, and the exact sum of the amounts as the result shows them.
+    /// keys, the count, and the aggregate of the amounts as the result shows them.
     func groups(_ keys: [GroupKey]) -> String? {
         guard let w = whereClause else { return nil }
-        let sum = plan.subject == .expenses ? "-coalesce(sum(e.amount), 0)" : "coalesce(sum(e.amount), 0)"
         let exprs = keys.map(SQLLowering.key)
-        var sql = "SELECT " + (exprs + ["count(*)::text", "(\(sum))::text"]).joined(separator: ", ")
+        var sql = "SELECT " + (exprs + ["count(*)::text", "(\(aggregate))::text"]).joined(separator: ", ")
         sql += "\nFROM abacus_entries e"
         if keys.contains(.tag) { sql += "\n  LEFT JOIN LATERAL unnest(e.tags) AS t(tag) ON TRUE" }
         sql += "\nWHERE " + w
@@ -127,16 +245,27 @@ struct SQLLowering {
         return sql
     }
 
-    /// Whether this plan lowers: a count that tests no amount, or a sum (converted by
-    /// SQLConversion.swift).
+    /// The aggregate over the amounts as the result shows them (an expense as a positive
+    /// amount): the exact sum (for `count` and `avg` too: an average is the sum over the
+    /// count, divided in Swift), or the least or greatest amount.
+    var aggregate: String {
+        let expenses = plan.subject == .expenses
+        switch plan.aggregate {
+        case .count, .sum, .avg, .list: return expenses ? "-coalesce(sum(e.amount), 0)" : "coalesce(sum(e.amount), 0)"
+        case .min: return expenses ? "-max(e.amount)" : "min(e.amount)"
+        case .max: return expenses ? "-min(e.amount)" : "max(e.amount)"
+        }
+    }
+
+    /// Whether this plan lowers: a count, a sum, an average, a least or a greatest amount, in
+    /// native currencies or converted (SQLConversion.swift), over a condition that lowers.
     var lowers: Bool {
-        if plan.condition?.testsAmount == true { return false }
+        if plan.condition?.testsAmount == true && !amountTestLowers { return false }
         // The category tree's roots and split entries' parts are the in-memory engine's.
         if plan.groupBy.contains(.topCategory) || plan.readsSplits { return false }
         switch plan.aggregate {
-        case .count: return true
-        case .sum: return true
-        case .avg, .min, .max, .list: return false
+        case .count, .sum, .avg, .min, .max: return true
+        case .list: return false
         }
     }
 }

@@ -587,10 +587,12 @@ public final class Shell {
         return .success
     }
 
-    /// `Abacus 0.1.0 — demo.json: 1,200 entries in 6 books, default currency INR. …`
+    /// `Abacus 0.1.0 — demo.json: 1,200 entries in 6 books, default currency INR. …` (the
+    /// database's URL, without its password, in place of the files under `--db`).
     func banner() -> String {
         let l = session.ledger
-        let names = loadedPaths.isEmpty ? "the demo ledger" : loadedPaths.map { ($0 as NSString).lastPathComponent }.joined(separator: ", ")
+        let names = options.external?.name
+            ?? (loadedPaths.isEmpty ? "the demo ledger" : loadedPaths.map { ($0 as NSString).lastPathComponent }.joined(separator: ", "))
         return "Abacus \(abacusVersion) — \(names): \(Shell.counted(l.entryCount, "entry", "entries")) in "
             + "\(Shell.counted(l.books.count, "book", "books")), default currency \(l.defaultCurrency). "
             + "Type .help for help, Ctrl-D to leave."

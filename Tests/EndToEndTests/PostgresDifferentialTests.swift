@@ -114,7 +114,8 @@ enum Differential {
     }
 
     /// Statements that run as SQL, each in every format: every group key, tags with and
-    /// without, `(none)`, `not`, `or`, days, ranking, `top N`, shares and running totals.
+    /// without, `(none)`, `not`, `or`, days, ranking, `top N`, shares and running totals;
+    /// counts, sums, averages, least and greatest amounts.
     /// (Grouping or testing by category reads split entries' parts: the demo has some, so
     /// those run in memory.)
     static let loweredStatements = [
@@ -126,6 +127,14 @@ enum Differential {
         "sum income in native by month since 2025-07", "sum expenses in native where book = \"Tokyo Trip\" by payment with share",
         "count expenses by book with share with running total", "count entries where date != 2025-10-04 and currency in (USD, EUR) by currency",
         "count entries during 2031", "sum expenses in native during 2031",
+        "avg expenses in native by currency", "avg income in native by month, currency since 2025-07",
+        "avg expenses in native by tag, currency order by amount desc top 3", "avg entries in native by currency, book",
+        "min expenses in native by currency", "max expenses in native by book, currency", "min income in native by currency, tag",
+        "max transfers in native by currency, book", "max expenses in native by tag, currency",
+        "min entries in native by currency, payment order by amount top 2", "avg expenses in native during 2031",
+        "sum expenses in native where amount > 100 by currency", "count entries in native where amount < 0 or amount >= 1000 by currency",
+        "avg expenses in native where book = Home and amount <= 50 by currency, tag", "max income in native where not amount > 5000 by currency",
+        "count expenses in native where amount in (5, 10, 12.5, 40) by currency", "min expenses in native where amount != 10 by currency, book",
     ]
 
     @Test func loweredStatementsGiveTheSameOutputInEveryFormat() throws {
@@ -144,7 +153,8 @@ enum Differential {
         }
     }
 
-    /// Converted sums, run in SQL with a rate calendar (docs/postgres.md, Converted sums), over
+    /// Converted sums, averages, least and greatest amounts, and tests of converted amounts
+    /// (the entries that reach the test counted for the rates), run in SQL with a rate calendar (docs/postgres.md, Converted sums), over
     /// a ledger made to meet every rule: booked values (normalizedAmount, conversionRate, a
     /// locked book), custom rates dated and not, market snapshots and pairs, a chain through
     /// USD, inverse and cross rates (denominators), entries dated before every rate (the
@@ -167,9 +177,32 @@ enum Differential {
         "set rate CHF/INR = 70.5", "sum transfers in INR", "unset rate CHF/INR",
         "set max rate age 60 days", "sum expenses in INR at market by category", "explain sum expenses in INR at market",
         "unset max rate age",
+        "avg expenses in INR by category", "avg expenses in INR", "avg expenses in USD by tag", "avg expenses in INR by tag top 2",
+        "avg income in EUR by quarter", "avg expenses in INR at latest by currency", "avg expenses in INR during 2031",
+        "avg expenses in INR during 2031 by book", "avg transfers in INR by book", "avg expenses in INR with rate SGD/INR = 56 by book",
+        "max expenses in INR by category", "min expenses in INR by category", "max expenses in INR", "min expenses in INR",
+        "max expenses in USD by tag", "min expenses in USD by tag top 2", "max expenses in INR by book order by amount desc top 2",
+        "max income in JPY by currency", "min entries in JPY by currency", "max transfers in INR", "min transfers in EUR by book",
+        "max expenses in INR at market by currency", "min expenses in INR at 2025-03-10 by currency", "max expenses in INR during 2031",
+        "min expenses in INR with rate INR/SGD = 0.018 by currency", "max expenses in EUR by category, book",
+        "explain avg expenses in INR by book", "explain max expenses in USD at 2025-01-15 by tag", "explain min transfers in INR",
+        "set max rate age 60 days", "max expenses in INR at market by category", "avg expenses in INR at market", "unset max rate age",
+        "sum expenses in INR where amount > 1000 by category", "count expenses in INR where amount > 1000 by book",
+        "count expenses in USD where amount >= 20 by currency", "avg expenses in INR where amount < 500 by book",
+        "max expenses in USD where amount <= 100 by tag", "min income in EUR where amount > 10", "count entries in JPY where amount > 5",
+        "sum expenses in INR where amount in (100, 101, 102) by currency", "count expenses in INR where amount != 100 by tag",
+        "sum expenses in INR where book = Singapore and amount > 100 by payment", "count expenses in INR where amount > 100 and currency = SGD",
+        "sum expenses in INR where party = Acme or amount > 500 by week", "sum expenses in INR where not (currency = CHF or amount <= 300) by book",
+        "sum expenses in INR with rate SGD/INR = 56 where amount > 1000 by book", "count expenses in INR at latest where amount < 200 by currency",
+        "max expenses in INR at 2025-03-10 where currency in (SGD, EUR) and amount > 10 by currency",
+        "count expenses in INR where amount > 100 or amount < 5", "sum transfers in INR where amount > 0",
+        "count expenses in INR where party = Acme or amount > 500 by book", "count entries in INR where not amount in (100, 101) by currency",
+        "explain count expenses in INR where currency != CHF and amount > 100 by book", "explain sum expenses in INR where currency != CHF and amount > 1000",
+        "set max rate age 60 days", "count expenses in INR at market where currency != CHF and amount > 100",
+        "sum expenses in INR at market where currency = SGD and amount > 100 by book", "unset max rate age",
     ]
 
-    @Test func convertedSumsGiveTheSameOutputInEveryFormat() throws {
+    @Test func convertedAggregatesGiveTheSameOutputInEveryFormat() throws {
         let fixture = "Tests/Fixtures/conversions.json"
         let url = try PostgresServer.get().newDatabase()
         let imported = try Binary.run(["--db", url, "--import", fixture])
@@ -179,8 +212,11 @@ enum Differential {
         let (memory, memoryOut) = Differential.shell(try LedgerLoader.load(paths: [Binary.root.appendingPathComponent(fixture).path]), engine: nil)
         let (database, databaseOut) = try Differential.shell(db)
         for statement in PostgresDifferentialTests.convertedStatements {
-            if statement.hasPrefix("sum") || statement.hasPrefix("explain") {
-                #expect(engine.explain(try database.session.logicalPlan(statement), in: database.session) != nil, "not lowered: \(statement)")
+            // A posting list could serve the test after the amount's (the in-memory engine would
+            // then convert fewer entries), or two tests of amounts: these run in memory.
+            let inMemory = ["amount > 100 and currency = SGD", "amount > 100 or amount < 5"].contains { statement.hasSuffix($0) }
+            if ["sum", "avg", "min", "max", "count", "explain"].contains(where: { statement.hasPrefix($0) }) {
+                #expect(inMemory == (engine.explain(try database.session.logicalPlan(statement), in: database.session) == nil), "lowered or not: \(statement)")
             }
             for format in ["table", "csv", "json", "markdown", "chart"] {
                 let expected = Differential.run(memory, memoryOut, kind: "query", format: format, statement)

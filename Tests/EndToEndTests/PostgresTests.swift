@@ -142,6 +142,18 @@ enum PG {
         #expect(reload.stderr.contains("now 1,200 entries in 6 books"))
     }
 
+    @Test func theREPLBannerNamesTheDatabase() throws {
+        let url = try PG.demoDatabase()
+        let state = try StateDirectory()
+        let s = try PTYSession(stateDirectory: state.path, arguments: ["--db", url])
+        // The URL (without a password) in place of a file's name; never "the demo ledger".
+        #expect(s.expect("Abacus "), "output: \(s.output.debugDescription)")
+        #expect(s.expect("postgres://abacus@127.0.0.1:"), "output: \(s.output.debugDescription)")
+        #expect(s.expect(": 1,200 entries in 6 books"), "output: \(s.output.debugDescription)")
+        #expect(s.expectPrompt(REPLTests.prompt), "output: \(s.output.debugDescription)")
+        #expect(!s.output.contains("the demo ledger"), "output: \(s.output.debugDescription)")
+    }
+
     func firstEntryID() throws -> String {
         let ledger = try LedgerLoader.load(paths: [Binary.root.appendingPathComponent(PG.demo).path])
         return ledger.entries.id(at: 0)
