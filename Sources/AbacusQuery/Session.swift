@@ -32,6 +32,9 @@ public final class Session {
     public var parallelRows = Executor.parallelRows
     /// From how many cells a product of keys numbers only the groups it meets (lowered in tests).
     public var compactAbove = Executor.compactAbove
+    /// From how many accumulators (groups × product scales) a dense scan lets rates of different
+    /// scales share slots (lowered in tests).
+    public var shareSlotsAbove = Executor.shareSlotsAbove
     /// Where `rates refresh` and `rates status` go; nil where there is no such source.
     public weak var liveRates: LiveRateSource?
     /// What the session's host keeps outside the engine: the watch list, rate files.
@@ -78,6 +81,7 @@ public final class Session {
         e.useDenseKernel = useDenseKernel
         e.parallelRows = parallelRows
         e.compactAbove = compactAbove
+        e.shareSlotsAbove = shareSlotsAbove
         return e
     }
 

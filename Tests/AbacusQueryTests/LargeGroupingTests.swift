@@ -102,12 +102,15 @@ import Testing
         }
     }
 
-    /// The dense kernel (with each pair of `parallelRows` and `compactAbove`) and the general path give the same answer.
-    static func expectKernelsAgree(_ ledger: Ledger, _ today: Day, _ q: String, _ settings: [(Int, Int)]) {
+    /// The dense kernel (with each pair of `parallelRows` and `compactAbove`, slots shared from
+    /// `shareSlotsAbove` accumulators) and the general path give the same answer.
+    static func expectKernelsAgree(_ ledger: Ledger, _ today: Day, _ q: String, _ settings: [(Int, Int)],
+                                   shareSlotsAbove: Int = Executor.shareSlotsAbove) {
         for (parallelRows, compactAbove) in settings {
             let dense = Session(ledger: ledger, today: today)
             dense.parallelRows = parallelRows
             dense.compactAbove = compactAbove
+            dense.shareSlotsAbove = shareSlotsAbove
             let general = Session(ledger: ledger, today: today)
             general.useDenseKernel = false
             IndexPropertyTests.expectSame(Result { try dense.run(q) }, Result { try general.run(q) }, q)
@@ -160,7 +163,7 @@ import Testing
             for id in converter.rates.indices {
                 let slot = shared.ofRate[id]
                 let k = shared.scales[slot] - (store.amountScale + converter.factorScale[id])
-                #expect(k >= 0 && shared.errorWeight[id] == pow10[k], "\(target) rate \(id)")
+                #expect(k >= 0 && Int128(shared.errorWeight[id]) == pow10[k], "\(target) rate \(id)")
                 #expect(shared.factor[id] == converter.factorSignificand[id] * pow10[k], "\(target) rate \(id)")
                 #expect(shared.inexact[slot] == !converter.factorIsExact[id], "\(target) rate \(id)")
                 #expect(plain.factor[id] == converter.factorSignificand[id] && plain.errorWeight[id] == 1)
@@ -170,8 +173,32 @@ import Testing
         for q in ["sum expenses in INR by party, day", "sum entries in KWD at market by category, party", "avg expenses in JPY by day, category",
                   "min entries in USD at market by party", "max expenses in GBP by category, day", "sum income in AUD by currency, party",
                   "sum expenses in INR by category"] {
-            LargeGroupingTests.expectKernelsAgree(ledger, today, q, [(2, 0), (Executor.parallelRows, Executor.compactAbove)])
+            // Shared slots (the scaled scan) and one slot per scale (the plain one).
+            for share in [0, Int.max] {
+                LargeGroupingTests.expectKernelsAgree(ledger, today, q, [(2, 0), (Executor.parallelRows, Executor.compactAbove)], shareSlotsAbove: share)
+            }
         }
+    }
+
+    /// A dense scan shares slots between scales only past `shareSlotsAbove` accumulators
+    /// (groups and the whole statement × one slot per scale): at the limit, the plain slots.
+    @Test func slotsAreSharedOnlyPastTheLimit() throws {
+        let ledger = try LedgerLoader.load(documents: [("rates.json", LargeGroupingTests.manyRates(seed: 7))])
+        let store = ledger.entries
+        let column = RateColumn(ledger: ledger, resolver: RateResolver(ledger: ledger), target: try #require(Currency(code: "INR")),
+                                valuation: .market, today: nil)
+        let converter = RowConverter(column: column, store: store, whatIf: [:])
+        let plain = SumSlots(converter: converter, store: store)
+        let n = plain.scales.count
+        for groups in [0, 1, 149, 150] {
+            let atLimit = Executor.sumSlots(converter, store: store, groups: groups, shareAbove: (groups + 1) * n)
+            #expect(!atLimit.scaled && atLimit.scales == plain.scales && atLimit.factor == plain.factor, "\(groups) groups at the limit")
+            let past = Executor.sumSlots(converter, store: store, groups: groups, shareAbove: (groups + 1) * n - 1)
+            #expect(past.scaled && past.scales.count < n, "\(groups) groups past the limit")
+        }
+        // The default: one key of a few groups keeps its plain slots; a product of thousands shares.
+        #expect(!Executor.sumSlots(converter, store: store, groups: 9, shareAbove: Executor.shareSlotsAbove).scaled)
+        #expect(Executor.sumSlots(converter, store: store, groups: 150 * 60, shareAbove: Executor.shareSlotsAbove).scaled)
     }
 
     /// Scaled factors make bigger products: a sum that passes 256 bits only because its rate was
@@ -192,6 +219,8 @@ import Testing
             for parallelRows in [2, Executor.parallelRows] {
                 let dense = Session(ledger: l, today: today)
                 dense.parallelRows = parallelRows
+                // Few groups: slots are shared only when the limit is lowered.
+                dense.shareSlotsAbove = 0
                 let general = Session(ledger: l, today: today)
                 general.useDenseKernel = false
                 let got = try dense.run(q)

@@ -27,7 +27,7 @@ struct SumSlots: Sendable {
     private(set) var factor: [Int128] = []
     /// Per rate id, 10^(its slot's scale − its product's scale): what a unit of amount adds to
     /// the slot's error sum.
-    private(set) var errorWeight: [Int128] = []
+    private(set) var errorWeight: [UInt64] = []
     /// Some rate's factor was scaled to share a slot: a sum can then pass 256 bits sooner than
     /// without sharing, and the statement is redone without it.
     private(set) var scaled = false
@@ -51,7 +51,7 @@ struct SumSlots: Sendable {
         for id in order {
             let s = scale(id), x = !c.factorIsExact[id]
             if sharing, let (j, k, f) = shared(c.factorSignificand[id], scale: s, inexact: x) {
-                (ofRate[id], factor[id], errorWeight[id]) = (j, f, pow10[k])
+                (ofRate[id], factor[id], errorWeight[id]) = (j, f, UInt64(pow10[k]))
                 if k > 0 { scaled = true }
             } else {
                 ofRate[id] = slot(s, inexact: x)
@@ -74,7 +74,8 @@ struct SumSlots: Sendable {
     /// fits when brought to its scale: the slot, the power of ten, the factor at that scale.
     private func shared(_ f: Int128, scale: Int, inexact x: Bool) -> (Int, Int, Int128)? {
         var best: (Int, Int, Int128)?
-        for j in scales.indices where inexact[j] == x && scales[j] >= scale && scales[j] - scale < pow10.count {
+        // An error weight stays below 2^64 (10^19).
+        for j in scales.indices where inexact[j] == x && scales[j] >= scale && scales[j] - scale < (x ? 19 : pow10.count) {
             let k = scales[j] - scale
             if let b = best, b.1 <= k { continue }
             let (scaled, o) = f.multipliedReportingOverflow(by: pow10[k])

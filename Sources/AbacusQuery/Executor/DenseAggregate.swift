@@ -149,6 +149,9 @@ extension Executor {
     static let productGroups = 1 << 20
     static let productCells = 1 << 20
     public static let compactAbove = 1 << 17
+    /// Past this many accumulators per thread (groups × scales; 48 bytes each, about the
+    /// 768 KB of a core's L2 cache), rates of different scales share slots (`SumSlots`).
+    public static let shareSlotsAbove = 1 << 14
 
     /// The groups of a product that occur, numbered 1, 2, … in the order of their product
     /// groups (1 + Σ index × stride): for products of many cells of which few occur (four keys:
@@ -326,6 +329,15 @@ extension Executor {
         }
     }
 
+    /// How a dense scan finds a row's group: `DenseKey` taken apart.
+    enum DenseKind { case none, codes, currency, period, tags, product, compact }
+
+    /// Whether a dense scan's slots are shared between scales (`SumSlots.scaled`): a type, so that
+    /// the scan is compiled twice and the unscaled one weighs no error sum and scales no product.
+    protocol SlotScaling { static var scaled: Bool { get } }
+    enum PlainSlots: SlotScaling { static var scaled: Bool { false } }
+    enum ScaledSlots: SlotScaling { static var scaled: Bool { true } }
+
     /// Rows a dense scan visits: a day range, or rows of posting lists.
     enum DenseRows: Sendable {
         case range(Range<Int>)
@@ -362,6 +374,14 @@ extension Executor {
     /// Scans too small for a second thread to pay for itself stay on one.
     public static let parallelRows = 200_000
 
+    /// The slots of a dense scan over `groups` groups. Few groups keep one slot per scale: their
+    /// accumulators stay in the cache anyway, and the scan then weighs no error sum and scales no
+    /// booked value; past `shareAbove` accumulators, rates of different scales share slots.
+    static func sumSlots(_ converter: RowConverter?, store: EntryStore, groups: Int, shareAbove: Int) -> SumSlots {
+        let plain = SumSlots(converter: converter, store: store)
+        return (groups + 1) * plain.scales.count <= shareAbove ? plain : SumSlots(converter: converter, store: store, sharing: true)
+    }
+
     /// The dense scan, or nil when the statement does not have its shape (or an error sum
     /// outgrew 128 bits): the general path then answers.
     func denseAggregate(_ plan: Plan, keys: [GroupKey], converter: RowConverter?) throws(QueryError) -> Scan? {
@@ -369,7 +389,7 @@ extension Executor {
         _ = Executor.keepFreedMemory
         let keepsExtremes = plan.aggregate == .min || plan.aggregate == .max
         let counting = plan.aggregate == .count
-        let slots = SumSlots(converter: converter, store: store, sharing: true)
+        let slots = Executor.sumSlots(converter, store: store, groups: counting ? 0 : key.count, shareAbove: shareSlotsAbove)
         let rows = planRows(plan)
         let cellsPerGroup = counting ? 1 : max(1, slots.scales.count)
         let threads = rows.count >= parallelRows && onlineProcessors > 1 ? 2 : 1
@@ -390,8 +410,12 @@ extension Executor {
         let work: @Sendable (Int) -> Void = { k in
             let p = partials[k]
             do throws(QueryError) {
-                try self.denseScan(plan, key: key, rows: rows.part(k, of: threads), converter: converter, amounts: amounts, slots: slots,
-                                   groups: compact.map { ($0.ofRow, $0.number, rows.count * k / threads) }, into: p)
+                let (part, groups) = (rows.part(k, of: threads), compact.map { ($0.ofRow, $0.number, rows.count * k / threads) })
+                if slots.scaled {
+                    try self.denseScan(plan, key: key, rows: part, converter: converter, amounts: amounts, slots: slots, scaled: ScaledSlots.self, groups: groups, into: p)
+                } else {
+                    try self.denseScan(plan, key: key, rows: part, converter: converter, amounts: amounts, slots: slots, scaled: PlainSlots.self, groups: groups, into: p)
+                }
             } catch {
                 p.failure = error
             }
@@ -499,8 +523,8 @@ extension Executor {
     /// One thread's scan of its rows into `p`.
     /// `groups`: each row's product group worked out ahead (`CompactGroups`) for all the rows
     /// scanned, the group each product group is numbered, and where this part of the rows starts.
-    func denseScan(_ plan: Plan, key: DenseKey, rows: DenseRows, converter: RowConverter?, amounts: RowConverter?,
-                   slots: SumSlots, groups: ([Int32], number: [Int32], from: Int)? = nil, into p: DensePartial) throws(QueryError) {
+    func denseScan<Scaling: SlotScaling>(_ plan: Plan, key: DenseKey, rows: DenseRows, converter: RowConverter?, amounts: RowConverter?,
+                   slots: SumSlots, scaled: Scaling.Type, groups: ([Int32], number: [Int32], from: Int)? = nil, into p: DensePartial) throws(QueryError) {
         let storeAmounts = store.amount
         let days = store.day
         let subject = plan.subject
@@ -518,7 +542,7 @@ extension Executor {
         let converting = rare != nil
         let columnIDs = converter?.column.ids ?? []
         let whatIfID = converter?.whatIfID ?? []
-        let factors = slots.factor, errorWeight = slots.errorWeight
+        let factors = slots.factor, errorWeight = slots.errorWeight, exactShift = slots.exactShift
         let isLate = converter?.rates.map(\.isLate) ?? []
         let isTransfer = store.isTransfer
         let rowCurrency = store.currency
@@ -540,8 +564,7 @@ extension Executor {
         // The key taken apart once: matching the enum for every row would bind (and retain) its
         // tables every time. Several keys: each row's group is worked out ahead, one tight pass
         // per key.
-        enum Kind { case none, codes, currency, period, tags, product, compact }
-        var kind = Kind.none
+        var kind = DenseKind.none
         var column: StoreColumn<UInt32> = [], table: [Int32] = [], base: Int32 = 0
         var productGroup: [Int32] = [], number: [Int32] = []
         var productFrom = 0
@@ -588,10 +611,12 @@ extension Executor {
             return ((t + 1)..<end, g - (Int(tagCodes[t]) + 1) * tagStride, tagStride)
         }
         @inline(__always)
-        func add(_ g: Int, _ slot: Int, _ product: Int256, _ value: Int128, error m: Int128, _ row: Int, _ id: Int32) {
+        func add(_ g: Int, _ slot: Int, _ product: Int256, _ value: Int128, error weightedError: Int128, _ row: Int, _ id: Int32) {
             let cell = g &* s &+ slot
             if sums[cell].add(product) { overflowed = true }
             if inexact[slot] {
+                // Unscaled, every weight is 1: |value| (the specialisation without scaling multiplies nothing).
+                let m = Scaling.scaled ? weightedError : (value < 0 ? -value : value)
                 let (e, x) = errors[cell].addingReportingOverflow(m)
                 errors[cell] = e
                 if x { errorsOverflowed = true }
@@ -638,10 +663,17 @@ extension Executor {
                     }
                     product = Int256(value, times: factors[i])
                     slot = ofRate[i]
-                    if inexact[slot] {
-                        let (m, x) = (value < 0 ? -value : value).multipliedReportingOverflow(by: errorWeight[i])
-                        error = m
-                        if x { errorsOverflowed = true }
+                    if Scaling.scaled && inexact[slot] {
+                        // |value| × weight in one 64-bit multiplication (weights are below 2^64; amounts nearly always).
+                        let m = value.magnitude
+                        if _fastPath(m >> 64 == 0) {
+                            let (hi, lo) = UInt64(truncatingIfNeeded: m).multipliedFullWidth(by: errorWeight[i])
+                            if _fastPath(hi >> 63 == 0) { error = Int128(hi) << 64 | Int128(lo) } else { errorsOverflowed = true }
+                        } else {
+                            let (w, x) = Int128(truncatingIfNeeded: m).multipliedReportingOverflow(by: Int128(errorWeight[i]))
+                            error = w
+                            if x || m > UInt128(Int128.max) { errorsOverflowed = true }
+                        }
                     }
                 } else if id == RateColumn.same {
                     tally.same &+= 1
@@ -652,7 +684,7 @@ extension Executor {
                     // No rate: the statement fails after the scan.
                     guard let (v, scale) = rare?.product(row, id: id, amount: value, negate: flip) else { return }
                     slot = slots.ofExactScale[scale]
-                    let k = slots.exactShift[scale]
+                    let k = Scaling.scaled ? exactShift[scale] : 0
                     if k == 0 {
                         product = v
                     } else if let scaled = v.timesPowerOfTen(k) {

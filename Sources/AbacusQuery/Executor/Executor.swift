@@ -29,6 +29,8 @@ public struct Executor: Sendable {
     var parallelRows = Executor.parallelRows
     /// From how many cells a product of keys numbers only the groups it meets (lowered in tests).
     var compactAbove = Executor.compactAbove
+    /// From how many accumulators a dense scan shares slots between scales (lowered in tests).
+    var shareSlotsAbove = Executor.shareSlotsAbove
 
     public init(ledger: Ledger, columns: RateColumnCache, today: Day? = nil, isCancelled: @escaping @Sendable () -> Bool = { false }) {
         self.ledger = ledger
