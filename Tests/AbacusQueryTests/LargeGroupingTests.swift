@@ -97,7 +97,8 @@ import Testing
         for q in ["sum expenses in EUR by party, day", "avg entries in USD by party, day", "min expenses in INR by day, party",
                   "max income in SGD by party, week, currency", "count entries by party, day", "sum entries in native by currency, party, month",
                   "sum expenses in JPY by party, tag, month", "count entries by tag, party, day", "avg expenses in EUR by day, party order by amount desc top 50",
-                  "sum expenses in INR by party, day with share"] {
+                  "sum expenses in INR by party, day with share", "count expenses by party, day, currency",
+                  "count entries where party ~ \"1\" by day, party", "count entries by day, party, currency during 2025-03"] {
             LargeGroupingTests.expectKernelsAgree(ledger, today, q, [(2, 0), (2, Executor.compactAbove), (Executor.parallelRows, 0)])
         }
     }

@@ -77,10 +77,10 @@ extension Executor {
     /// for the tag key, 0 without tags). Rows are taken a block at a time and every key adds
     /// its part to the block while it is in the cache: one pass over the rows, not one per key.
     /// `threads` share the rows (each its own positions of the output).
-    /// With `marks` (one per thread), each thread also marks the product groups its rows are in
+    /// With `marks` (one per thread), each thread also counts its rows in each product group
     /// (of `cells`).
     static func productGroups(_ parts: [DenseKey], _ strides: [Int], rows: DenseRows, store: EntryStore, threads: Int = 1,
-                              marks: [Slot<[Bool]>]? = nil, cells: Int = 0) -> [Int32] {
+                              marks: [Slot<[UInt32]>]? = nil, cells: Int = 0) -> [Int32] {
         let n = rows.count
         return [Int32](unsafeUninitializedCapacity: n) { buffer, initialized in
             let out = OutBuffer(buffer)
@@ -92,8 +92,9 @@ extension Executor {
                 case .list(let l): l.withUnsafeBufferPointer { productBlocks(parts, strides, ListRows(rows: $0), lo..<hi, store: store, into: base) }
                 }
                 guard let marks else { return }
-                var seen = [Bool](repeating: false, count: cells + 1)
-                for i in lo..<hi { seen[Int(base[i])] = true }
+                // A thread's rows are fewer than 2^32 (their groups are Int32s).
+                var seen = [UInt32](repeating: 0, count: cells + 1)
+                for i in lo..<hi { seen[Int(base[i])] &+= 1 }
                 marks[k].value = seen
             }
             if n > 0 { if threads > 1 { DispatchQueue.concurrentPerform(iterations: threads, execute: fill) } else { fill(0) } }
@@ -164,16 +165,23 @@ extension Executor {
         var number: [Int32]
         /// The product group of each number (number − 1).
         var products: [Int32]
+        /// The rows in each numbered group (0: all the rows).
+        var rowCounts: [Int]
 
         init(_ parts: [DenseKey], _ strides: [Int], count: Int, rows: DenseRows, store: EntryStore, threads: Int = 1) {
-            let marks = (0..<threads).map { _ in Slot<[Bool]>() }
+            let marks = (0..<threads).map { _ in Slot<[UInt32]>() }
             ofRow = Executor.productGroups(parts, strides, rows: rows, store: store, threads: threads, marks: marks, cells: count)
             let seen = marks.map { $0.value ?? [] }
             number = [Int32](repeating: 0, count: count + 1)
             products = []
-            for p in 0...count where seen.contains(where: { p < $0.count && $0[p] }) {
+            rowCounts = [ofRow.count]
+            for p in 0...count {
+                var n = 0
+                for s in seen where p < s.count { n += Int(s[p]) }
+                guard n > 0 else { continue }
                 products.append(Int32(p))
                 number[p] = Int32(products.count)
+                rowCounts.append(n)
             }
         }
     }
@@ -420,7 +428,15 @@ extension Executor {
                 p.failure = error
             }
         }
-        if threads == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: threads, execute: work) }
+        if counting, plan.subject == .entries, plan.filter == nil, let compact {
+            // Every row counts, each in one group: the counts are those the groups were numbered with.
+            let counts = partials[0].counts
+            for (g, n) in compact.rowCounts.enumerated() { counts[g] = n }
+        } else if threads == 1 {
+            work(0)
+        } else {
+            DispatchQueue.concurrentPerform(iterations: threads, execute: work)
+        }
         let total = partials[0]
         for p in partials.dropFirst() { total.merge(p) }
         if let failure = total.failure { throw failure }
