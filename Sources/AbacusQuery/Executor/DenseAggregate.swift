@@ -401,8 +401,10 @@ extension Executor {
         let rows = planRows(plan)
         let cellsPerGroup = counting ? 1 : max(1, slots.scales.count)
         let threads = rows.count >= parallelRows && onlineProcessors > 1 ? 2 : 1
+        // A count of every row (no subject test, no filter): the pass that numbers the groups counts them.
+        let everyRowCounts = counting && plan.subject == .entries && plan.filter == nil
         let compact: CompactGroups?
-        if case .product(let parts, let strides, let n, nil) = key, n * cellsPerGroup > compactAbove {
+        if case .product(let parts, let strides, let n, nil) = key, n * cellsPerGroup > compactAbove || everyRowCounts {
             compact = CompactGroups(parts, strides, count: n, rows: rows, store: store, threads: threads)
         } else {
             compact = nil
@@ -428,7 +430,7 @@ extension Executor {
                 p.failure = error
             }
         }
-        if counting, plan.subject == .entries, plan.filter == nil, let compact {
+        if everyRowCounts, let compact {
             // Every row counts, each in one group: the counts are those the groups were numbered with.
             let counts = partials[0].counts
             for (g, n) in compact.rowCounts.enumerated() { counts[g] = n }
