@@ -162,8 +162,12 @@ struct ResultShaper {
         if let span = sizes.reduce(Optional(1), { p, n in p.flatMap { $0.multipliedReportingOverflow(by: n).overflow ? nil : $0 * n } }), span <= Int.max / max(1, groups.count) {
             var folded = [Int](repeating: 0, count: groups.count)
             for (column, size) in zip(ranks, sizes) { for g in groups.indices { folded[g] = folded[g] * size + column[g] } }
-            // Ties (none unless two groups share every value) keep their order.
-            positions = groups.indices.sorted { a, b in folded[a] != folded[b] ? folded[a] < folded[b] : a < b }
+            // Each group's folded rank and position in one integer (span × groups fits): a plain
+            // integer sort, ties (none unless two groups share every value) in their order.
+            let n = groups.count
+            for g in groups.indices { folded[g] = folded[g] * n + g }
+            folded.sort()
+            positions = folded.map { $0 % n }
         } else {
             positions = groups.indices.sorted { a, b in
                 for column in ranks where column[a] != column[b] { return column[a] < column[b] }
