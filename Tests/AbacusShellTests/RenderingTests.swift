@@ -121,7 +121,9 @@ import Testing
              .currency(n % 2 == 0 ? jpy : kwd), .count(n * 1_000_003), .money(ExactDecimal(significand: Int128(n) * 12_345 - 600_000, scale: 3), n % 2 == 0 ? jpy : kwd),
              .names(n % 4 == 0 ? [] : ["x", "y\(n)"]), .empty]
         }
-        let names = ["party", "month", "currency", "count", "amount", "tags", "share"]
+        // Column names of several bytes a character and with escapes: each row's `"name":` pieces
+        // are cut from one array by their UTF-8 lengths.
+        let names = ["pärty", "mo\"nth", "currency", "count", "amount", "tags", "share"]
         let r = ResultSet(columns: names.map { Column($0, .text) }, rows: rows, currency: nil)
         let text = Renderer(format: .json, money: MoneyFormat()).render(r)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])

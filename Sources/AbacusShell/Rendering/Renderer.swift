@@ -339,24 +339,34 @@ public struct Renderer {
         sink("{\"columns\":[" + names.joined(separator: ",") + "],\"rows\":[")
         // Rows are written as UTF-8 bytes, a piece of a few hundred at a time: each column's
         // `"name":` made once, numbers written digit by digit, a period's text made once.
-        let prefixes = names.map { Array(($0 + ":").utf8) }
+        // The prefixes side by side in one array, column i's at `starts[i]..<starts[i + 1]`; rows
+        // and prefixes read through buffer pointers (no reference counting per cell).
+        let prefixBytes = names.flatMap { Array(($0 + ":").utf8) }
+        var starts = [0]
+        for name in names { starts.append(starts[starts.count - 1] + name.utf8.count + 1) }
         var out = JSONBytes(plain: plain)
-        for (n, row) in r.rows.enumerated() {
-            if n > 0 { out.bytes.append(UInt8(ascii: ",")) }
-            out.bytes.append(UInt8(ascii: "{"))
-            for (i, (prefix, cell)) in zip(prefixes, row).enumerated() {
-                if i > 0 { out.bytes.append(UInt8(ascii: ",")) }
-                out.bytes.append(contentsOf: prefix)
-                out.value(cell)
+        let written: Bool = prefixBytes.withUnsafeBufferPointer { prefixes in
+            for n in r.rows.indices {
+                if n > 0 { out.bytes.append(UInt8(ascii: ",")) }
+                out.bytes.append(UInt8(ascii: "{"))
+                r.rows[n].withUnsafeBufferPointer { row in
+                    for i in 0..<min(row.count, names.count) {
+                        if i > 0 { out.bytes.append(UInt8(ascii: ",")) }
+                        out.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: prefixes[starts[i]..<starts[i + 1]]))
+                        out.value(row[i])
+                    }
+                }
+                out.bytes.append(UInt8(ascii: "}"))
+                if n % Renderer.chunk == Renderer.chunk - 1 {
+                    // One object on one line: a cancelled one is ended with a newline all the same.
+                    if isCancelled() { sink("\n"); return false }
+                    sink(String(decoding: out.bytes, as: UTF8.self))
+                    out.bytes.removeAll(keepingCapacity: true)
+                }
             }
-            out.bytes.append(UInt8(ascii: "}"))
-            if n % Renderer.chunk == Renderer.chunk - 1 {
-                // One object on one line: a cancelled one is ended with a newline all the same.
-                if isCancelled() { sink("\n"); return false }
-                sink(String(decoding: out.bytes, as: UTF8.self))
-                out.bytes.removeAll(keepingCapacity: true)
-            }
+            return true
         }
+        guard written else { return false }
         var end = String(decoding: out.bytes, as: UTF8.self)
         end += "],\"currency\":" + (r.currency.map { JSONText.quote($0.code) } ?? "null")
         end += ",\"warnings\":[" + r.warnings.map(JSONText.quote).joined(separator: ",") + "]}\n"
@@ -396,15 +406,21 @@ struct JSONBytes {
     }
 
     mutating func quoted(_ s: String) {
-        var text = s
-        let done: Bool = text.withUTF8 { utf8 in
-            for b in utf8 where String.jsonEscapes(b) { return false }
-            bytes.append(UInt8(ascii: "\""))
-            bytes.append(contentsOf: utf8)
-            bytes.append(UInt8(ascii: "\""))
-            return true
-        }
+        // Native text is read where it lies (no copy of the string); other text through `withUTF8`.
+        let done: Bool = s.utf8.withContiguousStorageIfAvailable { utf8 in plainQuoted(utf8) } ?? {
+            var text = s
+            return text.withUTF8 { plainQuoted($0) }
+        }()
         if !done { bytes.append(contentsOf: JSONText.quote(s).utf8) }
+    }
+
+    /// Appends text that needs no escape, quoted; false (nothing appended) for text that does.
+    private mutating func plainQuoted(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        for b in utf8 where String.jsonEscapes(b) { return false }
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: utf8)
+        bytes.append(UInt8(ascii: "\""))
+        return true
     }
 
     mutating func value(_ c: Cell) {
