@@ -98,7 +98,9 @@ import Testing
                   "max income in SGD by party, week, currency", "count entries by party, day", "sum entries in native by currency, party, month",
                   "sum expenses in JPY by party, tag, month", "count entries by tag, party, day", "avg expenses in EUR by day, party order by amount desc top 50",
                   "sum expenses in INR by party, day with share", "count expenses by party, day, currency",
-                  "count entries where party ~ \"1\" by day, party", "count entries by day, party, currency during 2025-03"] {
+                  "count entries where party ~ \"1\" by day, party", "count entries by day, party, currency during 2025-03",
+                  "sum entries in GBP by book, tag", "avg expenses in EUR by tag, party", "count entries by tag, category",
+                  "max income in USD by party, tag", "sum expenses in native by tag, book"] {
             LargeGroupingTests.expectKernelsAgree(ledger, today, q, [(2, 0), (2, Executor.compactAbove), (Executor.parallelRows, 0)])
         }
     }

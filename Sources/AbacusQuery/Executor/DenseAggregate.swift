@@ -338,7 +338,7 @@ extension Executor {
     }
 
     /// How a dense scan finds a row's group: `DenseKey` taken apart.
-    enum DenseKind { case none, codes, currency, period, tags, product, compact }
+    enum DenseKind { case none, codes, currency, period, tags, product, compact, codesAndTag }
 
     /// Whether a dense scan's slots are shared between scales (`SumSlots.scaled`): a type, so that
     /// the scan is compiled twice and the unscaled one weighs no error sum and scales no product.
@@ -586,12 +586,21 @@ extension Executor {
         var column: StoreColumn<UInt32> = [], table: [Int32] = [], base: Int32 = 0
         var productGroup: [Int32] = [], number: [Int32] = []
         var productFrom = 0
+        var codeStride = 0
         switch key {
         case .none: kind = .none
         case .codes(let c, _): (kind, column) = (.codes, c)
         case .currency(let t, _): (kind, table) = (.currency, t)
         case .period(let t, let b, _): (kind, table, base) = (.period, t, b)
         case .tags: kind = .tags
+        case .product(let parts, let strides, _, let tagAt?) where groups == nil && parts.count == 2:
+            // A code column and the tag key (`book, tag`): the group from the row itself, as the
+            // tag columns are read for the row's other tags anyway (no pass ahead).
+            if case .codes(let c, _) = parts[1 - tagAt] {
+                (kind, column, codeStride) = (.codesAndTag, c, strides[1 - tagAt])
+            } else {
+                (kind, productGroup) = (.product, Executor.productGroups(parts, strides, rows: rows, store: store))
+            }
         case .product(let parts, let strides, _, _):
             if let groups {
                 (kind, productGroup, number, productFrom) = (.compact, groups.0, groups.number, groups.from)
@@ -616,6 +625,10 @@ extension Executor {
                 return t == Int(tagStart[row + 1]) ? 1 : Int(tagCodes[t]) + 2
             case .product: return Int(productGroup[productFrom &+ position])
             case .compact: return Int(number[Int(productGroup[productFrom &+ position])])
+            case .codesAndTag:
+                let t = Int(tagStart[row])
+                let tag = t == Int(tagStart[row + 1]) ? 0 : Int(tagCodes[t]) &+ 1
+                return 1 &+ Int(column[row]) &* codeStride &+ tag &* tagStride
             }
         }
         /// The row's groups after its first, for a row with several tags: tag position t is
