@@ -176,8 +176,9 @@ extension Session {
         q.periods = periods
         let text = "sum \(subject.rawValue) in \(target.code)" + (words.isEmpty ? "" : " where " + words.joined(separator: " and "))
             + periods.map { " \($0.kind.rawValue) \($0.date.description)" }.joined()
-        let (context, executor) = engine(for: q)
-        let result = try executor.run(try Planner.plan(q, in: context))
+        // The database's engine first (`--db`), else the in-memory store, entries read first.
+        let engine = ReportEngine(q, in: self)
+        let result = try engine.result(of: try engine.bind(q))
         guard case .money(let value, _)? = result.rows.first?.first else { throw QueryError(.overflow, at: nil) }
         trace.plan.append(text + " = \(value)")
         for note in result.rateNotes { trace.rate("\(text): \(note)") }
