@@ -1,0 +1,100 @@
+// `balance`, `budget`, `networth` and `holdings` on a ledger in PostgreSQL
+// (docs/postgres.md, What runs in SQL): each sum a report asks runs in SQL, so the entries
+// are never read into memory, and every report gives the output the in-memory engine gives,
+// in every format, with the same warnings and errors.
+
+import AbacusCore
+import AbacusPostgres
+import AbacusQuery
+@testable import AbacusShell
+import Foundation
+import Testing
+
+@Suite(.serialized) struct PostgresReportTests {
+    /// The demo ledger without its split entries' parts (each stays one entry, under its own
+    /// category): a budget's test of a category reads the parts, which run in memory.
+    static func demoWithoutSplits() throws -> String {
+        let text = try String(contentsOf: Binary.root.appendingPathComponent(PG.demo), encoding: .utf8)
+        let splits = try NSRegularExpression(pattern: #", "splits": \[[^\]]*\]"#)
+        let stripped = splits.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text), withTemplate: "")
+        #expect(stripped != text && !stripped.contains("\"splits\""))
+        return try Binary.temporaryFile("demo-without-splits.json", stripped)
+    }
+
+    final class Reads: @unchecked Sendable {
+        var count = 0
+    }
+
+    /// A shell on the ledger at `path` and one on the same ledger imported into a new
+    /// database, which counts how often the entries are read from it.
+    static func shells(_ path: String) throws -> (memory: (Shell, Differential.Capture), database: (Shell, Differential.Capture), reads: Reads) {
+        let url = try PostgresServer.get().newDatabase()
+        let imported = try Binary.run(["--db", url, "--import", path])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let db = try Database.connect(try DatabaseURL.parse(url, environment: [:]))
+        let memory = Differential.shell(try LedgerLoader.load(paths: [path]), engine: nil)
+        let database = try Differential.shell(db)
+        let reads = Reads()
+        database.0.session.entrySource = { () throws(QueryError) -> Ledger in
+            reads.count += 1
+            do { return try LedgerTables.load(db).get() } catch { throw QueryError(.database("\(error)"), at: nil) }
+        }
+        return (memory, database, reads)
+    }
+
+    static let reports = [
+        "balance", "balance in USD", "balance by book in EUR at 2025-06-30", "balance at 2025-01-01", "balance in CHF",
+        "budget", "budget since 2025-01", "budget during 2025-Q3 in USD", "budget during 2024-12", "budget since 2025-10 in EUR",
+        "networth", "networth in USD at 2025-06-30", "networth at 2024-12-31", "networth by month", "networth by quarter during 2025 in EUR",
+        "networth by year in SGD", "networth by month since 2025-09 in USD",
+        "holdings", "holdings in INR at 2025-09-30", "holdings in USD",
+        "explain balance in USD", "explain budget since 2025-10", "explain networth by quarter", "explain holdings in INR",
+        "set rate USD/INR = 90", "balance in INR", "budget during 2025-11 in USD", "networth by quarter", "unset rate USD/INR",
+        "set max rate age 10 days", "balance in USD", "networth in EUR", "unset max rate age",
+    ]
+
+    @Test func reportsRunInTheDatabaseAndNeverReadTheEntries() throws {
+        let (memory, database, reads) = try Self.shells(try Self.demoWithoutSplits())
+        for statement in Self.reports {
+            for format in ["table", "csv", "json", "markdown", "chart"] {
+                let expected = Differential.run(memory.0, memory.1, kind: "query", format: format, statement)
+                let actual = Differential.run(database.0, database.1, kind: "query", format: format, statement)
+                #expect(actual == expected, "\(format): \(statement)")
+                if statement.hasPrefix("set") || statement.hasPrefix("unset") { break }
+            }
+        }
+        #expect(reads.count == 0, "the entries were read \(reads.count) times")
+        #expect(database.0.session.ledger.entriesElsewhere != nil)
+    }
+
+    /// On the demo ledger itself, a budget tests categories that split entries divide: those
+    /// sums run in memory, the entries read once, and the answers are still the same.
+    @Test func aBudgetOverSplitEntriesReadsThemOnceAndAnswersTheSame() throws {
+        let (memory, database, reads) = try Self.shells(Binary.root.appendingPathComponent(PG.demo).path)
+        for statement in ["balance in USD", "networth by quarter", "holdings in INR"] {
+            #expect(Differential.run(database.0, database.1, kind: "query", format: "json", statement)
+                    == Differential.run(memory.0, memory.1, kind: "query", format: "json", statement), "\(statement)")
+        }
+        #expect(reads.count == 0)
+        for statement in ["budget since 2025-01", "budget in USD", "balance in EUR"] {
+            #expect(Differential.run(database.0, database.1, kind: "query", format: "json", statement)
+                    == Differential.run(memory.0, memory.1, kind: "query", format: "json", statement), "\(statement)")
+        }
+        #expect(reads.count == 1)
+    }
+
+    /// Through the binary: `holdings` and `balance` print no line about reading the entries.
+    @Test func theBinaryReadsNoEntriesForReports() throws {
+        let path = try Self.demoWithoutSplits()
+        let url = try PostgresServer.get().newDatabase()
+        #expect(try Binary.run(["--db", url, "--import", path]).status == 0)
+        let script = ["holdings in USD", "balance in USD", "budget since 2025-06", "networth by month in EUR"]
+        let files = try Binary.run([path, "--today", "2025-12-31"] + script.flatMap { ["-e", $0] })
+        let database = try Binary.run(["--db", url, "--today", "2025-12-31"] + script.flatMap { ["-e", $0] })
+        #expect(files.status == 0)
+        #expect(database.status == 0)
+        #expect(database.stdout == files.stdout)
+        #expect(database.stderr == files.stderr, "\(database.stderr)")
+        #expect(!database.stderr.contains("reading"))
+    }
+}
