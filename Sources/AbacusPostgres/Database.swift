@@ -51,7 +51,12 @@ public final class Database: @unchecked Sendable {
         let future = PostgresConnection.connect(on: MultiThreadedEventLoopGroup.singleton.any(), configuration: config, id: 1, logger: logger)
         let connection: PostgresConnection
         let seconds = url.connectTimeout + 5
-        connection = try wait(future, seconds: seconds, onTimeout: {}, describing: { connectionProblem($0, url: url, waited: seconds) })
+        do throws(DatabaseError) {
+            connection = try wait(future, seconds: seconds, onTimeout: {}, describing: { connectionProblem($0, url: url, waited: seconds) })
+        } catch {
+            // The wait's own deadline (the driver's connect timeout did not fire).
+            throw error.description == timedOut ? connectionProblem(error, url: url, waited: seconds) : error
+        }
         let db = Database(url: url, connection: connection)
         // The SQL Abacus writes quotes text literals by doubling quotes only.
         do { try db.query("SET standard_conforming_strings = on") } catch {
