@@ -69,9 +69,10 @@ import Testing
 
     /// The ledger made to meet every rule of conversion (booked values, a locked book, custom
     /// and market rates, the oldest-after fallback, a chain, a currency without any rate),
-    /// with accounts, budgets (one carrying over from the first entry's month) and one more
-    /// entry, the earliest, that uses no name another entry does not use: the month a
-    /// carry-over starts from comes from the entries read at start.
+    /// with accounts, budgets (one carrying over from the first entry's month) and two more
+    /// entries: the earliest, that uses no name another entry does not use (the month a
+    /// carry-over starts from comes from the entries read at start), and one in April in a
+    /// currency without any rate (a balance from then on fails, one before it answers).
     static func conversionsWithReports() throws -> String {
         var text = try String(contentsOf: Binary.root.appendingPathComponent("Tests/Fixtures/conversions.json"), encoding: .utf8)
         for (name, opening) in [("Home", "25000"), ("Singapore", "-40.5"), ("SG Card", "300"), ("Europe", "1200.75"), ("US", "800"), ("Japan", "50000")] {
@@ -79,6 +80,7 @@ import Testing
         }
         text = text.replacingOccurrences(of: "\"entries\": [", with: """
             "entries": [{"id": "early", "bookId": "b-home", "amount": -12.5, "currency": "INR", "date": "2025-01-15", "category": "Food", "party": "Acme"},
+              {"id": "no-rate", "bookId": "b-home", "amount": -20, "currency": "CHF", "date": "2025-04-10", "category": "Fees"},
             """)
         text = text.replacingOccurrences(of: "\"customRates\": [", with: """
             "budgets": [
@@ -96,7 +98,9 @@ import Testing
     static let conversionReports = [
         "budget until 2025-06", "budget since 2025-02 in USD", "budget during 2025-04", "budget during 2025-03 in EUR", "explain budget during 2025-03",
         "balance", "balance in INR", "balance at 2025-03-15 in EUR", "networth in USD", "networth by month in INR", "networth by quarter in EUR",
-        "explain networth by quarter in INR", "set rate SGD/INR = 57", "budget since 2025-02", "unset rate SGD/INR",
+        "explain networth by quarter in INR", "networth by month until 2025-03 in USD", "networth by month since 2025-02 in INR",
+        "explain networth by month during 2025-Q1 in EUR", "set rate CHF/INR = 105", "networth by month in INR", "balance in INR",
+        "networth by quarter in EUR", "set rate SGD/INR = 57", "budget since 2025-02", "unset rate SGD/INR",
         "set max rate age 20 days", "budget until 2025-06", "balance in USD", "unset max rate age",
     ]
 
