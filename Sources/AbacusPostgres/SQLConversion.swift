@@ -73,7 +73,8 @@ struct SQLConversion {
         }
         out.append(("e.currency = \(t)", Branch(code: "s", value: "e.amount", denominator: "1")))
         if booked {
-            out.append(("e.normalized_currency = \(t) AND e.normalized_amount IS NOT NULL", Branch(code: "n", value: "e.normalized_amount", denominator: "1")))
+            out.append(("e.normalized_currency = \(t) AND e.normalized_amount IS NOT NULL",
+                        Branch(code: "n", value: "e.normalized_amount", denominator: lowering.plan.readsSplits ? SQLSplitView.shareDenominator : "1")))
             out.append(("e.normalized_currency = \(t) AND e.conversion_rate IS NOT NULL", Branch(code: "c", value: "e.amount * e.conversion_rate", denominator: "1")))
             for l in locked {
                 out.append(("e.book_id = \(SQLLowering.literal(l.book.id)) AND e.currency = \(SQLLowering.literal(l.book.currency.code))",
@@ -104,7 +105,7 @@ struct SQLConversion {
             guard let w = lowering.candidatesClause, let c = lowering.plan.condition, let reach = lowering.reaching(c) else { return nil }
             return """
                 SELECT \(code), e.currency, e.day::text, count(*)::text, sum(CASE WHEN \(reach) THEN 1 ELSE 0 END)::text
-                FROM abacus_entries e
+                FROM \(lowering.rows)
                 WHERE \(w)
                 GROUP BY \(code), e.currency, e.day
                 """
@@ -112,7 +113,7 @@ struct SQLConversion {
         guard let w = lowering.whereClause else { return nil }
         return """
             SELECT \(code), e.currency, e.day::text, count(*)::text
-            FROM abacus_entries e
+            FROM \(lowering.rows)
             WHERE \(w)
             GROUP BY \(code), e.currency, e.day
             """
@@ -125,7 +126,7 @@ struct SQLConversion {
         let code = cases { "'" + $0.code + "'" }
         return SQLConversion.with(calendar) + """
             SELECT \(code), e.currency, e.day::text, count(*)::text
-            FROM abacus_entries e
+            FROM \(lowering.rows)
             \(SQLConversion.join(fixedDay: fixedDay))
             WHERE \(w)
             GROUP BY \(code), e.currency, e.day
@@ -175,7 +176,7 @@ struct SQLConversion {
         // so their order is the order of the converted values): Swift compares them exactly.
         if extremes { columns += ["(min(\(value)))::text", "(max(\(value)))::text"] }
         sql += "SELECT " + columns.joined(separator: ", ")
-        sql += "\nFROM abacus_entries e"
+        sql += "\nFROM " + lowering.rows
         if keys.contains(.tag) { sql += "\n  LEFT JOIN LATERAL unnest(e.tags) AS t(tag) ON TRUE" }
         sql += "\n" + SQLConversion.join(fixedDay: fixedDay)
         sql += "\nWHERE " + w
