@@ -50,10 +50,12 @@ public final class Database: @unchecked Sendable {
         logger.logLevel = .critical
         let future = PostgresConnection.connect(on: MultiThreadedEventLoopGroup.singleton.any(), configuration: config, id: 1, logger: logger)
         let connection: PostgresConnection
+        let seconds = url.connectTimeout + 5
         do throws(DatabaseError) {
-            connection = try wait(future, seconds: url.connectTimeout + 5, onTimeout: {})
+            connection = try wait(future, seconds: seconds, onTimeout: {}, describing: { connectionProblem($0, url: url, waited: seconds) })
         } catch {
-            throw DatabaseError("cannot connect to \(url.shown): " + error.description, sqlState: error.sqlState)
+            // The wait's own deadline (the driver's connect timeout did not fire).
+            throw error.description == timedOut ? connectionProblem(error, url: url, waited: seconds) : error
         }
         let db = Database(url: url, connection: connection)
         // The SQL Abacus writes quotes text literals by doubling quotes only.
@@ -69,7 +71,7 @@ public final class Database: @unchecked Sendable {
         guard !isBroken else { throw DatabaseError("the connection to \(url.shown) was lost earlier; start Abacus again") }
         guard !connection.isClosed else {
             isBroken = true
-            throw DatabaseError(Database.serverClosed)
+            throw DatabaseError(closedByServer)
         }
         var binds = PostgresBindings(capacity: parameters.count)
         for p in parameters {
@@ -93,7 +95,10 @@ public final class Database: @unchecked Sendable {
             connection.closeFuture.whenComplete { _ in promise.fail(DatabaseError(Database.serverClosed)) }
             try Database.wait(promise.futureResult, seconds: limit, onTimeout: { [connection] in let _: EventLoopFuture<Void> = connection.close() })
         } catch {
-            if error.sqlState == nil { isBroken = true }
+            if error.sqlState == nil || Database.endsConnection(error.sqlState) { isBroken = true }
+            if error.description == Database.serverClosed || Database.endsConnection(error.sqlState) {
+                throw DatabaseError(closedByServer)
+            }
             if error.description == Database.timedOut {
                 throw DatabaseError("the database at \(url.shown) did not answer within \(limit) seconds; the statement was given up (ABACUS_DATABASE_TIMEOUT sets the limit)")
             }
@@ -130,11 +135,18 @@ public final class Database: @unchecked Sendable {
         return l
     }()
 
+    /// The connection's end, said with the URL and what to do.
+    var closedByServer: String { "\(Database.serverClosed) at \(url.shown); start Abacus again once the server is back" }
+
+    /// Whether a server's SQLSTATE says it ended the session (an administrator's or a crash's shutdown).
+    static func endsConnection(_ state: String?) -> Bool { state == "57P01" || state == "57P02" }
+
     static let timedOut = "timed out"
     static let serverClosed = "the server closed the connection (it stopped or restarted)"
 
     /// Blocks until `future` completes or `seconds` pass (then `onTimeout` runs and it fails).
-    static func wait<T: Sendable>(_ future: EventLoopFuture<T>, seconds: Int, onTimeout: @escaping @Sendable () -> Void) throws(DatabaseError) -> T {
+    static func wait<T: Sendable>(_ future: EventLoopFuture<T>, seconds: Int, onTimeout: @escaping @Sendable () -> Void,
+                                  describing: (any Error) -> DatabaseError = { describe($0) }) throws(DatabaseError) -> T {
         let semaphore = DispatchSemaphore(value: 0)
         let box = NIOLockedValueBox<Result<T, any Error>?>(Optional<Result<T, any Error>>.none)
         future.whenComplete { result in
@@ -147,7 +159,7 @@ public final class Database: @unchecked Sendable {
         }
         switch box.withLockedValue({ $0 }) {
         case .success(let v)?: return v
-        case .failure(let e)?: throw describe(e)
+        case .failure(let e)?: throw describing(e)
         case nil: throw DatabaseError(timedOut)
         }
     }

@@ -73,7 +73,8 @@ struct SQLConversion {
         }
         out.append(("e.currency = \(t)", Branch(code: "s", value: "e.amount", denominator: "1")))
         if booked {
-            out.append(("e.normalized_currency = \(t) AND e.normalized_amount IS NOT NULL", Branch(code: "n", value: "e.normalized_amount", denominator: "1")))
+            out.append(("e.normalized_currency = \(t) AND e.normalized_amount IS NOT NULL",
+                        Branch(code: "n", value: "e.normalized_amount", denominator: lowering.plan.readsSplits ? SQLSplitView.shareDenominator : "1")))
             out.append(("e.normalized_currency = \(t) AND e.conversion_rate IS NOT NULL", Branch(code: "c", value: "e.amount * e.conversion_rate", denominator: "1")))
             for l in locked {
                 out.append(("e.book_id = \(SQLLowering.literal(l.book.id)) AND e.currency = \(SQLLowering.literal(l.book.currency.code))",
@@ -104,7 +105,7 @@ struct SQLConversion {
             guard let w = lowering.candidatesClause, let c = lowering.plan.condition, let reach = lowering.reaching(c) else { return nil }
             return """
                 SELECT \(code), e.currency, e.day::text, count(*)::text, sum(CASE WHEN \(reach) THEN 1 ELSE 0 END)::text
-                FROM abacus_entries e
+                FROM \(lowering.rows)
                 WHERE \(w)
                 GROUP BY \(code), e.currency, e.day
                 """
@@ -112,7 +113,7 @@ struct SQLConversion {
         guard let w = lowering.whereClause else { return nil }
         return """
             SELECT \(code), e.currency, e.day::text, count(*)::text
-            FROM abacus_entries e
+            FROM \(lowering.rows)
             WHERE \(w)
             GROUP BY \(code), e.currency, e.day
             """
@@ -125,7 +126,7 @@ struct SQLConversion {
         let code = cases { "'" + $0.code + "'" }
         return SQLConversion.with(calendar) + """
             SELECT \(code), e.currency, e.day::text, count(*)::text
-            FROM abacus_entries e
+            FROM \(lowering.rows)
             \(SQLConversion.join(fixedDay: fixedDay))
             WHERE \(w)
             GROUP BY \(code), e.currency, e.day
@@ -175,7 +176,7 @@ struct SQLConversion {
         // so their order is the order of the converted values): Swift compares them exactly.
         if extremes { columns += ["(min(\(value)))::text", "(max(\(value)))::text"] }
         sql += "SELECT " + columns.joined(separator: ", ")
-        sql += "\nFROM abacus_entries e"
+        sql += "\nFROM " + lowering.rows
         if keys.contains(.tag) { sql += "\n  LEFT JOIN LATERAL unnest(e.tags) AS t(tag) ON TRUE" }
         sql += "\n" + SQLConversion.join(fixedDay: fixedDay)
         sql += "\nWHERE " + w
@@ -222,55 +223,15 @@ extension SQLEngine {
         let conversion = SQLConversion(lowering: lowering, target: target)
         guard let needsSQL = conversion.needs else { return nil }
 
-        // The entries each rule converts, per currency and day.
-        struct Need { var code: String; var currency: Currency; var day: Day; var entries: Int; var reached: Int }
-        func needs(_ sql: String) throws(QueryError) -> [Need] {
-            var needs: [Need] = []
-            for r in try query(sql) {
-                guard let code = r[0], let c = r[1].flatMap(Currency.init(code:)), let d = r[2].flatMap(Day.parse), let n = r[3].flatMap({ Int($0) }),
-                      let reached = r.count > 4 ? r[4].flatMap({ Int($0) }) : n else {
-                    throw QueryError(.database("the database gave a row Abacus cannot read while counting the rates a statement needs"), at: nil)
-                }
-                needs.append(Need(code: code, currency: c, day: d, entries: n, reached: reached))
-            }
-            return needs
-        }
-        let candidates = try needs(needsSQL)
+        // The entries each rule converts, per currency and day, and their rates.
+        let candidates = try SQLRateCalendar.needs(try query(needsSQL))
         // Without a test of amounts every entry reaches the sum.
-        let reached = candidates.filter { $0.reached > 0 }.map { n in Need(code: n.code, currency: n.currency, day: n.day, entries: n.reached, reached: n.reached) }
-        let calendarNeeds = candidates.filter { $0.code == "m" }
-        let calendar = RateCalendar(ledger: ledger, resolver: session.resolver, target: target, valuation: plan.valuation, today: session.today,
-                                    agePolicy: RateAgePolicy(maxAgeDays: session.maxRateAge), whatIf: plan.whatIfRates,
-                                    needs: calendarNeeds.map { ($0.currency, $0.day) })
-        struct DayOf: Hashable { var currency: Currency; var day: Int32 }
-        var calendarID: [DayOf: Int32] = [:]
-        for (i, n) in calendarNeeds.enumerated() { calendarID[DayOf(currency: n.currency, day: n.day.number)] = calendar.ids[i] }
-        let whatIfID = Dictionary(calendar.whatIf.map { ($0.from, $0.id) }, uniquingKeysWith: { a, _ in a })
-        /// The counts as a scan would tally them.
-        func tally(_ needs: [Need]) throws(QueryError) -> ConversionTally {
-            var tally = ConversionTally(calendar)
-            for n in needs {
-                let id: Int32
-                switch n.code {
-                case "w": id = whatIfID[n.currency] ?? RateColumn.unusable
-                case "s": id = RateColumn.same
-                case "n": id = RateColumn.normalized
-                case "c": id = RateColumn.conversionRate
-                case "m":
-                    guard let m = calendarID[DayOf(currency: n.currency, day: n.day.number)] else {
-                        throw QueryError(.database("the database gave a currency and day the rate calendar lacks"), at: nil)
-                    }
-                    id = m
-                default:
-                    guard n.code.hasPrefix("l"), let b = Int(n.code.dropFirst()), calendar.locked.indices.contains(b), calendar.locked[b] >= 0 else {
-                        throw QueryError(.database("the database gave a rule \(n.code) Abacus did not write"), at: nil)
-                    }
-                    id = calendar.locked[b]
-                }
-                tally.count(id, day: n.day.number, entries: n.entries)
-            }
-            return tally
+        let reached = candidates.filter { $0.reached > 0 }.map { n in
+            SQLRateCalendar.Need(code: n.code, currency: n.currency, day: n.day, entries: n.reached, reached: n.reached)
         }
+        let rates = SQLRateCalendar(plan, target: target, needs: candidates, in: session)
+        let calendar = rates.calendar
+        func tally(_ needs: [SQLRateCalendar.Need]) throws(QueryError) -> ConversionTally { try rates.tally(needs) }
         // With a test of amounts, the entries that reach it fail the statement if a rate is
         // missing (or too old); a count's warnings and rates are theirs, a sum's those of the
         // entries that pass (computed below, once the calendar is known).
@@ -278,23 +239,11 @@ extension SQLEngine {
         var warnings = try Executor.outcome(calendar, reachedTally)
         var provenance = reachedTally.provenance(calendar)
 
-        // The calendar's rates, one row per currency and day (per currency under a fixed day).
-        var rows: [SQLConversion.CalendarRow] = []
-        var seen = Set<Currency>()
-        for (i, n) in calendarNeeds.enumerated() {
-            let id = calendar.ids[i]
-            guard id >= 0 else { continue }
-            if calendar.asOf != nil {
-                guard seen.insert(n.currency).inserted else { continue }
-                rows.append(.init(currency: n.currency, day: nil, rate: calendar.rates[Int(id)].resolved.rate))
-            } else {
-                rows.append(.init(currency: n.currency, day: n.day, rate: calendar.rates[Int(id)].resolved.rate))
-            }
-        }
+        let rows = rates.rows
 
         if conversion.testsAmount && plan.aggregate != .count {
             guard let sql = conversion.passing(calendar: rows, fixedDay: calendar.asOf != nil) else { throw QueryError(.database("the statement no longer lowers"), at: nil) }
-            let passed = try tally(try needs(sql))
+            let passed = try tally(try SQLRateCalendar.needs(try query(sql)))
             warnings = try Executor.outcome(calendar, passed)
             provenance = passed.provenance(calendar)
         }

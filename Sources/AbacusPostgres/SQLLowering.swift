@@ -238,7 +238,7 @@ struct SQLLowering {
         guard let w = whereClause else { return nil }
         let exprs = keys.map(SQLLowering.key)
         var sql = "SELECT " + (exprs + ["count(*)::text", "(\(aggregate))::text"]).joined(separator: ", ")
-        sql += "\nFROM abacus_entries e"
+        sql += "\nFROM " + rows
         if keys.contains(.tag) { sql += "\n  LEFT JOIN LATERAL unnest(e.tags) AS t(tag) ON TRUE" }
         sql += "\nWHERE " + w
         if !keys.isEmpty { sql += "\nGROUP BY " + exprs.joined(separator: ", ") }
@@ -261,8 +261,9 @@ struct SQLLowering {
     /// native currencies or converted (SQLConversion.swift), over a condition that lowers.
     var lowers: Bool {
         if plan.condition?.testsAmount == true && !amountTestLowers { return false }
-        // The category tree's roots and split entries' parts are the in-memory engine's.
-        if plan.groupBy.contains(.topCategory) || plan.readsSplits { return false }
+        // The category tree's roots are the in-memory engine's.
+        if plan.groupBy.contains(.topCategory) { return false }
+        if plan.readsSplits && !SQLSplitView.lowers(plan) { return false }
         switch plan.aggregate {
         case .count, .sum, .avg, .min, .max: return true
         case .list: return false

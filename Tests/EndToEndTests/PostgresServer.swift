@@ -106,19 +106,27 @@ final class PostgresServer: @unchecked Sendable {
 
     /// A TCP port nothing listens on now.
     static func freePort() throws -> Int {
+        let s = try loopbackSocket()
+        close(s.fd)
+        return s.port
+    }
+
+    /// A TCP socket bound to a free port of 127.0.0.1, listening when asked (the kernel then
+    /// completes connections that nobody answers); the caller closes it.
+    static func loopbackSocket(listening: Bool = false) throws -> (fd: Int32, port: Int) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket() failed") }
-        defer { close(fd) }
         var addr = sockaddr_in()
         addr.sin_family = sa_family_t(AF_INET)
         addr.sin_addr.s_addr = inet_addr("127.0.0.1")
         addr.sin_port = 0
         var len = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) } }
-        guard bound == 0 else { throw Failure(description: "bind() failed") }
+        guard bound == 0 else { close(fd); throw Failure(description: "bind() failed") }
+        guard !listening || listen(fd, 4) == 0 else { close(fd); throw Failure(description: "listen() failed") }
         let named = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
-        guard named == 0 else { throw Failure(description: "getsockname() failed") }
-        return Int(UInt16(bigEndian: addr.sin_port))
+        guard named == 0 else { close(fd); throw Failure(description: "getsockname() failed") }
+        return (fd, Int(UInt16(bigEndian: addr.sin_port)))
     }
 
     /// Runs a command (as `postgres` when we are root) and returns its stdout; throws with its stderr.

@@ -24,11 +24,11 @@ struct NetWorthParts {
 }
 
 extension Session {
-    func netWorthParts(on day: Day, in target: Currency, trace: inout ReportTrace) throws(QueryError) -> NetWorthParts {
+    func netWorthParts(on day: Day, in target: Currency, known: BalanceSums = BalanceSums(), trace: inout ReportTrace) throws(QueryError) -> NetWorthParts {
         try stopIfCancelled()
         var p = NetWorthParts()
         for book in ledger.books where book.openingBalance != nil && book.includeInNetWorth {
-            let v = try converted(try balance(of: book, on: day, trace: &trace), book.currency, target, on: day, trace: &trace)
+            let v = try converted(try balance(of: book, on: day, known: known, trace: &trace), book.currency, target, on: day, trace: &trace)
             p.accounts = p.accounts + v
             if v.isNegative { p.liabilities = p.liabilities + v.magnitude } else { p.assets = p.assets + v }
         }
@@ -87,8 +87,9 @@ struct NetWorthStatement: ReportRunner {
         let periods = Period.covering(days, unit: unit)
         trace.plan.append("EACH \(unit.rawValue) \(periods.first?.description ?? "")..\(periods.last?.description ?? "") in \(target.code), as of its last day")
         var rows: [[Cell]] = []
+        let known = try session.balanceSums(on: periods.map(\.days.last))
         for period in periods {
-            let p = try session.netWorthParts(on: period.days.last, in: target, trace: &trace)
+            let p = try session.netWorthParts(on: period.days.last, in: target, known: known, trace: &trace)
             rows.append([.period(period), try p.assets.money(target), try p.liabilities.money(target), try p.netWorth.money(target)])
         }
         guard let key = GroupKey(rawValue: unit.rawValue) else { throw QueryError(.unsupported("networth by \(unit.rawValue): by month, quarter or year"), at: nil) }

@@ -7,6 +7,11 @@
 import AbacusCore
 import BigInt
 
+/// Balances asked ahead (`Session.balanceSums`): by book id and day, what the sum gave.
+struct BalanceSums {
+    var answers: [String: [Day: Result<ResultSet, QueryError>]] = [:]
+}
+
 /// What a report did, for `explain`: the sums it asked, the rates it used, its warnings.
 struct ReportTrace {
     var plan: [String] = []
@@ -154,11 +159,9 @@ extension Session {
         .comparison(Comparison(field: field, op: .equal, values: [LiteralValue(literal: .text(name), range: 0..<0)], range: 0..<0))
     }
 
-    /// The sum of entries as the query `sum SUBJECT in TARGET where … PERIODS` answers it (by
-    /// the rules of every query: conversion at the default valuation, the category tree, splits).
-    func sum(_ subject: Subject, in target: Currency, category: String? = nil, book: String? = nil, periods: [PeriodClause],
-             trace: inout ReportTrace) throws(QueryError) -> ExactDecimal {
-        try stopIfCancelled()
+    /// The query `sum SUBJECT in TARGET where … PERIODS`, and its text for `explain`.
+    static func sumQuery(_ subject: Subject, in target: Currency, category: String? = nil, book: String? = nil,
+                         periods: [PeriodClause]) -> (query: Query, text: String) {
         var q = Query(aggregate: .sum, text: "")
         q.subject = subject
         q.currency = .code(target)
@@ -176,13 +179,27 @@ extension Session {
         q.periods = periods
         let text = "sum \(subject.rawValue) in \(target.code)" + (words.isEmpty ? "" : " where " + words.joined(separator: " and "))
             + periods.map { " \($0.kind.rawValue) \($0.date.description)" }.joined()
-        let (context, executor) = engine(for: q)
-        let result = try executor.run(try Planner.plan(q, in: context))
+        return (q, text)
+    }
+
+    /// A sum's value, its rates and warnings written in the trace.
+    func record(_ result: ResultSet, text: String, trace: inout ReportTrace) throws(QueryError) -> ExactDecimal {
         guard case .money(let value, _)? = result.rows.first?.first else { throw QueryError(.overflow, at: nil) }
         trace.plan.append(text + " = \(value)")
         for note in result.rateNotes { trace.rate("\(text): \(note)") }
         for w in result.warnings { trace.warn(w) }
         return value
+    }
+
+    /// The sum of entries as the query `sum SUBJECT in TARGET where … PERIODS` answers it (by
+    /// the rules of every query: conversion at the default valuation, the category tree, splits).
+    func sum(_ subject: Subject, in target: Currency, category: String? = nil, book: String? = nil, periods: [PeriodClause],
+             trace: inout ReportTrace) throws(QueryError) -> ExactDecimal {
+        try stopIfCancelled()
+        let (q, text) = Session.sumQuery(subject, in: target, category: category, book: book, periods: periods)
+        // The database's engine first (`--db`), else the in-memory store, entries read first.
+        let engine = ReportEngine(q, in: self)
+        return try record(try engine.result(of: try engine.bind(q)), text: text, trace: &trace)
     }
 
     /// Whether the ledger holds a category (in any letter case), so that a condition on it resolves.
@@ -192,11 +209,39 @@ extension Session {
     }
 
     /// The balance of an account on `day` in its own currency: its opening balance plus all its
-    /// entries (transfers too) dated on or before `day`.
-    func balance(of book: Book, on day: Day, trace: inout ReportTrace) throws(QueryError) -> Fraction {
-        let until = PeriodClause(kind: .until, date: .literal(Period(.day, containing: day), text: day.description), range: 0..<0)
-        let sum = try self.sum(.entries, in: book.currency, book: book.name, periods: [until], trace: &trace)
+    /// entries (transfers too) dated on or before `day` (the sum from `known` when it was asked ahead).
+    func balance(of book: Book, on day: Day, known: BalanceSums = BalanceSums(), trace: inout ReportTrace) throws(QueryError) -> Fraction {
+        let sum: ExactDecimal
+        if let answer = known.answers[book.id]?[day] {
+            try stopIfCancelled()
+            sum = try record(try answer.get(), text: Session.balanceQuery(book, on: day).text, trace: &trace)
+        } else {
+            sum = try self.sum(.entries, in: book.currency, book: book.name, periods: [Session.until(day)], trace: &trace)
+        }
         return Fraction(book.openingBalance ?? .zero) + Fraction(sum)
+    }
+
+    static func until(_ day: Day) -> PeriodClause {
+        PeriodClause(kind: .until, date: .literal(Period(.day, containing: day), text: day.description), range: 0..<0)
+    }
+
+    static func balanceQuery(_ book: Book, on day: Day) -> (query: Query, text: String) {
+        sumQuery(.entries, in: book.currency, book: book.name, periods: [until(day)])
+    }
+
+    /// The balances of the accounts that count in net worth on each of `days`, asked of the
+    /// database's engine at once when it takes them (docs/postgres.md, Reports); the trace
+    /// records each when it is used, as if asked then.
+    func balanceSums(on days: [Day]) throws(QueryError) -> BalanceSums {
+        var out = BalanceSums()
+        guard let external = engine, days.count > 1, let last = days.max() else { return out }
+        for book in ledger.books where book.openingBalance != nil && book.includeInNetWorth {
+            let q = Session.balanceQuery(book, on: last).query
+            let reports = ReportEngine(q, in: self)
+            guard let results = try external.run(try reports.bind(q), endingOn: days, in: self) else { continue }
+            out.answers[book.id] = Dictionary(zip(days, results), uniquingKeysWith: { a, _ in a })
+        }
+        return out
     }
 
     /// The first month of the ledger's entries (today's when it has none).

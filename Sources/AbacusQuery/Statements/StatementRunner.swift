@@ -43,12 +43,11 @@ extension Statement {
 
 extension Statement {
     /// Whether the statement reads the entries in memory, whatever engine the session has:
-    /// reports (balances, budgets, net worth, crosstabs, comparisons). A query finds out when
-    /// the database leaves it to memory (`ReportEngine`); `books` and `categories` count in
-    /// the database (docs/postgres.md).
+    /// crosstabs and comparisons. A query, and each sum a report (balance, budget, net worth)
+    /// asks, finds out when the database leaves it to memory (`ReportEngine`); `books` and
+    /// `categories` count in the database (docs/postgres.md).
     var readsResidentEntries: Bool {
         switch self {
-        case .report, .explainReport: return true
         // A remark is free text that resolves against the remarks there are (in any letter
         // case), which only the resident entries know.
         case .query(let q), .explain(let q): return q.per != nil || q.versus != nil || q.tests(.remarks)

@@ -1,0 +1,42 @@
+// The split view in SQL (docs/ledger-format.md#splits, docs/postgres.md): a statement that
+// groups or tests by category reads a split entry as one row per part, with the part's
+// amount and category and the entry's other fields, as `Ledger.splitView()` makes it in
+// memory. A part of an entry with a `normalizedAmount` converts at its share of it,
+// `part × |normalizedAmount| ÷ |amount|`: the product is the row's value and `|amount|` its
+// denominator, so that no row is divided (an entry of amount 0 keeps its normalizedAmount
+// for each part, as in memory). Only sums that test a category without grouping by it lower
+// (a budget's spent): a count, an average or a ranking by count counts each entry once per
+// group, which the in-memory engine does, and statements grouped by category (crosstabs
+// among them, whose totals merge in memory) stay there.
+
+import AbacusQuery
+
+enum SQLSplitView {
+    /// Whether a plan that reads the parts of split entries lowers.
+    static func lowers(_ plan: LogicalPlan) -> Bool {
+        plan.aggregate == .sum && plan.condition?.testsAmount != true && plan.order?.byEntryCount != true && !plan.groupBy.contains(.category)
+    }
+
+    /// The rows, named `e` as the entries are: each entry without splits, and each part of one with them.
+    static let rows = """
+        (SELECT id, book_id, day, currency, category, party, payment, remarks, tags, is_transfer, amount,
+                normalized_amount, normalized_currency, conversion_rate, CAST(NULL AS numeric) AS share_den
+           FROM abacus_entries WHERE splits IS NULL
+         UNION ALL
+         SELECT s.id, s.book_id, s.day, s.currency, p.part->>'category', s.party, s.payment, s.remarks, s.tags, s.is_transfer,
+                CAST(p.part->>'amount' AS numeric),
+                CASE WHEN s.amount <> 0 THEN CAST(p.part->>'amount' AS numeric) * abs(s.normalized_amount) ELSE s.normalized_amount END,
+                s.normalized_currency, s.conversion_rate,
+                CASE WHEN s.amount <> 0 AND s.normalized_amount IS NOT NULL THEN abs(s.amount) END
+           FROM abacus_entries s CROSS JOIN LATERAL json_array_elements(s.splits) AS p(part)
+           WHERE s.splits IS NOT NULL) e
+        """
+
+    /// The booked rule's denominator in the split view: a part's share, else 1.
+    static let shareDenominator = "coalesce(e.share_den, 1)"
+}
+
+extension SQLLowering {
+    /// What the statement reads: the entries, or the split view.
+    var rows: String { plan.readsSplits ? SQLSplitView.rows : "abacus_entries e" }
+}
