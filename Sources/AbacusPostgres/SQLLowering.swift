@@ -257,12 +257,18 @@ struct SQLLowering {
         }
     }
 
+    /// Whether the entries this plan reads can be selected in SQL: a condition that lowers
+    /// (a test of amounts the in-memory engine counts alike), no root of the category tree and
+    /// no split entries' parts (those are the in-memory engine's).
+    var selectsRows: Bool {
+        if plan.condition?.testsAmount == true && !amountTestLowers { return false }
+        return !plan.groupBy.contains(.topCategory) && !plan.readsSplits
+    }
+
     /// Whether this plan lowers: a count, a sum, an average, a least or a greatest amount, in
     /// native currencies or converted (SQLConversion.swift), over a condition that lowers.
     var lowers: Bool {
-        if plan.condition?.testsAmount == true && !amountTestLowers { return false }
-        // The category tree's roots and split entries' parts are the in-memory engine's.
-        if plan.groupBy.contains(.topCategory) || plan.readsSplits { return false }
+        guard selectsRows else { return false }
         switch plan.aggregate {
         case .count, .sum, .avg, .min, .max: return true
         case .list: return false

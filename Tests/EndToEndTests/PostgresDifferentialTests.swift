@@ -135,6 +135,17 @@ enum Differential {
         "sum expenses in native where amount > 100 by currency", "count entries in native where amount < 0 or amount >= 1000 by currency",
         "avg expenses in native where book = Home and amount <= 50 by currency, tag", "max income in native where not amount > 5000 by currency",
         "count expenses in native where amount in (5, 10, 12.5, 40) by currency", "min expenses in native where amount != 10 by currency, book",
+        // Listings: in date order, by date descending, by a native amount (ORDER BY and LIMIT
+        // in SQL), by a name (in Swift), converted and native, with `show`.
+        "list expenses top 5", "list expenses in native top 3", "list entries on 2025-10-04 show id, currency",
+        "list transfers order by date desc top 3", "list transfers order by date desc", "list income in native order by amount desc top 3",
+        "list expenses in native where currency = USD order by amount top 4", "list expenses in native where currency = SGD order by amount desc",
+        "list expenses where tag = work top 6 show remarks, tags, payment", "list expenses order by party top 5",
+        "list expenses in native order by currency desc top 6", "list expenses order by amount desc top 5", "list expenses order by amount top 5",
+        "list entries where party = (none) top 3 show id", "list expenses in native where amount > 100 top 5", "list expenses where amount > 40000",
+        "list expenses during 2031", "list expenses in native during 2031", "list expenses order by book desc top 4 show id",
+        "list income in USD where book = \"US Consulting\" order by amount top 3", "list expenses in EUR at market top 4",
+        "list expenses in INR at latest where tag = (none) top 4", "list expenses with rate SGD/INR = 56 top 3 show currency",
     ]
 
     @Test func loweredStatementsGiveTheSameOutputInEveryFormat() throws {
@@ -200,6 +211,13 @@ enum Differential {
         "explain count expenses in INR where currency != CHF and amount > 100 by book", "explain sum expenses in INR where currency != CHF and amount > 1000",
         "set max rate age 60 days", "count expenses in INR at market where currency != CHF and amount > 100",
         "sum expenses in INR at market where currency = SGD and amount > 100 by book", "unset max rate age",
+        "list expenses in INR", "list entries in JPY show currency, tags", "list expenses in INR at market top 5",
+        "list expenses in USD order by amount desc top 4", "list expenses in INR order by amount", "list transfers in INR order by date desc top 2",
+        "list expenses in INR with rate INR/SGD = 0.018 order by book top 5", "list expenses in INR at 2025-03-10 where currency in (SGD, EUR)",
+        "list expenses in INR where amount > 1000", "list expenses in INR where party = Acme or amount > 500 order by amount desc top 3",
+        "list expenses in INR where amount > 100 and currency = SGD", "list expenses in INR during 2031",
+        "explain list expenses in INR top 3", "explain list expenses in USD where amount > 100 order by amount top 2",
+        "set max rate age 60 days", "list expenses in INR at market top 3", "explain list expenses in INR at market", "unset max rate age",
     ]
 
     @Test func convertedAggregatesGiveTheSameOutputInEveryFormat() throws {
@@ -215,7 +233,7 @@ enum Differential {
             // A posting list could serve the test after the amount's (the in-memory engine would
             // then convert fewer entries), or two tests of amounts: these run in memory.
             let inMemory = ["amount > 100 and currency = SGD", "amount > 100 or amount < 5"].contains { statement.hasSuffix($0) }
-            if ["sum", "avg", "min", "max", "count", "explain"].contains(where: { statement.hasPrefix($0) }) {
+            if ["sum", "avg", "min", "max", "count", "list", "explain"].contains(where: { statement.hasPrefix($0) }) {
                 #expect(inMemory == (engine.explain(try database.session.logicalPlan(statement), in: database.session) == nil), "lowered or not: \(statement)")
             }
             for format in ["table", "csv", "json", "markdown", "chart"] {
