@@ -43,15 +43,15 @@ extension Statement {
 
 extension Statement {
     /// Whether the statement reads the entries in memory, whatever engine the session has:
-    /// reports (balances, budgets, net worth, comparisons). A query, and each plan a crosstab
-    /// runs, finds out when the database leaves it to memory (`ReportEngine`); `books` and
-    /// `categories` count in the database (docs/postgres.md).
+    /// reports (balances, budgets, net worth). A query, and each plan a crosstab or a
+    /// comparison runs, finds out when the database leaves it to memory (`ReportEngine`);
+    /// `books` and `categories` count in the database (docs/postgres.md).
     var readsResidentEntries: Bool {
         switch self {
         case .report, .explainReport: return true
         // A remark is free text that resolves against the remarks there are (in any letter
         // case), which only the resident entries know.
-        case .query(let q), .explain(let q): return q.versus != nil || q.tests(.remarks)
+        case .query(let q), .explain(let q): return q.tests(.remarks)
         default: return false
         }
     }
