@@ -47,8 +47,8 @@ enum Help {
     a refused file leaves the database as it was.
 
     Every statement gives the answer it gives on the JSON file. Counts, sums, avg, min,
-    max and list, native or converted, where amount … and per … too, run in the database
-    (explain shows the SQL); reports and the others read the entries
+    max and list, native or converted, where amount …, per … and vs … too, run in the
+    database (explain shows the SQL); reports and the others read the entries
     into memory, once, the first time one needs them (it says so). A statement whose
     server went away fails alone; start Abacus again to reconnect.
     """

@@ -155,6 +155,14 @@ enum Differential {
         "count expenses by party per book top 4", "min expenses in native by currency per quarter during 2025",
         "sum expenses in native by tag per book top 3", "count entries by tag per year", "explain sum expenses by book per month during 2025-Q4",
         "sum income in EUR at market by book per quarter during 2025 where amount > 100",
+        // Comparisons: each side (and, after `top N`, each side's totals) a plan in SQL.
+        "sum expenses by book during 2025-Q4 vs same period last year", "sum expenses by book at market vs booked",
+        "sum expenses in INR by book during 2025-10 vs with rate SGD/INR = 60", "count expenses in native by book during 2025-10 vs 2025-09",
+        "max expenses by book since 2025-12-01 until 2025-12-10 vs previous period", "sum expenses by tag during 2025-11 vs previous period top 3",
+        "avg expenses in native by currency during 2025-Q3 vs previous period", "count entries by payment during 2025-12 vs 2025-11 order by count desc top 2",
+        "sum expenses in native by book, currency during 2025-Q4 vs previous period order by book top 4", "sum expenses during 2025-10 vs 2025-09",
+        "min income in USD by book during 2025 vs at latest", "explain sum expenses by book during 2025-10 at market vs booked",
+        "sum expenses in native by currency during 2025-10 vs previous period order by amount desc",
     ]
 
     @Test func loweredStatementsGiveTheSameOutputInEveryFormat() throws {
@@ -231,6 +239,9 @@ enum Differential {
         "max expenses in USD by book per month order by amount desc top 2", "sum expenses in INR where amount > 1000 by book per month",
         "count expenses in INR where amount > 100 by book per month", "sum expenses in INR at market by currency per month",
         "min transfers in EUR per book", "explain sum expenses in INR by book per month",
+        "sum expenses in INR by book during 2025-04 vs previous period", "sum expenses in INR by currency at market vs booked",
+        "avg expenses in USD by tag during 2025-Q2 vs with rate SGD/USD = 0.8 top 2", "count expenses in INR where amount > 1000 by book during 2025-05 vs 2025-04",
+        "max expenses in INR by book vs at 2025-03-10", "explain sum expenses in INR by book vs at latest",
     ]
 
     @Test func convertedAggregatesGiveTheSameOutputInEveryFormat() throws {

@@ -62,7 +62,7 @@ enum PG {
         let script = ["books", "categories", "rate SGD/INR", "rates SGD/INR since 2025-12-28", "convert 100 SGD to INR",
                       "count entries by book, month", "sum expenses in INR by book, currency", "sum entries in native where currency = INR by tag top 3",
                       "explain sum income in USD at market by quarter", "list expenses in USD top 3",
-                      "sum expenses by book per month during 2025-Q4 top 2"].joined(separator: "\n")
+                      "sum expenses by book per month during 2025-Q4 top 2", "sum expenses by tag during 2025-11 vs previous period top 3"].joined(separator: "\n")
         let files = try Binary.run([PG.demo, "--today", "2025-12-31", "-e", script])
         let database = try Binary.run(["--db", url, "--today", "2025-12-31", "-e", script])
         #expect(files.status == 0)
