@@ -1,12 +1,14 @@
 // `list` run in the database (docs/postgres.md, Listings): SQL selects the entries (the
 // subject, days and condition as one WHERE clause) with every field a listing shows; in
-// date order, by date descending, or by a native amount, `ORDER BY` and `LIMIT` run there,
-// with the in-memory engine's tie-break (date order, the entries' positions). A converted
-// listing first asks for the rates (SQLConversion.swift: the rate calendar, its errors and
-// warnings), then selects each entry's amount × numerator and denominator by the rules'
-// CASE; Swift divides each shown amount exactly and rounds it once, half-even, and totals
-// the rows shown exactly, rounded once. Ordering by a converted amount or by a name (any
-// letter case, by Swift's rules) is done in Swift over the selected entries.
+// date order, by date descending, by a native amount or by a name, `ORDER BY` and `LIMIT`
+// run there, with the in-memory engine's tie-break (date order, the entries' positions). A
+// name's order is Swift's (any letter case, "(none)" last), sent as each name's place in a
+// CASE. A converted listing first asks for the rates (SQLConversion.swift: the rate
+// calendar, its errors and warnings), then selects each entry's amount × numerator and
+// denominator by the rules' CASE; Swift divides each shown amount exactly and rounds it
+// once, half-even, and totals the rows shown exactly, rounded once. Ranked by a converted
+// amount, Swift orders the selected entries exactly (with `top N`, SQL selects the best N
+// of each denominator: within one, amount × numerator ranks as the converted amount).
 
 import AbacusCore
 import AbacusQuery
@@ -19,8 +21,37 @@ extension SQLLowering {
         switch plan.order?.key {
         case nil, .date?: return true
         case .value?: return plan.target == nil
-        case .key?: return false
+        case .key(let k)?: return nameOrder(k) != nil
         }
+    }
+
+    /// `order by` a name: each name's place in the order Swift gives the names in any letter
+    /// case (`Listing.before`: names equal in lower case share a place, and their entries
+    /// stay in date order), from the names the ledger's entries use; "(none)" after them.
+    func nameOrder(_ k: GroupKey) -> (column: String, places: [String: Int], none: Int)? {
+        let store = ledger.entries
+        let column: String, names: [(value: String, label: String)]
+        switch k {
+        case .book: column = "e.book_id"; names = ledger.books.map { ($0.id, $0.name) }
+        case .category: column = "e.category"; names = store.categories.map { ($0, $0) }
+        case .party: column = "e.party"; names = store.parties.dropFirst().map { ($0, $0) }
+        case .currency: column = "e.currency"; names = Set(store.currency).map { ($0.code, $0.code) }
+        default: return nil
+        }
+        let lowered = Set(names.map { $0.label.lowercased() }).sorted()
+        var place: [String: Int] = [:]
+        for (i, l) in lowered.enumerated() { place[l] = i }
+        var places: [String: Int] = [:]
+        for n in names { places[n.value] = place[n.label.lowercased()] }
+        return (column, places, lowered.count)
+    }
+
+    /// The place of each entry's name as SQL: NULL for a name the ledger's names lack, which
+    /// sorts first either way (and is refused when read).
+    func namePlace(_ order: (column: String, places: [String: Int], none: Int)) -> String {
+        "CASE WHEN \(order.column) IS NULL THEN \(order.none)"
+            + order.places.sorted { ($0.value, $0.key) < ($1.value, $1.key) }.map { " WHEN \(order.column) = \(SQLLowering.literal($0.key)) THEN \($0.value)" }.joined()
+            + " END"
     }
 
     /// The listing's statement: each entry's fields (and, converted, its amount × numerator
@@ -32,15 +63,28 @@ extension SQLLowering {
                        "e.remarks", "array_to_json(e.tags)::text", "e.amount::text"]
         if let conversion { columns += ["(\(conversion.cases(\.value)))::text", "(\(conversion.cases(\.denominator)))::text"] }
         columns.append("(count(*) OVER ())::text")
+        let from = "\nFROM abacus_entries e" + (conversion != nil ? "\n" + SQLConversion.join(fixedDay: fixedDay) : "") + "\nWHERE " + w
         var sql = conversion.map { _ in SQLConversion.with(calendar) } ?? ""
-        sql += "SELECT " + columns.joined(separator: ", ") + "\nFROM abacus_entries e"
-        if conversion != nil { sql += "\n" + SQLConversion.join(fixedDay: fixedDay) }
-        sql += "\nWHERE " + w
+        if let conversion, let top = plan.top, plan.order?.key == .value {
+            // The best N of each denominator: within one (denominators are positive) amount ×
+            // numerator ranks as the converted amount, so the best N overall are among them;
+            // Swift ranks those exactly (no row is divided here).
+            let den = conversion.cases(\.denominator), value = conversion.cases(\.value)
+            let shown = (plan.subject == .expenses ? "-" : "") + "(\(value))"
+            let named = columns.enumerated().map { "\($1) AS c\($0)" }
+            let rank = "row_number() OVER (PARTITION BY \(den) ORDER BY \(shown)\(plan.order?.descending == true ? " DESC" : ""), e.position) AS rank"
+            return sql + "SELECT " + columns.indices.map { "ranked.c\($0)" }.joined(separator: ", ")
+                + "\nFROM (SELECT " + (named + [rank]).joined(separator: ", ") + from + ") AS ranked\nWHERE ranked.rank <= \(top)"
+        }
+        sql += "SELECT " + columns.joined(separator: ", ") + from
         guard listOrdersInSQL else { return sql }
         let descending = plan.order?.descending == true
         switch plan.order?.key {
         case .value?: sql += "\nORDER BY " + (plan.subject == .expenses ? "-e.amount" : "e.amount") + (descending ? " DESC" : "") + ", e.position"
-        default: sql += "\nORDER BY e.position" + (descending ? " DESC" : "")
+        case .key(let k)?:
+            guard let names = nameOrder(k) else { return nil }
+            sql += "\nORDER BY " + namePlace(names) + (descending ? " DESC" : "") + " NULLS FIRST, e.position"
+        case .date?, nil: sql += "\nORDER BY e.position" + (descending ? " DESC" : "")
         }
         if let top = plan.top { sql += "\nLIMIT \(top)" }
         return sql
@@ -95,7 +139,8 @@ extension SQLEngine {
         }
         var listed: [Listed] = []
         var matched = 0
-        for (k, r) in try query(sql).enumerated() {
+        let rows = try query(sql)
+        for (k, r) in rows.enumerated() {
             if k & 0xFFF == 0xFFF, session.isCancelled() { throw QueryError(.cancelled, at: nil) }
             guard r.count >= 12, let position = r[0].flatMap({ Int($0) }), let id = r[1], let day = r[2].flatMap(Day.parse),
                   let bookID = r[3], let book = ledger.books.first(where: { $0.id == bookID }), let category = r[4],
@@ -126,30 +171,18 @@ extension SQLEngine {
             }
             try Listing.refuseRankingAcrossCurrencies(seen, home: ledger.defaultCurrency)
         }
+        if case .key(let k)? = plan.order?.key, let names = lowering.nameOrder(k) {
+            // A name the ledger's names lack would have been ordered first: refused, not misplaced.
+            let index = [GroupKey.book: 3, .category: 4, .party: 5, .currency: 7][k] ?? 0
+            for r in rows where r[index].map({ names.places[$0] == nil }) ?? false {
+                throw QueryError(.database("the database holds a \(k.rawValue) \(r[index] ?? "") that its names table lacks"), at: nil)
+            }
+        }
         if !lowering.listOrdersInSQL, let order = plan.order {
-            switch order.key {
-            case .value:
-                listed.sort { a, b in
-                    if a.value == b.value { return a.position < b.position }
-                    return order.descending ? b.value < a.value : a.value < b.value
-                }
-            case .key(let k):
-                func label(_ l: Listed) -> String? {
-                    switch k {
-                    case .currency: return l.currency.code
-                    case .book: if case .text(let s) = l.cells[2] { return s } else { return nil }
-                    case .category: if case .text(let s) = l.cells[3] { return s } else { return nil }
-                    case .party: if case .text(let s) = l.cells[4] { return s } else { return nil }
-                    default: return nil
-                    }
-                }
-                let names = listed.map(label)
-                let order2 = listed.indices.sorted { a, b in
-                    Listing.before(names[a], listed[a].position, names[b], listed[b].position, descending: order.descending)
-                }
-                listed = order2.map { listed[$0] }
-            case .date:
-                break
+            // By a converted amount: exactly, ties in date order.
+            listed.sort { a, b in
+                if a.value == b.value { return a.position < b.position }
+                return order.descending ? b.value < a.value : a.value < b.value
             }
             if let top = plan.top, top < listed.count { listed = Array(listed.prefix(top)) }
         }
@@ -160,10 +193,10 @@ extension SQLEngine {
             return .money(r, c)
         }
         let columns = Listing.columns(plan)
-        var rows: [[Cell]] = []
-        rows.reserveCapacity(listed.count)
-        for l in listed { rows.append(l.cells + [try money(l.value, plan.target ?? l.currency)]) }
-        var result = ResultSet(columns: columns, rows: rows, currency: plan.target)
+        var shown: [[Cell]] = []
+        shown.reserveCapacity(listed.count)
+        for l in listed { shown.append(l.cells + [try money(l.value, plan.target ?? l.currency)]) }
+        var result = ResultSet(columns: columns, rows: shown, currency: plan.target)
         if let target = plan.target, let rates {
             if !listed.isEmpty {
                 let total = listed.reduce(Fraction.zero) { $0 + $1.value }

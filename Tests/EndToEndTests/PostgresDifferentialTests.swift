@@ -269,6 +269,47 @@ enum Differential {
         }
     }
 
+    /// `list … order by` a name runs in SQL in the order Swift gives the names: any letter
+    /// case (names equal in lower case keep date order), letters beyond ASCII by Swift's
+    /// rules whatever the server's collation, "(none)" last (first descending), every tie in
+    /// the ledger's order (two entries a day).
+    @Test func listingsOrderedByANameAgreeWithMemory() throws {
+        var entries: [String] = []
+        let parties = ["zeta", "Alpha", "alpha", "Émile", "beta", nil, "ALPHA", "émile", "Zeta", "ärger", "Beta", nil]
+        for (i, party) in parties.enumerated() {
+            let fields = ["\"id\": \"n\(i)\"", "\"bookId\": \"\(i % 3 == 0 ? "b2" : "b1")\"", "\"amount\": -\(10 + i % 4).5",
+                          "\"currency\": \"\(["INR", "usd", "EUR"][i % 3].uppercased())\"", "\"date\": \"2025-03-0\(1 + i / 2)\"",
+                          "\"category\": \"\(["food", "Food", "Öl", "rent"][i % 4])\""] + (party.map { ["\"party\": \"\($0)\""] } ?? [])
+            entries.append("{" + fields.joined(separator: ", ") + "}")
+        }
+        let ledger = """
+            {"version": 1, "defaultCurrency": "INR",
+             "books": [{"id": "b1", "name": "home", "currency": "INR"}, {"id": "b2", "name": "Äway", "currency": "INR"}],
+             "customRates": [{"from": "USD", "to": "INR", "rate": 83}, {"from": "INR", "to": "EUR", "rate": 0.011}],
+             "entries": [\(entries.joined(separator: ",\n"))]}
+            """
+        let path = try Binary.temporaryFile("pg-names.json", ledger)
+        let url = try PostgresServer.get().newDatabase()
+        let imported = try Binary.run(["--db", url, "--import", path])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let db = try Database.connect(try DatabaseURL.parse(url, environment: [:]))
+        let engine = SQLEngine(db: db)
+        let (memory, memoryOut) = Differential.shell(try LedgerLoader.load(paths: [path]), engine: nil)
+        let (database, databaseOut) = try Differential.shell(db)
+        for statement in ["list expenses order by party", "list expenses order by party desc", "list expenses order by party top 4 show id",
+                          "list expenses in native order by party desc top 5", "list expenses order by book show id", "list expenses order by book desc top 3",
+                          "list expenses in native order by currency", "list expenses in native order by currency desc top 4",
+                          "list expenses order by category show id", "list expenses order by category desc top 5",
+                          "list expenses order by amount top 5 show id", "list expenses in native where currency = INR order by amount desc"] {
+            #expect(engine.explain(try database.session.logicalPlan(statement), in: database.session) != nil, "not lowered: \(statement)")
+            for format in ["table", "json"] {
+                let expected = Differential.run(memory, memoryOut, kind: "query", format: format, statement)
+                let actual = Differential.run(database, databaseOut, kind: "query", format: format, statement)
+                #expect(actual == expected, "\(format): \(statement)")
+            }
+        }
+    }
+
     @Test(arguments: [
         (["--today", "2025-12-31", "-f", "Examples/trips.abq"], [String]()),
         (["-f", "Examples/monthly.abq"], []),
