@@ -216,9 +216,20 @@ struct SQLConversion {
 }
 
 extension SQLEngine {
-    /// A sum, average, least or greatest amount converted into `target` (or a count whose
-    /// condition tests converted amounts): the rates from a calendar, the values from the database.
-    func runConverted(_ plan: LogicalPlan, target: Currency, lowering: SQLLowering, in session: Session) throws(QueryError) -> ResultSet? {
+    /// The rates a converted statement uses: the calendar (as VALUES rows), and the warnings
+    /// and provenance of the entries it counts (nil: the statement does not lower).
+    struct ConvertedRates {
+        var conversion: SQLConversion
+        var calendar: RateCalendar
+        var rows: [SQLConversion.CalendarRow]
+        var fixedDay: Bool { calendar.asOf != nil }
+        var warnings: [String]
+        var provenance: Provenance
+    }
+
+    /// The first statement (and, with a test of amounts, the count of the entries that pass),
+    /// the calendar worked out by the in-memory resolver; a missing or too old rate fails here.
+    func rates(_ plan: LogicalPlan, target: Currency, lowering: SQLLowering, in session: Session) throws(QueryError) -> ConvertedRates? {
         let ledger = session.ledger
         let conversion = SQLConversion(lowering: lowering, target: target)
         guard let needsSQL = conversion.needs else { return nil }
@@ -247,6 +258,15 @@ extension SQLEngine {
             warnings = try Executor.outcome(calendar, passed)
             provenance = passed.provenance(calendar)
         }
+        return ConvertedRates(conversion: conversion, calendar: calendar, rows: rows, warnings: warnings, provenance: provenance)
+    }
+
+    /// A sum, average, least or greatest amount converted into `target` (or a count whose
+    /// condition tests converted amounts): the rates from a calendar, the values from the database.
+    func runConverted(_ plan: LogicalPlan, target: Currency, lowering: SQLLowering, in session: Session) throws(QueryError) -> ResultSet? {
+        let ledger = session.ledger
+        guard let rates = try rates(plan, target: target, lowering: lowering, in: session) else { return nil }
+        let (conversion, calendar, rows) = (rates.conversion, rates.calendar, rates.rows)
 
         let keys = plan.groupBy
         let negate = plan.subject == .expenses
@@ -333,9 +353,9 @@ extension SQLEngine {
         }
         var result = try ResultSet.shaped(plan, ledger: ledger, groups: groups, whole: whole, subtotal: subtotal,
                                           currencyTotal: { _, _, _ in nil }, isCancelled: session.isCancelled)
-        result.warnings = warnings
-        result.provenance = provenance
-        result.rateNotes = Executor.rateNotes(calendar, provenance)
+        result.warnings = rates.warnings
+        result.provenance = rates.provenance
+        result.rateNotes = Executor.rateNotes(calendar, rates.provenance)
         return result
     }
 }

@@ -13,6 +13,7 @@ public final class SQLEngine: QueryEngine, @unchecked Sendable {
     public init(db: Database) { self.db = db }
 
     public func explain(_ plan: LogicalPlan, in session: Session) -> String? {
+        if plan.aggregate == .list { return explainList(plan, in: session) }
         let lowering = SQLLowering(plan: plan, ledger: session.ledger)
         guard lowering.lowers else { return nil }
         if plan.aggregate != .count || lowering.convertsAmounts, let target = plan.target { return SQLConversion(lowering: lowering, target: target).explained }
@@ -43,6 +44,7 @@ public final class SQLEngine: QueryEngine, @unchecked Sendable {
     }
 
     public func run(_ plan: LogicalPlan, in session: Session) throws(QueryError) -> ResultSet? {
+        if plan.aggregate == .list { return try runList(plan, in: session) }
         let ledger = session.ledger
         let lowering = SQLLowering(plan: plan, ledger: ledger)
         guard lowering.lowers else { return nil }

@@ -257,13 +257,22 @@ struct SQLLowering {
         }
     }
 
-    /// Whether this plan lowers: a count, a sum, an average, a least or a greatest amount, in
-    /// native currencies or converted (SQLConversion.swift), over a condition that lowers.
-    var lowers: Bool {
+    /// Whether the entries this plan reads can be selected in SQL: a condition that lowers
+    /// (a test of amounts the in-memory engine counts alike), no root of the category tree and
+    /// no split entries' parts (those are the in-memory engine's).
+    var selectsRows: Bool { rowsLower(splitParts: false) }
+
+    /// The checks of `selectsRows`, with split entries' parts allowed when `splitParts`.
+    private func rowsLower(splitParts: Bool) -> Bool {
         if plan.condition?.testsAmount == true && !amountTestLowers { return false }
-        // The category tree's roots are the in-memory engine's.
-        if plan.groupBy.contains(.topCategory) { return false }
-        if plan.readsSplits && !SQLSplitView.lowers(plan) { return false }
+        return !plan.groupBy.contains(.topCategory) && (!plan.readsSplits || splitParts)
+    }
+
+    /// Whether this plan lowers: a count, a sum, an average, a least or a greatest amount, in
+    /// native currencies or converted (SQLConversion.swift), over a condition that lowers
+    /// (on split entries' parts as SQLSplitView.swift reads them).
+    var lowers: Bool {
+        guard rowsLower(splitParts: SQLSplitView.lowers(plan)) else { return false }
         switch plan.aggregate {
         case .count, .sum, .avg, .min, .max: return true
         case .list: return false

@@ -63,7 +63,7 @@ struct Abacus: ParsableCommand {
 
         PostgreSQL: --db postgres://USER@HOST:PORT/DB (or ABACUS_DATABASE_URL) runs every statement \
         against the ledger kept in that database, with the same answers as in memory; counts, sums, avg, \
-        min and max, native or converted, run in the database on exact numeric (explain shows the SQL); the entries \
+        min, max and list, native or converted, their crosstabs and comparisons, run in the database on exact numeric (explain shows the SQL); the entries \
         are read into memory, once, when a statement first needs them there. PGPASSWORD, PGHOST, PGPORT, \
         PGUSER, PGDATABASE and PGCONNECT_TIMEOUT fill in what the URL leaves out; \
         ABACUS_DATABASE_TIMEOUT (300) limits a statement's seconds. --import LEDGER.json … loads JSON \

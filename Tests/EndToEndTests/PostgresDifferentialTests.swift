@@ -74,15 +74,16 @@ enum Differential {
         return "\(ok)\n" + how(capture.text)
     }
 
-    /// Drops an explain's `access path:` or `sql:` section (its indented lines after it; in
-    /// JSON, the rest of the plan's string).
+    /// Drops an explain's `access path:`, `sql:` or (a crosstab's) `runs:` section (its
+    /// indented lines after it; in JSON, the rest of the plan's string): how the statement
+    /// runs on each engine (the database runs a crosstab's totals as plans of their own).
     static func how(_ text: String) -> String {
-        let json = (try? NSRegularExpression(pattern: #"\\n(access path|sql):\\n(?:[^"\\]|\\.)*"#))
+        let json = (try? NSRegularExpression(pattern: #"\\n(access path|sql|runs):\\n(?:[^"\\]|\\.)*"#))
         let text = json.map { $0.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text), withTemplate: "") } ?? text
         var out: [Substring] = []
         var skipping = false
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.hasSuffix("access path:") || line.hasSuffix("sql:") { skipping = true; continue }
+            if line.hasSuffix("access path:") || line.hasSuffix("sql:") || line.hasSuffix("runs:") { skipping = true; continue }
             if skipping && (line.hasPrefix("  ") || line.hasPrefix("out:   ") || line.hasPrefix("\"  ")) { continue }
             skipping = false
             out.append(line)
@@ -135,6 +136,33 @@ enum Differential {
         "sum expenses in native where amount > 100 by currency", "count entries in native where amount < 0 or amount >= 1000 by currency",
         "avg expenses in native where book = Home and amount <= 50 by currency, tag", "max income in native where not amount > 5000 by currency",
         "count expenses in native where amount in (5, 10, 12.5, 40) by currency", "min expenses in native where amount != 10 by currency, book",
+        // Listings: in date order, by date descending, by a native amount (ORDER BY and LIMIT
+        // in SQL), by a name (in Swift), converted and native, with `show`.
+        "list expenses top 5", "list expenses in native top 3", "list entries on 2025-10-04 show id, currency",
+        "list transfers order by date desc top 3", "list transfers order by date desc", "list income in native order by amount desc top 3",
+        "list expenses in native where currency = USD order by amount top 4", "list expenses in native where currency = SGD order by amount desc",
+        "list expenses where tag = work top 6 show remarks, tags, payment", "list expenses order by party top 5",
+        "list expenses in native order by currency desc top 6", "list expenses order by amount desc top 5", "list expenses order by amount top 5",
+        "list entries where party = (none) top 3 show id", "list expenses in native where amount > 100 top 5", "list expenses where amount > 40000",
+        "list expenses during 2031", "list expenses in native during 2031", "list expenses order by book desc top 4 show id",
+        "list income in USD where book = \"US Consulting\" order by amount top 3", "list expenses in EUR at market top 4",
+        "list expenses in INR at latest where tag = (none) top 4", "list expenses with rate SGD/INR = 56 top 3 show currency",
+        // Crosstabs: the cells, the rows and the column totals are three plans, each in SQL.
+        "count entries by book per quarter during 2025", "sum expenses by book per month during 2025-Q4 top 2",
+        "avg expenses in native by book per month during 2025-Q4", "sum expenses in native by currency per book top 3",
+        "count entries per payment during 2025-12", "sum expenses by tag per quarter during 2025",
+        "max expenses in USD by book per quarter during 2025 order by amount desc top 3", "sum expenses per month since 2025-10",
+        "count expenses by party per book top 4", "min expenses in native by currency per quarter during 2025",
+        "sum expenses in native by tag per book top 3", "count entries by tag per year", "explain sum expenses by book per month during 2025-Q4",
+        "sum income in EUR at market by book per quarter during 2025 where amount > 100",
+        // Comparisons: each side (and, after `top N`, each side's totals) a plan in SQL.
+        "sum expenses by book during 2025-Q4 vs same period last year", "sum expenses by book at market vs booked",
+        "sum expenses in INR by book during 2025-10 vs with rate SGD/INR = 60", "count expenses in native by book during 2025-10 vs 2025-09",
+        "max expenses by book since 2025-12-01 until 2025-12-10 vs previous period", "sum expenses by tag during 2025-11 vs previous period top 3",
+        "avg expenses in native by currency during 2025-Q3 vs previous period", "count entries by payment during 2025-12 vs 2025-11 order by count desc top 2",
+        "sum expenses in native by book, currency during 2025-Q4 vs previous period order by book top 4", "sum expenses during 2025-10 vs 2025-09",
+        "min income in USD by book during 2025 vs at latest", "explain sum expenses by book during 2025-10 at market vs booked",
+        "sum expenses in native by currency during 2025-10 vs previous period order by amount desc",
     ]
 
     @Test func loweredStatementsGiveTheSameOutputInEveryFormat() throws {
@@ -200,6 +228,20 @@ enum Differential {
         "explain count expenses in INR where currency != CHF and amount > 100 by book", "explain sum expenses in INR where currency != CHF and amount > 1000",
         "set max rate age 60 days", "count expenses in INR at market where currency != CHF and amount > 100",
         "sum expenses in INR at market where currency = SGD and amount > 100 by book", "unset max rate age",
+        "list expenses in INR", "list entries in JPY show currency, tags", "list expenses in INR at market top 5",
+        "list expenses in USD order by amount desc top 4", "list expenses in INR order by amount", "list transfers in INR order by date desc top 2",
+        "list expenses in INR with rate INR/SGD = 0.018 order by book top 5", "list expenses in INR at 2025-03-10 where currency in (SGD, EUR)",
+        "list expenses in INR where amount > 1000", "list expenses in INR where party = Acme or amount > 500 order by amount desc top 3",
+        "list expenses in INR where amount > 100 and currency = SGD", "list expenses in INR during 2031",
+        "explain list expenses in INR top 3", "explain list expenses in USD where amount > 100 order by amount top 2",
+        "set max rate age 60 days", "list expenses in INR at market top 3", "explain list expenses in INR at market", "unset max rate age",
+        "sum expenses in INR by book per month", "avg expenses in INR by currency per month", "sum expenses in INR by tag per quarter top 2",
+        "max expenses in USD by book per month order by amount desc top 2", "sum expenses in INR where amount > 1000 by book per month",
+        "count expenses in INR where amount > 100 by book per month", "sum expenses in INR at market by currency per month",
+        "min transfers in EUR per book", "explain sum expenses in INR by book per month",
+        "sum expenses in INR by book during 2025-04 vs previous period", "sum expenses in INR by currency at market vs booked",
+        "avg expenses in USD by tag during 2025-Q2 vs with rate SGD/USD = 0.8 top 2", "count expenses in INR where amount > 1000 by book during 2025-05 vs 2025-04",
+        "max expenses in INR by book vs at 2025-03-10", "explain sum expenses in INR by book vs at latest",
     ]
 
     @Test func convertedAggregatesGiveTheSameOutputInEveryFormat() throws {
@@ -215,7 +257,7 @@ enum Differential {
             // A posting list could serve the test after the amount's (the in-memory engine would
             // then convert fewer entries), or two tests of amounts: these run in memory.
             let inMemory = ["amount > 100 and currency = SGD", "amount > 100 or amount < 5"].contains { statement.hasSuffix($0) }
-            if ["sum", "avg", "min", "max", "count", "explain"].contains(where: { statement.hasPrefix($0) }) {
+            if ["sum", "avg", "min", "max", "count", "list", "explain"].contains(where: { statement.hasPrefix($0) }) {
                 #expect(inMemory == (engine.explain(try database.session.logicalPlan(statement), in: database.session) == nil), "lowered or not: \(statement)")
             }
             for format in ["table", "csv", "json", "markdown", "chart"] {
@@ -223,6 +265,47 @@ enum Differential {
                 let actual = Differential.run(database, databaseOut, kind: "query", format: format, statement)
                 #expect(actual == expected, "\(format): \(statement)")
                 if statement.hasPrefix("set") || statement.hasPrefix("unset") { break }
+            }
+        }
+    }
+
+    /// `list … order by` a name runs in SQL in the order Swift gives the names: any letter
+    /// case (names equal in lower case keep date order), letters beyond ASCII by Swift's
+    /// rules whatever the server's collation, "(none)" last (first descending), every tie in
+    /// the ledger's order (two entries a day).
+    @Test func listingsOrderedByANameAgreeWithMemory() throws {
+        var entries: [String] = []
+        let parties = ["zeta", "Alpha", "alpha", "Émile", "beta", nil, "ALPHA", "émile", "Zeta", "ärger", "Beta", nil]
+        for (i, party) in parties.enumerated() {
+            let fields = ["\"id\": \"n\(i)\"", "\"bookId\": \"\(i % 3 == 0 ? "b2" : "b1")\"", "\"amount\": -\(10 + i % 4).5",
+                          "\"currency\": \"\(["INR", "usd", "EUR"][i % 3].uppercased())\"", "\"date\": \"2025-03-0\(1 + i / 2)\"",
+                          "\"category\": \"\(["food", "Food", "Öl", "rent"][i % 4])\""] + (party.map { ["\"party\": \"\($0)\""] } ?? [])
+            entries.append("{" + fields.joined(separator: ", ") + "}")
+        }
+        let ledger = """
+            {"version": 1, "defaultCurrency": "INR",
+             "books": [{"id": "b1", "name": "home", "currency": "INR"}, {"id": "b2", "name": "Äway", "currency": "INR"}],
+             "customRates": [{"from": "USD", "to": "INR", "rate": 83}, {"from": "INR", "to": "EUR", "rate": 0.011}],
+             "entries": [\(entries.joined(separator: ",\n"))]}
+            """
+        let path = try Binary.temporaryFile("pg-names.json", ledger)
+        let url = try PostgresServer.get().newDatabase()
+        let imported = try Binary.run(["--db", url, "--import", path])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let db = try Database.connect(try DatabaseURL.parse(url, environment: [:]))
+        let engine = SQLEngine(db: db)
+        let (memory, memoryOut) = Differential.shell(try LedgerLoader.load(paths: [path]), engine: nil)
+        let (database, databaseOut) = try Differential.shell(db)
+        for statement in ["list expenses order by party", "list expenses order by party desc", "list expenses order by party top 4 show id",
+                          "list expenses in native order by party desc top 5", "list expenses order by book show id", "list expenses order by book desc top 3",
+                          "list expenses in native order by currency", "list expenses in native order by currency desc top 4",
+                          "list expenses order by category show id", "list expenses order by category desc top 5",
+                          "list expenses order by amount top 5 show id", "list expenses in native where currency = INR order by amount desc"] {
+            #expect(engine.explain(try database.session.logicalPlan(statement), in: database.session) != nil, "not lowered: \(statement)")
+            for format in ["table", "json"] {
+                let expected = Differential.run(memory, memoryOut, kind: "query", format: format, statement)
+                let actual = Differential.run(database, databaseOut, kind: "query", format: format, statement)
+                #expect(actual == expected, "\(format): \(statement)")
             }
         }
     }

@@ -42,11 +42,12 @@ enum PG {
         #expect(imported.stdout == "")
         #expect(imported.stderr.contains("imported 1 file into postgres://abacus@127.0.0.1:"))
         #expect(!imported.stderr.contains("abacus-test-password"))
-        // The second and last statements run in memory (the demo's split entries; a listing):
-        // the entries are read from the database for them, and it says so.
+        // The second statement runs in memory (the demo's split entries): the entries are
+        // read from the database for it, and it says so. A listing runs in SQL.
         let reading = "reading 1200 entries from the database to run this statement in memory\n"
         for (statement, inMemory) in [("count entries by book", false), ("sum expenses in INR by category", true), ("books", false),
-                                      ("sum expenses in INR by book", false), ("list entries top 5 order by amount desc", true)] {
+                                      ("sum expenses in INR by book", false), ("list entries top 5 order by amount desc", false),
+                                      ("list expenses in USD where tag = work order by party top 3 show remarks", false)] {
             let files = try Binary.run([PG.demo, "--today", "2025-12-31", "-e", statement])
             let database = try Binary.run(["--db", url, "--today", "2025-12-31", "-e", statement])
             #expect(files.status == 0)
@@ -60,7 +61,8 @@ enum PG {
         let url = try PG.demoDatabase()
         let script = ["books", "categories", "rate SGD/INR", "rates SGD/INR since 2025-12-28", "convert 100 SGD to INR",
                       "count entries by book, month", "sum expenses in INR by book, currency", "sum entries in native where currency = INR by tag top 3",
-                      "explain sum income in USD at market by quarter"].joined(separator: "\n")
+                      "explain sum income in USD at market by quarter", "list expenses in USD top 3",
+                      "sum expenses by book per month during 2025-Q4 top 2", "sum expenses by tag during 2025-11 vs previous period top 3"].joined(separator: "\n")
         let files = try Binary.run([PG.demo, "--today", "2025-12-31", "-e", script])
         let database = try Binary.run(["--db", url, "--today", "2025-12-31", "-e", script])
         #expect(files.status == 0)

@@ -97,10 +97,7 @@ extension Executor {
                 // By the shown name (any letter case, "(none)" last), then by date.
                 let names = picked.map { listLabel(k, $0.row) }
                 let order2 = picked.indices.sorted { a, b in
-                    let (x, y) = (names[a], names[b])
-                    if (x == nil) != (y == nil) { return (x != nil) != order.descending }
-                    if let x, let y, x.lowercased() != y.lowercased() { return (x.lowercased() < y.lowercased()) != order.descending }
-                    return picked[a].row < picked[b].row
+                    Listing.before(names[a], picked[a].row, names[b], picked[b].row, descending: order.descending)
                 }
                 picked = order2.map { picked[$0] }
             }
@@ -109,16 +106,7 @@ extension Executor {
         if isCancelled() { throw QueryError(.cancelled, at: nil) }
         let cut = plan.top.map { $0 < state.matched } ?? false
         if let top = plan.top, top < picked.count { picked = Array(picked.prefix(top)) }
-        let native = plan.target == nil
-        // Every field of an entry; the optional ones reach tables only when `show` names them.
-        let shown = Set(plan.logical.show)
-        func optional(_ c: ListColumn) -> Bool { !shown.contains(c) }
-        let columns = [Column("id", .text, optional: optional(.id)), Column("date", .date), Column("book", .key(.book)),
-                       Column("category", .key(.category)), Column("party", .key(.party)),
-                       Column("payment", .key(.payment), optional: optional(.payment)),
-                       Column("currency", .key(.currency), optional: !native && optional(.currency)),
-                       Column("remarks", .text, optional: optional(.remarks)), Column("tags", .text, optional: optional(.tags)),
-                       Column("amount", .money)]
+        let columns = Listing.columns(plan.logical)
         var rows: [[Cell]] = []
         rows.reserveCapacity(picked.count)
         for (k, p) in picked.enumerated() {
@@ -134,11 +122,7 @@ extension Executor {
         let provenance = converter.map { tally.provenance($0) }
         var totals: [[Cell]] = []
         if let target = plan.target, let converter, !picked.isEmpty {
-            // The label stands in the first column a table shows.
-            var row = [Cell](repeating: .empty, count: columns.count)
-            row[columns.firstIndex { !$0.optional } ?? 0] = .total(cut ? .totalOfTop(picked.count) : .total)
-            row[columns.count - 1] = .money(try total(picked, converter, target), target)
-            totals = [row]
+            totals = [Listing.totalRow(columns, total: .money(try total(picked, converter, target), target), shown: picked.count, cut: cut)]
         }
         return ResultSet(columns: columns, rows: rows, totals: totals, currency: plan.target, warnings: warnings,
                          provenance: provenance, rateNotes: converter.flatMap { c in provenance.map { Executor.rateNotes(c, $0) } } ?? [])

@@ -43,14 +43,15 @@ extension Statement {
 
 extension Statement {
     /// Whether the statement reads the entries in memory, whatever engine the session has:
-    /// crosstabs and comparisons. A query, and each sum a report (balance, budget, net worth)
-    /// asks, finds out when the database leaves it to memory (`ReportEngine`); `books` and
-    /// `categories` count in the database (docs/postgres.md).
+    /// a query that tests remarks. A query, each plan a crosstab or a comparison runs, and
+    /// each sum a report (balance, budget, net worth) asks, finds out when the database leaves
+    /// it to memory (`ReportEngine`); `books` and `categories` count in the database
+    /// (docs/postgres.md).
     var readsResidentEntries: Bool {
         switch self {
         // A remark is free text that resolves against the remarks there are (in any letter
         // case), which only the resident entries know.
-        case .query(let q), .explain(let q): return q.per != nil || q.versus != nil || q.tests(.remarks)
+        case .query(let q), .explain(let q): return q.tests(.remarks)
         default: return false
         }
     }
