@@ -282,7 +282,8 @@ public final class Shell {
     /// The ledger files, through the store image cache unless `--no-cache`. A load that takes
     /// over a second shows its progress when stderr is a terminal.
     /// A set of files that holds the app's SQLite database is read as it is, every time.
-    func loadLedger(_ paths: [String]) throws(LoadError) -> Ledger {
+    /// `usingTheImage` false reads the JSON even when an image was saved (one found damaged).
+    func loadLedger(_ paths: [String], usingTheImage: Bool = true) throws(LoadError) -> Ledger {
         if paths.contains(where: { LedgerSources.isSQLiteDatabase(path: $0) }) { return try LedgerSources.load(paths: paths) }
         var progress: LoadProgress?
         if isatty(2) == 1 {
@@ -298,7 +299,7 @@ public final class Shell {
         }
         defer { progress?.finish() }
         if options.storeCache, let folder = StoreCache.defaultFolder(environment) {
-            return try StoreCache(folder: folder, version: abacusVersion).load(paths: paths, progress: progress) { note in
+            return try StoreCache(folder: folder, version: abacusVersion).load(paths: paths, usingTheImage: usingTheImage, progress: progress) { note in
                 if let progress { progress.interject { tell(note) } } else { tell(note) }
             }
         }
@@ -413,7 +414,7 @@ public final class Shell {
         interrupted = 0
         let stopped = QueryError(.cancelled, at: nil)
         do throws(QueryError) {
-            let output = try session.execute(text)
+            let output = try checkingLateSections { () throws(QueryError) in try session.execute(text) }
             // Tab completes the names `define` added (and forgets those `undefine` dropped).
             if completer != nil { completer?.defined = session.definitions.values.map(\.name) }
             // Ctrl-C after the engine's last look: the answer is not wanted any more.
@@ -440,6 +441,40 @@ public final class Shell {
             tell(String(format: "Run Time: %.3f ms", ms))
         }
         return true
+    }
+
+    /// Runs `body`; when it read a stand-in for a section of the store image that failed the
+    /// check made when the section was first read (`LateSections`), the image is given up with
+    /// the note an image refused at start gives, the ledger files are read from the JSON, and
+    /// `body` runs again on that: nothing it made from the stand-ins is ever shown.
+    func checkingLateSections<T>(_ body: () throws(QueryError) -> T) throws(QueryError) -> T {
+        let late = session.ledger.entries.lateSections
+        let before = late?.standInReads ?? 0
+        let first: Result<T, QueryError>
+        do throws(QueryError) { first = .success(try body()) } catch { first = .failure(error) }
+        guard let late, late.standInReads != before else { return try first.get() }
+        guard readJSONInstead(of: late) else {
+            throw QueryError(.unsupported("the store image is damaged and the ledger files could not be read again"), at: nil)
+        }
+        return try body()
+    }
+
+    /// The ledger files read from the JSON in place of an image whose late check failed; false
+    /// (reported) when they cannot be read, and the session keeps what it had.
+    func readJSONInstead(of late: LateSections) -> Bool {
+        if let problem = late.problem { tell(StoreCache.ignoring(late.imagePath, problem)) }
+        guard let paths = fileLedger?.files, !paths.isEmpty else { return false }
+        do {
+            let files = try loadLedger(paths, usingTheImage: false)
+            files.notes.forEach { tell("note: " + $0) }
+            fileLedger = files
+            session.replaceLedger(composed(files))
+            if completer != nil { refreshCompletion() }
+            return true
+        } catch {
+            report("error: " + error.description)
+            return false
+        }
     }
 
     static let dotCommands = [".help", ".load", ".reload", ".rates", ".run", ".format", ".timer", ".set", ".quit"]
@@ -559,6 +594,7 @@ public final class Shell {
     // MARK: REPL
 
     func repl() -> ExitStatus {
+        lateImageFallback = { [weak self] late in self?.readJSONInstead(of: late) ?? false }
         let editor = LineEditor(historyPath: LineEditor.defaultHistoryPath(environment: environment), report: { [weak self] in self?.tell($0) })
         refreshCompletion()
         say(banner())

@@ -48,7 +48,9 @@ public struct StoreCache: Sendable {
 
     /// Loads the ledger files, from their image when it provably matches them, else from the
     /// JSON (saving an image for next time). `note` receives one-line notes for stderr.
-    public func load(paths: [String], progress: LoadProgress? = nil, note: (String) -> Void) throws(LoadError) -> Ledger {
+    /// `usingTheImage` false reads the JSON whatever image there is (and saves a new one): after
+    /// a section of the image failed the check made when it was first read (`LateSections`).
+    public func load(paths: [String], usingTheImage: Bool = true, progress: LoadProgress? = nil, note: (String) -> Void) throws(LoadError) -> Ledger {
         var canonical: [String] = []
         for p in paths {
             // Only regular files can be checked against an image; a pipe is read as it comes.
@@ -58,7 +60,7 @@ public struct StoreCache: Sendable {
             canonical.append(c)
         }
         let image = imagePath(for: canonical)
-        if let ledger = fromImage(image, canonical: canonical, paths: paths, note: note) { return ledger }
+        if usingTheImage, let ledger = fromImage(image, canonical: canonical, paths: paths, note: note) { return ledger }
         let (ledger, stamps) = try LedgerLoader.load(paths: paths, stamping: true, progress: progress)
         if let stamps { save(ledger, stamps: stamps, to: image, note: note) }
         return ledger
@@ -105,7 +107,7 @@ public struct StoreCache: Sendable {
                 hashing.append(FileHashing(fd: fd, size: Int(now.st_size)))
             }
             let pieces = hashing.flatMap { h in (0..<h.pieces).map { k in { @Sendable in h.hash(piece: k) } } }
-            let read = Result { () throws(ImageProblem) -> Ledger in try StoreImage.ledger(memory, dir, files: paths, alongside: pieces) }
+            let read = Result { () throws(ImageProblem) -> Ledger in try StoreImage.ledger(memory, dir, files: paths, imagePath: path, alongside: pieces) }
             hashing.forEach { $0.hashRemaining() }
             for (h, (stamp, name)) in zip(hashing, zip(dir.stamps, paths)) where h.value != stamp.hash {
                 note(changed(name))
@@ -116,9 +118,14 @@ public struct StoreCache: Sendable {
             _ = futimens(fd, nil)
             return ledger
         } catch {
-            note("note: ignoring the store image \(path): \(error.description); reading the JSON")
+            note(StoreCache.ignoring(path, error))
             return nil
         }
+    }
+
+    /// The note for an image found damaged, at open or when a section was first read.
+    public static func ignoring(_ path: String, _ problem: ImageProblem) -> String {
+        "note: ignoring the store image \(path): \(problem.description); reading the JSON"
     }
 
     func changed(_ name: String) -> String {
