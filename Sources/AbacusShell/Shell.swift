@@ -124,7 +124,12 @@ public final class Shell {
         }
         let files: Ledger
         do {
-            if let external = options.external { files = try external.loadLedger() } else { files = try loadLedger(paths) }
+            if let external = options.external {
+                files = try external.loadLedger()
+            } else {
+                // The demo's line below shows what it holds: that waits for its hashing.
+                files = try loadLedger(paths, confirmingLater: !options.ledgers.isEmpty)
+            }
             files.notes.forEach { tell("note: " + $0) }
             loadedPaths = options.ledgers
             for path in options.rateFiles { rateFiles.append(try RateFile.load(path: path)) }
@@ -283,7 +288,9 @@ public final class Shell {
     /// over a second shows its progress when stderr is a terminal.
     /// A set of files that holds the app's SQLite database is read as it is, every time.
     /// `usingTheImage` false reads the JSON even when an image was saved (one found damaged).
-    func loadLedger(_ paths: [String], usingTheImage: Bool = true) throws(LoadError) -> Ledger {
+    /// `confirmingLater`: a ledger from an image may come back while the files are still being
+    /// hashed (`checkingLateSections` and `confirmFiles` wait for that before anything is shown).
+    func loadLedger(_ paths: [String], usingTheImage: Bool = true, confirmingLater: Bool = false) throws(LoadError) -> Ledger {
         if paths.contains(where: { LedgerSources.isSQLiteDatabase(path: $0) }) { return try LedgerSources.load(paths: paths) }
         var progress: LoadProgress?
         if isatty(2) == 1 {
@@ -299,7 +306,8 @@ public final class Shell {
         }
         defer { progress?.finish() }
         if options.storeCache, let folder = StoreCache.defaultFolder(environment) {
-            return try StoreCache(folder: folder, version: abacusVersion).load(paths: paths, usingTheImage: usingTheImage, progress: progress) { note in
+            let cache = StoreCache(folder: folder, version: abacusVersion)
+            return try cache.load(paths: paths, usingTheImage: usingTheImage, confirmingLater: confirmingLater, progress: progress) { note in
                 if let progress { progress.interject { tell(note) } } else { tell(note) }
             }
         }
@@ -414,7 +422,10 @@ public final class Shell {
         interrupted = 0
         let stopped = QueryError(.cancelled, at: nil)
         do throws(QueryError) {
-            let output = try checkingLateSections { () throws(QueryError) in try session.execute(text) }
+            // A query may run while the ledger files are still being hashed (its answer is shown
+            // only once they are found to match the image); any other statement waits for that.
+            let speculative = switch try? Parser.parse(text) { case .query?, .explain?: true; default: false }
+            let output = try checkingLateSections(speculative: speculative) { () throws(QueryError) in try session.execute(text) }
             // Tab completes the names `define` added (and forgets those `undefine` dropped).
             if completer != nil { completer?.defined = session.definitions.values.map(\.name) }
             // Ctrl-C after the engine's last look: the answer is not wanted any more.
@@ -443,26 +454,37 @@ public final class Shell {
         return true
     }
 
-    /// Runs `body`; when it read a stand-in for a section of the store image that failed the
-    /// check made when the section was first read (`LateSections`), the image is given up with
-    /// the note an image refused at start gives, the ledger files are read from the JSON, and
-    /// `body` runs again on that: nothing it made from the stand-ins is ever shown.
-    func checkingLateSections<T>(_ body: () throws(QueryError) -> T) throws(QueryError) -> T {
-        let late = session.ledger.entries.lateSections
-        let before = late?.standInReads ?? 0
+    /// Runs `body` on a ledger from a store image only once it is known to be the ledger files'
+    /// (their contents hashed: `LateSections.filesChangedNote`), or, `speculative`, while they are
+    /// still being hashed, keeping what it made until they are found to match. When they do not,
+    /// or when `body` read a stand-in for a section that failed the check made when it was first
+    /// read, the image is given up with a note, the ledger files are read from the JSON, and
+    /// `body` runs again on that: nothing made from a stale or damaged image is ever shown.
+    func checkingLateSections<T>(speculative: Bool = false, _ body: () throws(QueryError) -> T) throws(QueryError) -> T {
+        if !speculative { confirmFiles() }
+        guard let late = session.ledger.entries.lateSections else { return try body() }
+        let before = late.standInReads
         let first: Result<T, QueryError>
         do throws(QueryError) { first = .success(try body()) } catch { first = .failure(error) }
-        guard let late, late.standInReads != before else { return try first.get() }
-        guard readJSONInstead(of: late) else {
-            throw QueryError(.unsupported("the store image is damaged and the ledger files could not be read again"), at: nil)
+        let note = late.filesChangedNote() ?? (late.standInReads != before ? late.problem.map { StoreCache.ignoring(late.imagePath, $0) } : nil)
+        guard let note else { return try first.get() }
+        guard readJSONInstead(note: note) else {
+            throw QueryError(.unsupported("the ledger files could not be read again in place of their store image"), at: nil)
         }
         return try body()
     }
 
-    /// The ledger files read from the JSON in place of an image whose late check failed; false
-    /// (reported) when they cannot be read, and the session keeps what it had.
-    func readJSONInstead(of late: LateSections) -> Bool {
-        if let problem = late.problem { tell(StoreCache.ignoring(late.imagePath, problem)) }
+    /// Waits until the ledger files of a session started from a store image are known to hold
+    /// what the image was made from; when they do not, reads them from the JSON (with a note).
+    func confirmFiles() {
+        guard let late = session?.ledger.entries.lateSections, let note = late.filesChangedNote() else { return }
+        _ = readJSONInstead(note: note)
+    }
+
+    /// The ledger files read from the JSON in place of an image that is stale or failed a late
+    /// check, after `note`; false (reported) when they cannot be read, and the session keeps what it had.
+    func readJSONInstead(note: String) -> Bool {
+        if !note.isEmpty { tell(note) }
         guard let paths = fileLedger?.files, !paths.isEmpty else { return false }
         do {
             let files = try loadLedger(paths, usingTheImage: false)
@@ -480,6 +502,7 @@ public final class Shell {
     static let dotCommands = [".help", ".load", ".reload", ".rates", ".run", ".format", ".timer", ".set", ".quit"]
 
     func dotCommand(_ text: String, location: String?) -> Bool {
+        confirmFiles()
         let prefix = location.map { $0 + ": " } ?? ""
         func failure(_ message: String) -> Bool {
             report(prefix + "error: " + message)
@@ -594,7 +617,10 @@ public final class Shell {
     // MARK: REPL
 
     func repl() -> ExitStatus {
-        lateImageFallback = { [weak self] late in self?.readJSONInstead(of: late) ?? false }
+        lateImageFallback = { [weak self] late in
+            self?.readJSONInstead(note: late.problem.map { StoreCache.ignoring(late.imagePath, $0) } ?? "") ?? false
+        }
+        confirmFiles()
         let editor = LineEditor(historyPath: LineEditor.defaultHistoryPath(environment: environment), report: { [weak self] in self?.tell($0) })
         refreshCompletion()
         say(banner())

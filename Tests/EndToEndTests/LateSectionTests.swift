@@ -85,6 +85,29 @@ enum LateImage {
         #expect(again.stdout == cold.stdout && again.stderr == "")
     }
 
+    /// A query may run on the image while the ledger file is still being hashed; its answer is
+    /// shown only once the file is found to match, and any other statement waits. After an edit
+    /// that keeps the size and the time, statements of every kind answer as from the JSON, each
+    /// once, after one note.
+    @Test func statementsOfEveryKindAfterAnEditAnswerAsFromTheJSON() throws {
+        let cache = ImageRun.cache()
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let ledger = try ImageRun.ledgerCopy()
+        defer { try? FileManager.default.removeItem(atPath: (ledger as NSString).deletingLastPathComponent) }
+        let statements = ["sum expenses in INR by book", "define spent as sum expenses in INR by quarter", "spent", "set currency USD",
+                          "count entries where amount > 100", "list expenses where book = Home top 3 show id, remarks"]
+        for (i, first) in [statements, Array(statements.dropFirst())].enumerated() {
+            let args = [ledger, "--format", "csv"] + first.flatMap { ["-e", $0] }
+            _ = try ImageRun.run(cache, args)
+            #expect(ImageRun.images(cache).count == 1)
+            try ImageRun.editOneDigitKeepingSizeAndTime(ledger)
+            let after = try ImageRun.run(cache, args)
+            let truth = try ImageRun.run(cache, ["--no-cache"] + args)
+            #expect(after.status == 0 && after.stdout == truth.stdout, "round \(i)")
+            #expect(after.stderr == "note: \(ledger) changed since its store image was saved; reading the JSON\n" + truth.stderr, "\(after.stderr)")
+        }
+    }
+
     /// A did-you-mean suggestion comes from the names of a late section: with that section
     /// damaged, the same suggestion as a cold start's, after the note.
     @Test func aSuggestionFromADamagedSectionIsTheColdStartsOne() throws {

@@ -30,6 +30,21 @@ enum ImageRun {
         return path
     }
 
+    /// The first digit of the first expense amount (`"amount": -1234.56`) changed in place, and
+    /// the modification time put back: the size and the time are as they were.
+    static func editOneDigitKeepingSizeAndTime(_ ledger: String) throws {
+        let attributes = try FileManager.default.attributesOfItem(atPath: ledger)
+        var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: ledger)))
+        let key = Array("\"amount\": -".utf8)
+        let at = try #require((0..<(bytes.count - key.count)).first(where: { Array(bytes[$0..<($0 + key.count)]) == key }),
+                              "no expense amount in the demo ledger")
+        let digit = at + key.count
+        bytes[digit] = bytes[digit] == UInt8(ascii: "9") ? UInt8(ascii: "8") : bytes[digit] + 1
+        try Data(bytes).write(to: URL(fileURLWithPath: ledger))
+        try FileManager.default.setAttributes([.modificationDate: attributes[.modificationDate] as Any], ofItemAtPath: ledger)
+        #expect((try FileManager.default.attributesOfItem(atPath: ledger))[.size] as? Int == attributes[.size] as? Int)
+    }
+
     static let question = ["--format", "csv", "-e", "sum expenses in INR by category", "-e", "count entries by book"]
 }
 
@@ -119,19 +134,7 @@ enum ImageRun {
         let before = try ImageRun.run(cache, [ledger] + ImageRun.question)
         #expect(before.status == 0)
         #expect(ImageRun.images(cache).count == 1)
-        let attributes = try FileManager.default.attributesOfItem(atPath: ledger)
-        var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: ledger)))
-        // The first digit of the first expense amount: "amount": -1234.56
-        let key = Array("\"amount\": -".utf8)
-        guard let at = (0..<(bytes.count - key.count)).first(where: { Array(bytes[$0..<($0 + key.count)]) == key }) else {
-            Issue.record("no expense amount in the demo ledger")
-            return
-        }
-        let digit = at + key.count
-        bytes[digit] = bytes[digit] == UInt8(ascii: "9") ? UInt8(ascii: "8") : bytes[digit] + 1
-        try Data(bytes).write(to: URL(fileURLWithPath: ledger))
-        try FileManager.default.setAttributes([.modificationDate: attributes[.modificationDate] as Any], ofItemAtPath: ledger)
-        #expect((try FileManager.default.attributesOfItem(atPath: ledger))[.size] as? Int == attributes[.size] as? Int)
+        try ImageRun.editOneDigitKeepingSizeAndTime(ledger)
         let after = try ImageRun.run(cache, [ledger] + ImageRun.question)
         let truth = try ImageRun.run(cache, ["--no-cache", ledger] + ImageRun.question)
         #expect(after.status == 0)

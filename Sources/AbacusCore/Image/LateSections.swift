@@ -16,6 +16,10 @@
 // read of a stand-in is counted. Whoever runs a statement (the shell) compares the count
 // before and after it; when it moved, the image is given up as one refused at open is
 // (the same note), the ledger is read from the JSON, and the statement runs again on that.
+//
+// The ledger files' contents are still being hashed when the store is handed out
+// (`ContentCheck`); `filesChangedNote()` waits for that, and the shell shows nothing
+// made from the store before it said the files match.
 
 import Synchronization
 
@@ -76,6 +80,8 @@ public final class LateSections: @unchecked Sendable {
 
     /// The image file, for the note when it is given up.
     public let imagePath: String
+    /// The ledger files' contents, still being hashed when the session started (StoreCache.swift).
+    private let contents: ContentCheck?
     /// Checks a group's sections; the store it returns holds that group's fields.
     private let check: @Sendable (Group) -> Result<EntryStore, ImageProblem>
     /// What the stand-ins are shaped after: rows, categories, books.
@@ -87,8 +93,10 @@ public final class LateSections: @unchecked Sendable {
     private let reads = Atomic<Int>(0)
     private let lock = Mutex<ImageProblem?>(nil)
 
-    init(imagePath: String, rows: Int, categories: Int, books: Int, check: @escaping @Sendable (Group) -> Result<EntryStore, ImageProblem>) {
+    init(imagePath: String, rows: Int, categories: Int, books: Int, contents: ContentCheck? = nil,
+         check: @escaping @Sendable (Group) -> Result<EntryStore, ImageProblem>) {
         self.imagePath = imagePath
+        self.contents = contents
         self.rows = rows
         self.categories = categories
         self.books = books
@@ -130,6 +138,11 @@ public final class LateSections: @unchecked Sendable {
             return state.bitwiseOr((1 << g) | (1 << (16 + g)), ordering: .releasing).newValue
         }
     }
+
+    /// Waits until the ledger files' contents are hashed: nil when they hold what the image was
+    /// made from, else the note that says which file changed (then nothing made from this store
+    /// may be shown: the files are read from the JSON instead).
+    public func filesChangedNote() -> String? { contents?.changedNote() }
 
     /// Why the image was given up: the first group that failed its check, if any did.
     public var problem: ImageProblem? { lock.withLock { $0 } }

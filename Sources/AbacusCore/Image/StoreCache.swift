@@ -13,6 +13,7 @@
 // cannot be written is a note, not an error. After a save, the least recently
 // used images are removed beyond `maxImages` images or `maxBytes` bytes in all.
 
+import Dispatch
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -50,7 +51,13 @@ public struct StoreCache: Sendable {
     /// JSON (saving an image for next time). `note` receives one-line notes for stderr.
     /// `usingTheImage` false reads the JSON whatever image there is (and saves a new one): after
     /// a section of the image failed the check made when it was first read (`LateSections`).
-    public func load(paths: [String], usingTheImage: Bool = true, progress: LoadProgress? = nil, note: (String) -> Void) throws(LoadError) -> Ledger {
+    ///
+    /// `confirmingLater`: a ledger from an image is returned while the files' contents are still
+    /// being hashed; nothing made from it may be shown before `LateSections.filesChangedNote()`
+    /// (which waits for the hashing) said they match, and when it gives a note, the files are
+    /// read from the JSON (`usingTheImage` false) and what was made is made again.
+    public func load(paths: [String], usingTheImage: Bool = true, confirmingLater: Bool = false, progress: LoadProgress? = nil,
+                     note: (String) -> Void) throws(LoadError) -> Ledger {
         var canonical: [String] = []
         for p in paths {
             // Only regular files can be checked against an image; a pipe is read as it comes.
@@ -60,7 +67,9 @@ public struct StoreCache: Sendable {
             canonical.append(c)
         }
         let image = imagePath(for: canonical)
-        if usingTheImage, let ledger = fromImage(image, canonical: canonical, paths: paths, note: note) { return ledger }
+        if usingTheImage, let ledger = fromImage(image, canonical: canonical, paths: paths, confirmingLater: confirmingLater, note: note) {
+            return ledger
+        }
         let (ledger, stamps) = try LedgerLoader.load(paths: paths, stamping: true, progress: progress)
         if let stamps { save(ledger, stamps: stamps, to: image, note: note) }
         return ledger
@@ -69,7 +78,7 @@ public struct StoreCache: Sendable {
     // MARK: Using an image
 
     /// The ledger from the image at `path`, or nil (with a note unless there is no image).
-    func fromImage(_ path: String, canonical: [String], paths: [String], note: (String) -> Void) -> Ledger? {
+    func fromImage(_ path: String, canonical: [String], paths: [String], confirmingLater: Bool = false, note: (String) -> Void) -> Ledger? {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard fd >= 0 else {
             if errno != ENOENT && errno != ENOTDIR { note("note: cannot read the store image \(path) (\(RateCache.errnoText())); reading the JSON") }
@@ -92,28 +101,32 @@ public struct StoreCache: Sendable {
             let dir = try StoreImage.directory(bytes)
             guard dir.version == version else { throw ImageProblem("written by Abacus \(ShownText.shown(dir.version, limit: 40)), this is \(version)") }
             guard dir.stamps.map(\.path) == canonical else { throw ImageProblem("made from other ledger files") }
-            // Each ledger file's contents hashed (every byte) while the image is checked: one
-            // set of jobs on every core, so that neither waits for the other's last piece.
             var hashing: [FileHashing] = []
-            defer { hashing.forEach { close($0.fd) } }
             for (stamp, name) in zip(dir.stamps, paths) {
                 let fd = open(stamp.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
                 var now = stat()
                 guard fd >= 0, fstat(fd, &now) == 0, now.st_mode & S_IFMT == S_IFREG, UInt64(now.st_size) == stamp.size else {
                     if fd >= 0 { close(fd) }
+                    hashing.forEach { close($0.fd) }
                     note(changed(name))
                     return nil
                 }
                 hashing.append(FileHashing(fd: fd, size: Int(now.st_size)))
             }
-            let pieces = hashing.flatMap { h in (0..<h.pieces).map { k in { @Sendable in h.hash(piece: k) } } }
-            let read = Result { () throws(ImageProblem) -> Ledger in try StoreImage.ledger(memory, dir, files: paths, imagePath: path, alongside: pieces) }
-            hashing.forEach { $0.hashRemaining() }
-            for (h, (stamp, name)) in zip(hashing, zip(dir.stamps, paths)) where h.value != stamp.hash {
-                note(changed(name))
+            // Each ledger file's contents hashed (every byte) while the image is checked and,
+            // `confirmingLater`, while the session goes on to its first answer.
+            let contents = ContentCheck(hashing, stamps: dir.stamps, names: paths)
+            let ledger: Ledger
+            do throws(ImageProblem) {
+                ledger = try StoreImage.ledger(memory, dir, files: paths, imagePath: path, contents: contents)
+            } catch {
+                _ = contents.changedNote()
+                throw error
+            }
+            if !confirmingLater, let change = contents.changedNote() {
+                note(change)
                 return nil
             }
-            let ledger = try read.get()
             // Most recently used first when the folder is trimmed.
             _ = futimens(fd, nil)
             return ledger
@@ -128,9 +141,10 @@ public struct StoreCache: Sendable {
         "note: ignoring the store image \(path): \(problem.description); reading the JSON"
     }
 
-    func changed(_ name: String) -> String {
+    static func changed(_ name: String) -> String {
         "note: \(ShownText.shown(name, limit: 1000)) changed since its store image was saved; reading the JSON"
     }
+    func changed(_ name: String) -> String { StoreCache.changed(name) }
 
     // MARK: Saving an image
 
@@ -189,3 +203,30 @@ extension LedgerLoader {
     }
 }
 
+
+/// The ledger files' contents hashed in the background (every byte of each), against what an
+/// image recorded of them.
+final class ContentCheck: @unchecked Sendable {
+    private let done = DispatchGroup()
+    /// Written by the hashing before `done` is left; read only after waiting for it.
+    private var note: String?
+
+    init(_ hashing: [FileHashing], stamps: [LedgerFileStamp], names: [String]) {
+        DispatchQueue.global(qos: .userInitiated).async(group: done) { [self] in
+            let pieces = hashing.flatMap { h in (0..<h.pieces).map { (h, $0) } }
+            DispatchQueue.concurrentPerform(iterations: pieces.count) { pieces[$0].0.hash(piece: pieces[$0].1) }
+            for (h, (stamp, name)) in zip(hashing, zip(stamps, names)) where h.value != stamp.hash {
+                note = StoreCache.changed(name)
+                break
+            }
+            hashing.forEach { close($0.fd) }
+        }
+    }
+
+    /// Waits for the hashing: nil when every file holds what the image was made from, else the
+    /// note that says which changed.
+    func changedNote() -> String? {
+        done.wait()
+        return note
+    }
+}

@@ -269,10 +269,10 @@ enum StoreImage {
     /// and every value the query engine relies on (codes within their dictionaries, rows within
     /// the store, days in order, valid currencies and decimals), in one pass over each section.
     /// The sections most answers never read (`late`) are checked so when first read; the rest
-    /// here. `alongside` are other jobs (hashing the ledger files) run on the same cores in the
-    /// same pass. `imagePath` names the file in the note when a late check fails.
+    /// here. `contents` is the hashing of the ledger files, which the store's `LateSections`
+    /// keep for the shell to wait for; `imagePath` names the file in the note when a late check fails.
     static func ledger(_ memory: ImageMemory, _ dir: Directory, files: [String], imagePath: String = "",
-                       alongside: [@Sendable () -> Void] = []) throws(ImageProblem) -> Ledger {
+                       contents: ContentCheck? = nil) throws(ImageProblem) -> Ledger {
         let image = memory.bytes
         guard let base = image.baseAddress else { throw ImageProblem("empty") }
         var r = dir.reader
@@ -314,9 +314,8 @@ enum StoreImage {
         let out = SendablePointer(problems.baseAddress!)
         let read = S.allCases.map { _ in Slot<[String]>() }
         let fixed = limits
-        DispatchQueue.concurrentPerform(iterations: alongside.count + now.count) { job in
-            guard job >= alongside.count else { return alongside[job]() }
-            let s = now[job - alongside.count]
+        DispatchQueue.concurrentPerform(iterations: now.count) { job in
+            let s = now[job]
             let b = UnsafeRawBufferPointer(start: start.pointer + sections[s.rawValue].offset, count: sections[s.rawValue].length)
             out.pointer[s.rawValue] = check(s, b, hash: sections[s.rawValue].hash, fixed, dictionary: read[s.rawValue])
         }
@@ -347,7 +346,7 @@ enum StoreImage {
         let rateIDs: StoreColumn<Int32> = column(.rateIDs, memory, sections)
         guard rateIDs.count == n else { throw ImageProblem("its rate column is inconsistent: damaged") }
         // The rest, when first read.
-        st.lateSections = LateSections(imagePath: imagePath, rows: n, categories: limits.categories, books: limits.books) { group in
+        st.lateSections = LateSections(imagePath: imagePath, rows: n, categories: limits.categories, books: limits.books, contents: contents) { group in
             lateGroup(group, memory, sections, fixed)
         }
         st.lateFields = .all
