@@ -14,6 +14,7 @@
 // used images are removed beyond `maxImages` images or `maxBytes` bytes in all.
 
 import Dispatch
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -205,28 +206,74 @@ extension LedgerLoader {
 
 
 /// The ledger files' contents hashed in the background (every byte of each), against what an
-/// image recorded of them.
+/// image recorded of them: threads of its own, one per core, so that the hashing goes on at full
+/// width whatever the session's own jobs keep busy (the dispatch pool is sized to the cores).
 final class ContentCheck: @unchecked Sendable {
-    private let done = DispatchGroup()
-    /// Written by the hashing before `done` is left; read only after waiting for it.
-    private var note: String?
+    private let hashing: [FileHashing]
+    private let stamps: [LedgerFileStamp]
+    private let names: [String]
+    /// Every piece of every file, taken in turn by the threads.
+    private let jobs: [(file: FileHashing, piece: Int)]
+    private let next = Atomic<Int>(0)
+    /// The threads started; joined (and the outcome worked out) once, under the lock.
+    private var threads: [pthread_t] = []
+    private let outcome = Mutex<String??>(nil)
 
     init(_ hashing: [FileHashing], stamps: [LedgerFileStamp], names: [String]) {
-        DispatchQueue.global(qos: .userInitiated).async(group: done) { [self] in
-            let pieces = hashing.flatMap { h in (0..<h.pieces).map { (h, $0) } }
-            DispatchQueue.concurrentPerform(iterations: pieces.count) { pieces[$0].0.hash(piece: pieces[$0].1) }
-            for (h, (stamp, name)) in zip(hashing, zip(stamps, names)) where h.value != stamp.hash {
-                note = StoreCache.changed(name)
+        self.hashing = hashing
+        self.stamps = stamps
+        self.names = names
+        jobs = hashing.flatMap { h in (0..<h.pieces).map { (h, $0) } }
+        let cores = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        for _ in 0..<min(cores, jobs.count) {
+            let context = Unmanaged.passRetained(self).toOpaque()
+            #if canImport(Glibc)
+            var handle = pthread_t()
+            #else
+            var handle: pthread_t?
+            #endif
+            let status = pthread_create(&handle, nil, { context in
+                guard let context else { return nil }
+                Unmanaged<ContentCheck>.fromOpaque(context).takeRetainedValue().work()
+                return nil
+            }, context)
+            guard status == 0 else {
+                // The pieces no thread takes are hashed by `changedNote`.
+                Unmanaged<ContentCheck>.fromOpaque(context).release()
                 break
             }
-            hashing.forEach { close($0.fd) }
+            #if canImport(Glibc)
+            threads.append(handle)
+            #else
+            if let handle { threads.append(handle) }
+            #endif
+        }
+    }
+
+    /// Hashes pieces until none is left.
+    private func work() {
+        while true {
+            let k = next.wrappingAdd(1, ordering: .relaxed).oldValue
+            guard k < jobs.count else { return }
+            jobs[k].file.hash(piece: jobs[k].piece)
         }
     }
 
     /// Waits for the hashing: nil when every file holds what the image was made from, else the
     /// note that says which changed.
     func changedNote() -> String? {
-        done.wait()
-        return note
+        outcome.withLock { known in
+            if let known { return known }
+            for t in threads { pthread_join(t, nil) }
+            work()
+            var note: String?
+            for (h, (stamp, name)) in zip(hashing, zip(stamps, names)) where h.value != stamp.hash {
+                note = StoreCache.changed(name)
+                break
+            }
+            hashing.forEach { close($0.fd) }
+            known = .some(note)
+            return note
+        }
     }
 }
