@@ -226,27 +226,9 @@ final class ContentCheck: @unchecked Sendable {
         jobs = hashing.flatMap { h in (0..<h.pieces).map { (h, $0) } }
         let cores = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
         for _ in 0..<min(cores, jobs.count) {
-            let context = Unmanaged.passRetained(self).toOpaque()
-            #if canImport(Glibc)
-            var handle = pthread_t()
-            #else
-            var handle: pthread_t?
-            #endif
-            let status = pthread_create(&handle, nil, { context in
-                guard let context else { return nil }
-                Unmanaged<ContentCheck>.fromOpaque(context).takeRetainedValue().work()
-                return nil
-            }, context)
-            guard status == 0 else {
-                // The pieces no thread takes are hashed by `changedNote`.
-                Unmanaged<ContentCheck>.fromOpaque(context).release()
-                break
-            }
-            #if canImport(Glibc)
-            threads.append(handle)
-            #else
-            if let handle { threads.append(handle) }
-            #endif
+            // The pieces no thread takes are hashed by `changedNote`.
+            guard let thread = startThread({ [self] in work() }) else { break }
+            threads.append(thread)
         }
     }
 
