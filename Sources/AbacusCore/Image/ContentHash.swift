@@ -184,12 +184,6 @@ final class FileHashing: @unchecked Sendable {
         done.deallocate()
     }
 
-    /// Hashes the pieces no job hashed (when the work they were handed to stopped early).
-    func hashRemaining() {
-        let left = (0..<pieces).filter { !done[$0] }
-        DispatchQueue.concurrentPerform(iterations: left.count) { hash(piece: left[$0]) }
-    }
-
     func hash(piece k: Int) {
         defer { done[k] = true }
         let lo = k * ContentHash.pieceBytes, hi = min(size, lo + ContentHash.pieceBytes)
