@@ -124,7 +124,12 @@ public final class Shell {
         }
         let files: Ledger
         do {
-            if let external = options.external { files = try external.loadLedger() } else { files = try loadLedger(paths) }
+            if let external = options.external {
+                files = try external.loadLedger()
+            } else {
+                // The demo's line below shows what it holds: that waits for its hashing.
+                files = try loadLedger(paths, confirmingLater: !options.ledgers.isEmpty)
+            }
             files.notes.forEach { tell("note: " + $0) }
             loadedPaths = options.ledgers
             for path in options.rateFiles { rateFiles.append(try RateFile.load(path: path)) }
@@ -282,7 +287,10 @@ public final class Shell {
     /// The ledger files, through the store image cache unless `--no-cache`. A load that takes
     /// over a second shows its progress when stderr is a terminal.
     /// A set of files that holds the app's SQLite database is read as it is, every time.
-    func loadLedger(_ paths: [String]) throws(LoadError) -> Ledger {
+    /// `usingTheImage` false reads the JSON even when an image was saved (one found damaged).
+    /// `confirmingLater`: a ledger from an image may come back while the files are still being
+    /// hashed (`checkingLateSections` and `confirmFiles` wait for that before anything is shown).
+    func loadLedger(_ paths: [String], usingTheImage: Bool = true, confirmingLater: Bool = false) throws(LoadError) -> Ledger {
         if paths.contains(where: { LedgerSources.isSQLiteDatabase(path: $0) }) { return try LedgerSources.load(paths: paths) }
         var progress: LoadProgress?
         if isatty(2) == 1 {
@@ -298,7 +306,8 @@ public final class Shell {
         }
         defer { progress?.finish() }
         if options.storeCache, let folder = StoreCache.defaultFolder(environment) {
-            return try StoreCache(folder: folder, version: abacusVersion).load(paths: paths, progress: progress) { note in
+            let cache = StoreCache(folder: folder, version: abacusVersion)
+            return try cache.load(paths: paths, usingTheImage: usingTheImage, confirmingLater: confirmingLater, progress: progress) { note in
                 if let progress { progress.interject { tell(note) } } else { tell(note) }
             }
         }
@@ -413,7 +422,10 @@ public final class Shell {
         interrupted = 0
         let stopped = QueryError(.cancelled, at: nil)
         do throws(QueryError) {
-            let output = try session.execute(text)
+            // A query may run while the ledger files are still being hashed (its answer is shown
+            // only once they are found to match the image); any other statement waits for that.
+            let speculative = switch try? Parser.parse(text) { case .query?, .explain?: true; default: false }
+            let output = try checkingLateSections(speculative: speculative) { () throws(QueryError) in try session.execute(text) }
             // Tab completes the names `define` added (and forgets those `undefine` dropped).
             if completer != nil { completer?.defined = session.definitions.values.map(\.name) }
             // Ctrl-C after the engine's last look: the answer is not wanted any more.
@@ -442,9 +454,55 @@ public final class Shell {
         return true
     }
 
+    /// Runs `body` on a ledger from a store image only once it is known to be the ledger files'
+    /// (their contents hashed: `LateSections.filesChangedNote`), or, `speculative`, while they are
+    /// still being hashed, keeping what it made until they are found to match. When they do not,
+    /// or when `body` read a stand-in for a section that failed the check made when it was first
+    /// read, the image is given up with a note, the ledger files are read from the JSON, and
+    /// `body` runs again on that: nothing made from a stale or damaged image is ever shown.
+    func checkingLateSections<T>(speculative: Bool = false, _ body: () throws(QueryError) -> T) throws(QueryError) -> T {
+        if !speculative { confirmFiles() }
+        guard let late = session.ledger.entries.lateSections else { return try body() }
+        let before = late.standInReads
+        let first: Result<T, QueryError>
+        do throws(QueryError) { first = .success(try body()) } catch { first = .failure(error) }
+        let note = late.filesChangedNote() ?? (late.standInReads != before ? late.problem.map { StoreCache.ignoring(late.imagePath, $0) } : nil)
+        guard let note else { return try first.get() }
+        guard readJSONInstead(note: note) else {
+            throw QueryError(.unsupported("the ledger files could not be read again in place of their store image"), at: nil)
+        }
+        return try body()
+    }
+
+    /// Waits until the ledger files of a session started from a store image are known to hold
+    /// what the image was made from; when they do not, reads them from the JSON (with a note).
+    func confirmFiles() {
+        guard let late = session?.ledger.entries.lateSections, let note = late.filesChangedNote() else { return }
+        _ = readJSONInstead(note: note)
+    }
+
+    /// The ledger files read from the JSON in place of an image that is stale or failed a late
+    /// check, after `note`; false (reported) when they cannot be read, and the session keeps what it had.
+    func readJSONInstead(note: String) -> Bool {
+        if !note.isEmpty { tell(note) }
+        guard let paths = fileLedger?.files, !paths.isEmpty else { return false }
+        do {
+            let files = try loadLedger(paths, usingTheImage: false)
+            files.notes.forEach { tell("note: " + $0) }
+            fileLedger = files
+            session.replaceLedger(composed(files))
+            if completer != nil { refreshCompletion() }
+            return true
+        } catch {
+            report("error: " + error.description)
+            return false
+        }
+    }
+
     static let dotCommands = [".help", ".load", ".reload", ".rates", ".run", ".format", ".timer", ".set", ".quit"]
 
     func dotCommand(_ text: String, location: String?) -> Bool {
+        confirmFiles()
         let prefix = location.map { $0 + ": " } ?? ""
         func failure(_ message: String) -> Bool {
             report(prefix + "error: " + message)
@@ -559,6 +617,10 @@ public final class Shell {
     // MARK: REPL
 
     func repl() -> ExitStatus {
+        lateImageFallback = { [weak self] late in
+            self?.readJSONInstead(note: late.problem.map { StoreCache.ignoring(late.imagePath, $0) } ?? "") ?? false
+        }
+        confirmFiles()
         let editor = LineEditor(historyPath: LineEditor.defaultHistoryPath(environment: environment), report: { [weak self] in self?.tell($0) })
         refreshCompletion()
         say(banner())
@@ -604,9 +666,13 @@ public final class Shell {
         completer?.defined = session.definitions.values.map(\.name)
     }
 
+    /// Today in the local time zone (`TZ`, else the system's), from the C library: Foundation's
+    /// calendar costs every start about a millisecond to set up.
     static func systemToday() -> Day {
-        let c = Calendar.current.dateComponents([.year, .month, .day], from: Date())
-        return Day(year: c.year ?? 1970, month: c.month ?? 1, day: c.day ?? 1) ?? Day(number: 0)
+        var now = time(nil)
+        var local = tm()
+        guard localtime_r(&now, &local) != nil else { return Day(number: 0) }
+        return Day(year: Int(local.tm_year) + 1900, month: Int(local.tm_mon) + 1, day: Int(local.tm_mday)) ?? Day(number: 0)
     }
 }
 

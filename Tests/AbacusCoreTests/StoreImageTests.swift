@@ -30,16 +30,26 @@ enum ImageFixture {
         return (ledger, Array(try Data(contentsOf: URL(fileURLWithPath: path))))
     }
 
-    /// The ledger read back from image bytes, or the problem found.
-    static func read(_ bytes: [UInt8]) -> Result<Ledger, ImageProblem> {
+    /// The ledger read back from image bytes, or the problem found: at open, or (`everything`)
+    /// in any of the sections checked when first read.
+    static func read(_ bytes: [UInt8], everything: Bool = true) -> Result<Ledger, ImageProblem> {
         bytes.withUnsafeBytes { raw in
             do throws(ImageProblem) {
                 let dir = try StoreImage.directory(raw)
-                return .success(try StoreImage.ledger(ImageMemory(copying: raw), dir, files: ["demo.json"]))
+                let ledger = try StoreImage.ledger(ImageMemory(copying: raw), dir, files: ["demo.json"])
+                if everything, let problem = ledger.entries.lateSections?.checkAll() { return .failure(problem) }
+                return .success(ledger)
             } catch {
                 return .failure(error)
             }
         }
+    }
+
+    /// Where section `s` lies in image bytes.
+    static func section(_ s: StoreImage.S, of bytes: [UInt8]) throws -> Range<Int> {
+        let dir = try bytes.withUnsafeBytes { raw throws(ImageProblem) in try StoreImage.directory(raw) }
+        let (offset, length, _) = dir.sections[s.rawValue]
+        return offset..<(offset + length)
     }
 }
 
@@ -152,6 +162,60 @@ enum ImageFixture {
         case .success: Issue.record("an image with a bad \(damage) was used")
         case .failure(let problem): #expect(problem.description.contains("inconsistent"), "\(problem)")
         }
+    }
+
+    /// What reading one field of each group of late sections gives (something of each field).
+    static func touch(_ group: LateSections.Group, _ s: EntryStore) -> String {
+        switch group {
+        case .ids: return "\(s.entryID.count) \(s.ids.count) \(s.id(at: s.count - 1))"
+        case .parties: return "\(s.party.last ?? 0) \(s.parties)"
+        case .payments: return "\(s.payment.last ?? 0) \(s.payments)"
+        case .remarks: return "\(s.remarks.last ?? 0) \(s.remarkTexts.count)"
+        case .tags: return "\(s.tags(at: s.count - 1)) \(s.tags)"
+        case .categoryPostings: return "\(s.byCategory.rows(for: Int(s.category[0])).count)"
+        case .bookPostings: return "\(s.byBook.rows(for: Int(s.book[0])).count)"
+        case .currencyPostings: return "\(s.byCurrency.rows(for: Int(s.currency[0].packed)).count)"
+        }
+    }
+
+    /// The sections most answers never read are checked when first read: damage there is not
+    /// seen at open, nor by reading other fields; the first read of a field of its group finds
+    /// it, and from then on the damaged fields are never read (stand-ins are, and counted).
+    @Test(arguments: LateSections.Group.allCases.flatMap { g in g.sections.map { (g, $0) } })
+    func aLateSectionIsCheckedWhenAFieldOfItsGroupIsFirstRead(_ group: LateSections.Group, _ section: StoreImage.S) throws {
+        let (ledger, bytes) = try ImageFixture.demoImage()
+        var damaged = bytes
+        let range = try ImageFixture.section(section, of: bytes)
+        damaged[range.lowerBound + range.count / 2] ^= 0x04
+        let back = try ImageFixture.read(damaged, everything: false).get().entries
+        let late = try #require(back.lateSections)
+        #expect(back.day == ledger.entries.day && back.category == ledger.entries.category)
+        for other in LateSections.Group.allCases where other != group {
+            #expect(StoreImageTests.touch(other, back) == StoreImageTests.touch(other, ledger.entries))
+        }
+        #expect(late.problem == nil && late.standInReads == 0)
+        let read = StoreImageTests.touch(group, back)
+        #expect(late.standInReads > 0)
+        #expect(read != StoreImageTests.touch(group, ledger.entries), "\(section): the damaged group was read")
+        #expect(late.problem?.description.contains("damaged") == true, "\(String(describing: late.problem))")
+        // The groups read before stay as they were.
+        for other in LateSections.Group.allCases where other != group {
+            #expect(StoreImageTests.touch(other, back) == StoreImageTests.touch(other, ledger.entries))
+        }
+    }
+
+    /// An undamaged image's late groups read from several threads at once: each checked once,
+    /// every thread reading the same fields as the JSON's.
+    @Test func lateGroupsReadFromManyThreadsAtOnceAreTheJSONs() throws {
+        let (ledger, bytes) = try ImageFixture.demoImage()
+        let back = try ImageFixture.read(bytes, everything: false).get().entries
+        let expected = LateSections.Group.allCases.map { StoreImageTests.touch($0, ledger.entries) }
+        let results = (0..<8).map { _ in Slot<[String]>() }
+        DispatchQueue.concurrentPerform(iterations: 8) { i in
+            results[i].value = LateSections.Group.allCases.map { StoreImageTests.touch($0, back) }
+        }
+        #expect(results.allSatisfy { $0.value == expected })
+        #expect(back.lateSections?.problem == nil && back.lateSections?.standInReads == 0)
     }
 
     /// A store from an image reads its columns where they lie in the image, not from copies.

@@ -113,8 +113,9 @@ public enum ContentHash {
         return h
     }
 
-    /// Inputs are cut into pieces of this size, hashed side by side.
-    public static let pieceBytes = 32 << 20
+    /// Inputs are cut into pieces of this size, hashed side by side (small enough that the
+    /// cores finish their last pieces close together).
+    public static let pieceBytes = 8 << 20
 
     /// The hash of a possibly large input: XXH64 of each `pieceBytes` piece, on every core,
     /// then XXH64 of the pieces' hashes (with the length as seed). Inputs of one piece or less
@@ -181,12 +182,6 @@ final class FileHashing: @unchecked Sendable {
         hashes.deallocate()
         failed.deallocate()
         done.deallocate()
-    }
-
-    /// Hashes the pieces no job hashed (when the work they were handed to stopped early).
-    func hashRemaining() {
-        let left = (0..<pieces).filter { !done[$0] }
-        DispatchQueue.concurrentPerform(iterations: left.count) { hash(piece: left[$0]) }
     }
 
     func hash(piece k: Int) {

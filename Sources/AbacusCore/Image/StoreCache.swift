@@ -13,6 +13,8 @@
 // cannot be written is a note, not an error. After a save, the least recently
 // used images are removed beyond `maxImages` images or `maxBytes` bytes in all.
 
+import Dispatch
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -48,7 +50,15 @@ public struct StoreCache: Sendable {
 
     /// Loads the ledger files, from their image when it provably matches them, else from the
     /// JSON (saving an image for next time). `note` receives one-line notes for stderr.
-    public func load(paths: [String], progress: LoadProgress? = nil, note: (String) -> Void) throws(LoadError) -> Ledger {
+    /// `usingTheImage` false reads the JSON whatever image there is (and saves a new one): after
+    /// a section of the image failed the check made when it was first read (`LateSections`).
+    ///
+    /// `confirmingLater`: a ledger from an image is returned while the files' contents are still
+    /// being hashed; nothing made from it may be shown before `LateSections.filesChangedNote()`
+    /// (which waits for the hashing) said they match, and when it gives a note, the files are
+    /// read from the JSON (`usingTheImage` false) and what was made is made again.
+    public func load(paths: [String], usingTheImage: Bool = true, confirmingLater: Bool = false, progress: LoadProgress? = nil,
+                     note: (String) -> Void) throws(LoadError) -> Ledger {
         var canonical: [String] = []
         for p in paths {
             // Only regular files can be checked against an image; a pipe is read as it comes.
@@ -58,7 +68,9 @@ public struct StoreCache: Sendable {
             canonical.append(c)
         }
         let image = imagePath(for: canonical)
-        if let ledger = fromImage(image, canonical: canonical, paths: paths, note: note) { return ledger }
+        if usingTheImage, let ledger = fromImage(image, canonical: canonical, paths: paths, confirmingLater: confirmingLater, note: note) {
+            return ledger
+        }
         let (ledger, stamps) = try LedgerLoader.load(paths: paths, stamping: true, progress: progress)
         if let stamps { save(ledger, stamps: stamps, to: image, note: note) }
         return ledger
@@ -67,7 +79,7 @@ public struct StoreCache: Sendable {
     // MARK: Using an image
 
     /// The ledger from the image at `path`, or nil (with a note unless there is no image).
-    func fromImage(_ path: String, canonical: [String], paths: [String], note: (String) -> Void) -> Ledger? {
+    func fromImage(_ path: String, canonical: [String], paths: [String], confirmingLater: Bool = false, note: (String) -> Void) -> Ledger? {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard fd >= 0 else {
             if errno != ENOENT && errno != ENOTDIR { note("note: cannot read the store image \(path) (\(RateCache.errnoText())); reading the JSON") }
@@ -90,40 +102,50 @@ public struct StoreCache: Sendable {
             let dir = try StoreImage.directory(bytes)
             guard dir.version == version else { throw ImageProblem("written by Abacus \(ShownText.shown(dir.version, limit: 40)), this is \(version)") }
             guard dir.stamps.map(\.path) == canonical else { throw ImageProblem("made from other ledger files") }
-            // Each ledger file's contents hashed (every byte) while the image is checked: one
-            // set of jobs on every core, so that neither waits for the other's last piece.
             var hashing: [FileHashing] = []
-            defer { hashing.forEach { close($0.fd) } }
             for (stamp, name) in zip(dir.stamps, paths) {
                 let fd = open(stamp.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
                 var now = stat()
                 guard fd >= 0, fstat(fd, &now) == 0, now.st_mode & S_IFMT == S_IFREG, UInt64(now.st_size) == stamp.size else {
                     if fd >= 0 { close(fd) }
+                    hashing.forEach { close($0.fd) }
                     note(changed(name))
                     return nil
                 }
                 hashing.append(FileHashing(fd: fd, size: Int(now.st_size)))
             }
-            let pieces = hashing.flatMap { h in (0..<h.pieces).map { k in { @Sendable in h.hash(piece: k) } } }
-            let read = Result { () throws(ImageProblem) -> Ledger in try StoreImage.ledger(memory, dir, files: paths, alongside: pieces) }
-            hashing.forEach { $0.hashRemaining() }
-            for (h, (stamp, name)) in zip(hashing, zip(dir.stamps, paths)) where h.value != stamp.hash {
-                note(changed(name))
+            // Each ledger file's contents hashed (every byte) while the image is checked and,
+            // `confirmingLater`, while the session goes on to its first answer.
+            let contents = ContentCheck(hashing, stamps: dir.stamps, names: paths)
+            let ledger: Ledger
+            do throws(ImageProblem) {
+                ledger = try StoreImage.ledger(memory, dir, files: paths, imagePath: path, contents: contents)
+            } catch {
+                _ = contents.changedNote()
+                throw error
+            }
+            if !confirmingLater, let change = contents.changedNote() {
+                note(change)
                 return nil
             }
-            let ledger = try read.get()
             // Most recently used first when the folder is trimmed.
             _ = futimens(fd, nil)
             return ledger
         } catch {
-            note("note: ignoring the store image \(path): \(error.description); reading the JSON")
+            note(StoreCache.ignoring(path, error))
             return nil
         }
     }
 
-    func changed(_ name: String) -> String {
+    /// The note for an image found damaged, at open or when a section was first read.
+    public static func ignoring(_ path: String, _ problem: ImageProblem) -> String {
+        "note: ignoring the store image \(path): \(problem.description); reading the JSON"
+    }
+
+    static func changed(_ name: String) -> String {
         "note: \(ShownText.shown(name, limit: 1000)) changed since its store image was saved; reading the JSON"
     }
+    func changed(_ name: String) -> String { StoreCache.changed(name) }
 
     // MARK: Saving an image
 
@@ -182,3 +204,58 @@ extension LedgerLoader {
     }
 }
 
+
+/// The ledger files' contents hashed in the background (every byte of each), against what an
+/// image recorded of them: threads of its own, one per core, so that the hashing goes on at full
+/// width whatever the session's own jobs keep busy (the dispatch pool is sized to the cores).
+final class ContentCheck: @unchecked Sendable {
+    private let hashing: [FileHashing]
+    private let stamps: [LedgerFileStamp]
+    private let names: [String]
+    /// Every piece of every file, taken in turn by the threads.
+    private let jobs: [(file: FileHashing, piece: Int)]
+    private let next = Atomic<Int>(0)
+    /// The threads started; joined (and the outcome worked out) once, under the lock.
+    private var threads: [pthread_t] = []
+    private let outcome = Mutex<String??>(nil)
+
+    init(_ hashing: [FileHashing], stamps: [LedgerFileStamp], names: [String]) {
+        self.hashing = hashing
+        self.stamps = stamps
+        self.names = names
+        jobs = hashing.flatMap { h in (0..<h.pieces).map { (h, $0) } }
+        let cores = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        for _ in 0..<min(cores, jobs.count) {
+            // The pieces no thread takes are hashed by `changedNote`.
+            guard let thread = startThread({ [self] in work() }) else { break }
+            threads.append(thread)
+        }
+    }
+
+    /// Hashes pieces until none is left.
+    private func work() {
+        while true {
+            let k = next.wrappingAdd(1, ordering: .relaxed).oldValue
+            guard k < jobs.count else { return }
+            jobs[k].file.hash(piece: jobs[k].piece)
+        }
+    }
+
+    /// Waits for the hashing: nil when every file holds what the image was made from, else the
+    /// note that says which changed.
+    func changedNote() -> String? {
+        outcome.withLock { known in
+            if let known { return known }
+            for t in threads { pthread_join(t, nil) }
+            work()
+            var note: String?
+            for (h, (stamp, name)) in zip(hashing, zip(stamps, names)) where h.value != stamp.hash {
+                note = StoreCache.changed(name)
+                break
+            }
+            hashing.forEach { close($0.fd) }
+            known = .some(note)
+            return note
+        }
+    }
+}

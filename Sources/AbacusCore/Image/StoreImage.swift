@@ -18,12 +18,15 @@
 //
 // The image is untrusted input, like a ledger: a file in a cache folder can be cut
 // short by a full disk, damaged, left by another version, or written by someone
-// else. So every read is bounds-checked against the mapping, and before any of it is
-// used every section's hash is checked and, in the same pass over each block, every
-// value the query engine relies on (codes within their dictionaries, rows within the
-// store, days in order, valid currencies and decimals). Any failure is an
-// `ImageProblem`, and the caller reads the JSON instead. A section appended to the
-// layout gets its own case in `ledger`'s check (the switch over `S` is exhaustive).
+// else. So every read is bounds-checked against the mapping, and before any section
+// is read its hash is checked and, in the same pass over each block, every value the
+// query engine relies on (codes within their dictionaries, rows within the store,
+// days in order, valid currencies and decimals): the sections every answer may read
+// when the image is opened, the rest (entry ids, parties, payment modes, remarks,
+// tags, posting lists) when first read (LateSections.swift). A failure at open is an
+// `ImageProblem`, and the caller reads the JSON instead; a late one makes the session
+// read the JSON and run the statement again. A section appended to the layout gets
+// its own case in `check` (the switch over `S` is exhaustive).
 
 #if canImport(Glibc)
 import Glibc
@@ -58,7 +61,7 @@ enum StoreImage {
     /// Entry id offsets are written as they lie in memory (`Int`): images exist on 64-bit hosts only.
     static let supported = MemoryLayout<Int>.size == 8
     /// Raised whenever the layout below changes.
-    static let formatVersion: UInt32 = 3
+    static let formatVersion: UInt32 = 4
     static let byteOrderMark: UInt32 = 0x0102_0304
     static let headerBytes = 64
     static let alignment = 64
@@ -248,13 +251,28 @@ enum StoreImage {
         return Directory(version: abacus, stamps: stamps, sections: sections, reader: r)
     }
 
+    /// What each section's values are checked against: the sizes of the dictionaries (read from
+    /// each dictionary section's start, and confirmed when the dictionary itself is read), the
+    /// rows, books, booked rows, entry ids and the rate ids a row may hold.
+    struct Limits: Sendable {
+        var rows = 0, books = 0, booked = 0, idCount = 0
+        var categories = 0, parties = 0, payments = 0, tags = 0, remarks = 0
+        var lowestRate: Int32 = 0, rateLimit: Int32 = 0
+    }
+
+    /// The sections checked when first read (LateSections.swift); all others are checked at open.
+    static let late = Set(LateSections.Group.allCases.flatMap(\.sections))
+
     /// The ledger in the image `memory` holds, whose directory was read as `dir` and whose key
     /// the caller has checked. The store's columns are read where they lie in `memory` (which
-    /// they keep alive), not copied: before any of it is used, every section's hash is checked
+    /// they keep alive), not copied: before any of it is used, each section's hash is checked
     /// and every value the query engine relies on (codes within their dictionaries, rows within
     /// the store, days in order, valid currencies and decimals), in one pass over each section.
-    /// `alongside` are other jobs (hashing the ledger files) run on the same cores in the same pass.
-    static func ledger(_ memory: ImageMemory, _ dir: Directory, files: [String], alongside: [@Sendable () -> Void] = []) throws(ImageProblem) -> Ledger {
+    /// The sections most answers never read (`late`) are checked so when first read; the rest
+    /// here. `contents` is the hashing of the ledger files, which the store's `LateSections`
+    /// keep for the shell to wait for; `imagePath` names the file in the note when a late check fails.
+    static func ledger(_ memory: ImageMemory, _ dir: Directory, files: [String], imagePath: String = "",
+                       contents: ContentCheck? = nil) throws(ImageProblem) -> Ledger {
         let image = memory.bytes
         guard let base = image.baseAddress else { throw ImageProblem("empty") }
         var r = dir.reader
@@ -262,8 +280,9 @@ enum StoreImage {
         guard r.atEnd else { throw ImageProblem("its directory has bytes after its end") }
         small.ledger.files = files
         let sections = dir.sections
+        let start = SendableRaw(base)
         func bytes(_ s: S) -> UnsafeRawBufferPointer {
-            UnsafeRawBufferPointer(start: base + sections[s.rawValue].offset, count: sections[s.rawValue].length)
+            UnsafeRawBufferPointer(start: start.pointer + sections[s.rawValue].offset, count: sections[s.rawValue].length)
         }
         // The columns' codes are checked against the sizes of their dictionaries, which each
         // dictionary's section starts with; the dictionaries themselves are read (and those
@@ -275,132 +294,177 @@ enum StoreImage {
         }
         var st = EntryStore()
         let n = small.count
-        let books = small.ledger.books.count
-        let booked = sections[S.normalizedCurrency.rawValue].length / MemoryLayout<Currency>.stride
-        let idCount = sections[S.idStarts.rawValue].length / MemoryLayout<Int>.stride - 1
-        let (categories, parties, payments, tags, remarks) = (try size(.categories), try size(.parties), try size(.payments), try size(.tags), try size(.remarkTexts))
+        var limits = Limits()
+        limits.rows = n
+        limits.books = small.ledger.books.count
+        limits.booked = sections[S.normalizedCurrency.rawValue].length / MemoryLayout<Currency>.stride
+        limits.idCount = sections[S.idStarts.rawValue].length / MemoryLayout<Int>.stride - 1
+        (limits.categories, limits.parties, limits.payments, limits.tags, limits.remarks) =
+            (try size(.categories), try size(.parties), try size(.payments), try size(.tags), try size(.remarkTexts))
         guard small.recipes.count < 1 << 30 else { throw ImageProblem("its rate column is inconsistent: damaged") }
         let rateCounts = SavedRateColumn(target: small.rateTarget, ids: [], recipes: small.recipes).counts
+        limits.lowestRate = Int32(RateColumn.missingBase) - Int32(rateCounts.missing) + 1
+        limits.rateLimit = Int32(rateCounts.rates)
 
-        // Every section: its hash and its values, side by side, with the other jobs, largest first.
+        // The sections checked now: hash and values, side by side, with the other jobs, largest first.
+        let now = S.allCases.filter { !late.contains($0) }.sorted { sections[$0.rawValue].length > sections[$1.rawValue].length }
         let problems = UnsafeMutableBufferPointer<ImageProblem?>.allocate(capacity: S.allCases.count)
         problems.initialize(repeating: nil)
         defer { _ = problems.deinitialize(); problems.deallocate() }
         let out = SendablePointer(problems.baseAddress!)
-        let start = SendableRaw(base)
         let read = S.allCases.map { _ in Slot<[String]>() }
-        let big = S.allCases.sorted { sections[$0.rawValue].length > sections[$1.rawValue].length }
-        DispatchQueue.concurrentPerform(iterations: alongside.count + big.count) { job in
-            guard job >= alongside.count else { return alongside[job]() }
-            let s = big[job - alongside.count]
+        let fixed = limits
+        DispatchQueue.concurrentPerform(iterations: now.count) { job in
+            let s = now[job]
             let b = UnsafeRawBufferPointer(start: start.pointer + sections[s.rawValue].offset, count: sections[s.rawValue].length)
-            let hash = sections[s.rawValue].hash
-            let maxAmount = ExactDecimal.maxSignificand.magnitude
-            let problem: ImageProblem?
-            switch s {
-            case .day:
-                var last = Int32.min
-                problem = verify(s, b, hash: hash, as: Int32.self) { ascending($0, &last) && $0.allSatisfy(StoreImage.days.contains) }
-            case .amount, .normalizedAmount, .conversionRate:
-                problem = verify(s, b, hash: hash, as: Int128.self) { $0.allSatisfy { $0.magnitude <= maxAmount } }
-            case .currency, .normalizedCurrency:
-                // Each value noted, then each distinct one looked up once (a lookup per row cost more).
-                let seen = UnsafeMutableBufferPointer<Bool>.allocate(capacity: 1 << 16)
-                seen.initialize(repeating: false)
-                defer { seen.deallocate() }
-                problem = verify(s, b, hash: hash, as: Currency.self) { block in
-                    for c in block { seen[Int(c.packed)] = true }
-                    return true
-                } ?? (seen.indices.allSatisfy { !seen[$0] || Currency(packed: UInt16($0)).isISO } ? nil : ImageProblem("its \(s) column is inconsistent: damaged"))
-            case .book: problem = verify(s, b, hash: hash, as: UInt32.self) { below($0, books) }
-            case .category: problem = verify(s, b, hash: hash, as: UInt32.self) { below($0, categories) }
-            case .party: problem = verify(s, b, hash: hash, as: UInt32.self) { below($0, parties) }
-            case .payment: problem = verify(s, b, hash: hash, as: UInt32.self) { below($0, payments) }
-            case .remarks: problem = verify(s, b, hash: hash, as: UInt32.self) { below($0, remarks) }
-            case .entryID: problem = verify(s, b, hash: hash, as: UInt32.self) { below($0, idCount) }
-            case .tagCodes: problem = verify(s, b, hash: hash, as: UInt32.self) { below($0, tags) }
-            case .categoryRows, .bookRows, .currencyRows: problem = verify(s, b, hash: hash, as: UInt32.self) { below($0, n) }
-            case .tagStart, .categoryStarts, .bookStarts, .currencyStarts:
-                var last = UInt32.min
-                problem = verify(s, b, hash: hash, as: UInt32.self) { ascending($0, &last) }
-            case .idStarts:
-                var last = Int.min
-                problem = verify(s, b, hash: hash, as: Int.self) { ascending($0, &last) }
-            case .isTransfer: problem = verify(s, b, hash: hash, as: UInt8.self) { below($0, 2) }
-            case .idArena: problem = verify(s, b, hash: hash, as: UInt8.self) { _ in true }
-            case .rateIDs:
-                let lowest = Int32(RateColumn.missingBase) - Int32(rateCounts.missing) + 1, limit = Int32(rateCounts.rates)
-                problem = verify(s, b, hash: hash, as: Int32.self) { within($0, lowest, limit) }
-            case .bookedIndex: problem = verify(s, b, hash: hash, as: Int32.self) { $0.allSatisfy { $0 >= -1 && Int($0) < booked } }
-            case .normalizedScale, .conversionRateScale:
-                let scales = -1...Int8(ExactDecimal.maxScale)
-                problem = verify(s, b, hash: hash, as: Int8.self) { $0.allSatisfy(scales.contains) }
-            case .categories, .parties, .payments, .tags, .remarkTexts:
-                do throws(ImageProblem) {
-                    read[s.rawValue].value = try dictionary(b, hash: hash, s)
-                    problem = nil
-                } catch {
-                    problem = error
-                }
-            }
-            out.pointer[s.rawValue] = problem
+            out.pointer[s.rawValue] = check(s, b, hash: sections[s.rawValue].hash, fixed, dictionary: read[s.rawValue])
         }
         if let problem = problems.first(where: { $0 != nil }) ?? nil { throw problem }
         st.categories = read[S.categories.rawValue].take()
-        st.parties = read[S.parties.rawValue].take()
-        st.payments = read[S.payments.rawValue].take()
-        st.tags = read[S.tags.rawValue].take()
-        st.remarkTexts = read[S.remarkTexts.rawValue].take()
-        guard st.categories.count == categories, st.parties.count == parties, st.payments.count == payments, st.tags.count == tags,
-              st.remarkTexts.count == remarks, !st.parties.isEmpty, !st.payments.isEmpty, !st.remarkTexts.isEmpty else {
-            throw ImageProblem("its dictionaries are inconsistent: damaged")
-        }
+        guard st.categories.count == limits.categories else { throw ImageProblem("its dictionaries are inconsistent: damaged") }
 
         // Every section holds what it should: the columns, where they lie.
-        func column<T>(_ s: S, _: T.Type = T.self) -> StoreColumn<T> {
-            let b = bytes(s)
-            let count = b.count / MemoryLayout<T>.stride
-            return StoreColumn(b.baseAddress.unsafelyUnwrapped.bindMemory(to: T.self, capacity: count), count: count, owner: memory)
-        }
         st.setCount(n)
         st.amountScale = small.amountScale
-        st.day = column(.day)
-        st.amount = column(.amount)
-        st.currency = column(.currency)
-        st.book = column(.book)
-        st.category = column(.category)
-        st.party = column(.party)
-        st.payment = column(.payment)
-        st.remarks = column(.remarks)
+        st.day = column(.day, memory, sections)
+        st.amount = column(.amount, memory, sections)
+        st.currency = column(.currency, memory, sections)
+        st.book = column(.book, memory, sections)
+        st.category = column(.category, memory, sections)
         // Each byte is 0 or 1 (checked above): a `Bool`'s representation.
-        st.isTransfer = column(.isTransfer)
-        st.entryID = column(.entryID)
-        st.tagStart = column(.tagStart)
-        st.tagCodes = column(.tagCodes)
-        st.bookedIndex = column(.bookedIndex)
-        st.booked.normalizedAmount = column(.normalizedAmount).array
-        st.booked.normalizedScale = column(.normalizedScale).array
-        st.booked.normalizedCurrency = column(.normalizedCurrency).array
-        st.booked.conversionRate = column(.conversionRate).array
-        st.booked.conversionRateScale = column(.conversionRateScale).array
+        st.isTransfer = column(.isTransfer, memory, sections)
+        st.bookedIndex = column(.bookedIndex, memory, sections)
+        st.booked.normalizedAmount = column(.normalizedAmount, memory, sections).array
+        st.booked.normalizedScale = column(.normalizedScale, memory, sections).array
+        st.booked.normalizedCurrency = column(.normalizedCurrency, memory, sections).array
+        st.booked.conversionRate = column(.conversionRate, memory, sections).array
+        st.booked.conversionRateScale = column(.conversionRateScale, memory, sections).array
         st.booked.normalizedScales = small.normalizedScales
         st.booked.conversionRateScales = small.conversionRateScales
-        // Written as Int64, read as Int: the same eight bytes on the 64-bit hosts Abacus runs on.
-        let idStarts: StoreColumn<Int> = column(.idStarts)
-        let idArena: StoreColumn<UInt8> = column(.idArena)
-        guard idStarts.first == 0 && idStarts.last == idArena.count else { throw ImageProblem("its entry ids are inconsistent: damaged") }
-        st.ids = IDColumn(arena: idArena, starts: idStarts)
-        st.byCategory = PostingIndex(starts: column(.categoryStarts), rows: column(.categoryRows))
-        st.byBook = PostingIndex(starts: column(.bookStarts), rows: column(.bookRows))
-        st.byCurrency = PostingIndex(starts: column(.currencyStarts), rows: column(.currencyRows))
         st.currencies = small.currencies
-        try validate(st, books: books)
-        let rateIDs: StoreColumn<Int32> = column(.rateIDs)
+        try validate(st)
+        let rateIDs: StoreColumn<Int32> = column(.rateIDs, memory, sections)
         guard rateIDs.count == n else { throw ImageProblem("its rate column is inconsistent: damaged") }
+        // The rest, when first read.
+        st.lateSections = LateSections(imagePath: imagePath, rows: n, categories: limits.categories, books: limits.books, contents: contents) { group in
+            lateGroup(group, memory, sections, fixed)
+        }
+        st.lateFields = .all
         small.ledger.entries = st
         // Last: setting anything else of the ledger drops it.
         small.ledger.savedRateColumn = SavedRateColumn(target: small.rateTarget, ids: rateIDs, recipes: small.recipes)
         return small.ledger
+    }
+
+    /// Section `s` of `memory` as a column, where it lies.
+    static func column<T>(_ s: S, _ memory: ImageMemory, _ sections: [(offset: Int, length: Int, hash: UInt64)], _: T.Type = T.self) -> StoreColumn<T> {
+        let count = sections[s.rawValue].length / MemoryLayout<T>.stride
+        let p = memory.bytes.baseAddress.unsafelyUnwrapped + sections[s.rawValue].offset
+        return StoreColumn(p.bindMemory(to: T.self, capacity: count), count: count, owner: memory)
+    }
+
+    /// Checks section `s` (its hash, and its values against `limits`); a dictionary's strings go to `dictionary`.
+    static func check(_ s: S, _ b: UnsafeRawBufferPointer, hash: UInt64, _ limits: Limits, dictionary: Slot<[String]>) -> ImageProblem? {
+        let maxAmount = ExactDecimal.maxSignificand.magnitude
+        switch s {
+        case .day:
+            var last = Int32.min
+            return verify(s, b, hash: hash, as: Int32.self) { ascending($0, &last) && $0.allSatisfy(StoreImage.days.contains) }
+        case .amount, .normalizedAmount, .conversionRate:
+            return verify(s, b, hash: hash, as: Int128.self) { $0.allSatisfy { $0.magnitude <= maxAmount } }
+        case .currency, .normalizedCurrency:
+            // Each value noted, then each distinct one looked up once (a lookup per row cost more).
+            let seen = UnsafeMutableBufferPointer<Bool>.allocate(capacity: 1 << 16)
+            seen.initialize(repeating: false)
+            defer { seen.deallocate() }
+            return verify(s, b, hash: hash, as: Currency.self) { block in
+                for c in block { seen[Int(c.packed)] = true }
+                return true
+            } ?? (seen.indices.allSatisfy { !seen[$0] || Currency(packed: UInt16($0)).isISO } ? nil : ImageProblem("its \(s) column is inconsistent: damaged"))
+        case .book: return verify(s, b, hash: hash, as: UInt32.self) { below($0, limits.books) }
+        case .category: return verify(s, b, hash: hash, as: UInt32.self) { below($0, limits.categories) }
+        case .party: return verify(s, b, hash: hash, as: UInt32.self) { below($0, limits.parties) }
+        case .payment: return verify(s, b, hash: hash, as: UInt32.self) { below($0, limits.payments) }
+        case .remarks: return verify(s, b, hash: hash, as: UInt32.self) { below($0, limits.remarks) }
+        case .entryID: return verify(s, b, hash: hash, as: UInt32.self) { below($0, limits.idCount) }
+        case .tagCodes: return verify(s, b, hash: hash, as: UInt32.self) { below($0, limits.tags) }
+        case .categoryRows, .bookRows, .currencyRows: return verify(s, b, hash: hash, as: UInt32.self) { below($0, limits.rows) }
+        case .tagStart, .categoryStarts, .bookStarts, .currencyStarts:
+            var last = UInt32.min
+            return verify(s, b, hash: hash, as: UInt32.self) { ascending($0, &last) }
+        case .idStarts:
+            var last = Int.min
+            return verify(s, b, hash: hash, as: Int.self) { ascending($0, &last) }
+        case .isTransfer: return verify(s, b, hash: hash, as: UInt8.self) { below($0, 2) }
+        case .idArena: return verify(s, b, hash: hash, as: UInt8.self) { _ in true }
+        case .rateIDs: return verify(s, b, hash: hash, as: Int32.self) { within($0, limits.lowestRate, limits.rateLimit) }
+        case .bookedIndex: return verify(s, b, hash: hash, as: Int32.self) { $0.allSatisfy { $0 >= -1 && Int($0) < limits.booked } }
+        case .normalizedScale, .conversionRateScale:
+            let scales = -1...Int8(ExactDecimal.maxScale)
+            return verify(s, b, hash: hash, as: Int8.self) { $0.allSatisfy(scales.contains) }
+        case .categories, .parties, .payments, .tags, .remarkTexts:
+            do throws(ImageProblem) {
+                dictionary.value = try StoreImage.dictionary(b, hash: hash, s)
+                return nil
+            } catch {
+                return error
+            }
+        }
+    }
+
+    /// A group of late sections checked (each section, then what the engine relies on across
+    /// them): a store holding that group's fields, where they lie in `memory`.
+    static func lateGroup(_ group: LateSections.Group, _ memory: ImageMemory, _ sections: [(offset: Int, length: Int, hash: UInt64)],
+                          _ limits: Limits) -> Result<EntryStore, ImageProblem> {
+        let list = group.sections
+        let problems = list.map { _ in Slot<ImageProblem>() }
+        let read = list.map { _ in Slot<[String]>() }
+        let base = SendableRaw(memory.bytes.baseAddress.unsafelyUnwrapped)
+        DispatchQueue.concurrentPerform(iterations: list.count) { i in
+            let (offset, length, hash) = sections[list[i].rawValue]
+            problems[i].value = check(list[i], UnsafeRawBufferPointer(start: base.pointer + offset, count: length), hash: hash, limits, dictionary: read[i])
+        }
+        if let problem = problems.lazy.compactMap(\.value).first { return .failure(problem) }
+        func words(_ s: S) -> [String] { list.firstIndex(of: s).flatMap { read[$0].value } ?? [] }
+        func codes(_ s: S) -> StoreColumn<UInt32> { column(s, memory, sections) }
+        let n = limits.rows
+        var st = EntryStore()
+        func named(_ names: [String], _ size: Int, _ codes: StoreColumn<UInt32>) -> Bool {
+            names.count == size && !names.isEmpty && codes.count == n
+        }
+        func postings(_ starts: S, _ rows: S, codes: Int) -> PostingIndex? {
+            let index = PostingIndex(starts: column(starts, memory, sections), rows: column(rows, memory, sections))
+            let fits = index.starts.count == codes + 1 && index.starts.first == 0 && Int(index.starts.last ?? 1) == n && index.rows.count == n
+            return fits ? index : nil
+        }
+        let fits: Bool
+        switch group {
+        case .ids:
+            let starts: StoreColumn<Int> = column(.idStarts, memory, sections), arena: StoreColumn<UInt8> = column(.idArena, memory, sections)
+            st.entryID = codes(.entryID)
+            st.ids = IDColumn(arena: arena, starts: starts)
+            fits = starts.first == 0 && starts.last == arena.count && st.entryID.count == n
+        case .parties:
+            (st.party, st.parties) = (codes(.party), words(.parties))
+            fits = named(st.parties, limits.parties, st.party)
+        case .payments:
+            (st.payment, st.payments) = (codes(.payment), words(.payments))
+            fits = named(st.payments, limits.payments, st.payment)
+        case .remarks:
+            (st.remarks, st.remarkTexts) = (codes(.remarks), words(.remarkTexts))
+            fits = named(st.remarkTexts, limits.remarks, st.remarks)
+        case .tags:
+            (st.tagStart, st.tagCodes, st.tags) = (codes(.tagStart), codes(.tagCodes), words(.tags))
+            fits = st.tags.count == limits.tags && st.tagStart.count == n + 1 && st.tagStart.first == 0
+                && Int(st.tagStart.last ?? 1) == st.tagCodes.count
+        case .categoryPostings:
+            fits = postings(.categoryStarts, .categoryRows, codes: limits.categories).map { st.byCategory = $0 } != nil
+        case .bookPostings:
+            fits = postings(.bookStarts, .bookRows, codes: limits.books).map { st.byBook = $0 } != nil
+        case .currencyPostings:
+            fits = postings(.currencyStarts, .currencyRows, codes: 26 * 26 * 26 + 1).map { st.byCurrency = $0 } != nil
+        }
+        return fits ? .success(st) : .failure(ImageProblem("its \(group) are inconsistent: damaged"))
     }
 
     /// Checks section `s` against its hash and its values against `check`, block by block,
@@ -457,25 +521,19 @@ enum StoreImage {
         return out
     }
 
-    /// What the query engine relies on across columns, checked before the store is used (the
-    /// values of each column were checked with its hash).
-    static func validate(_ s: EntryStore, books: Int) throws(ImageProblem) {
+    /// What the query engine relies on across the columns checked at open (the values of each
+    /// column were checked with its hash; the late groups are checked in `lateGroup`).
+    static func validate(_ s: EntryStore) throws(ImageProblem) {
         let n = s.count
         let b = s.booked
         let m = b.normalizedCurrency.count
-        func postings(_ index: PostingIndex, _ codes: Int) -> Bool {
-            index.starts.count == codes + 1 && index.starts.first == 0 && Int(index.starts.last ?? 1) == n && index.rows.count == n
-        }
         let checks: [(String, Bool)] = [
-            ("column lengths", [s.day.count, s.amount.count, s.currency.count, s.book.count, s.category.count, s.party.count, s.payment.count,
-                                s.remarks.count, s.isTransfer.count, s.entryID.count, s.bookedIndex.count].allSatisfy { $0 == n }
+            ("column lengths", [s.day.count, s.amount.count, s.currency.count, s.book.count, s.category.count, s.isTransfer.count,
+                                s.bookedIndex.count].allSatisfy { $0 == n }
                 && (0...ExactDecimal.maxScale).contains(s.amountScale)),
-            ("tag lists", s.tagStart.count == n + 1 && s.tagStart.first == 0 && Int(s.tagStart.last ?? 1) == s.tagCodes.count),
             ("currencies", s.currencies.allSatisfy { $0.isISO } && zip(s.currencies, s.currencies.dropFirst()).allSatisfy { $0.packed < $1.packed }),
             ("booked columns", b.normalizedAmount.count == m && b.normalizedScale.count == m && b.conversionRate.count == m
                 && b.conversionRateScale.count == m && (b.normalizedScales + b.conversionRateScales).allSatisfy { (0...ExactDecimal.maxScale).contains($0) }),
-            ("category and book posting lists", postings(s.byCategory, s.categories.count) && postings(s.byBook, books)),
-            ("currency posting lists", postings(s.byCurrency, 26 * 26 * 26 + 1)),
         ]
         if let failed = checks.first(where: { !$0.1 }) { throw ImageProblem("its \(failed.0) are inconsistent: damaged") }
     }

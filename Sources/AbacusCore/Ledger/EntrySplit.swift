@@ -72,28 +72,9 @@ final class EntrySplit: @unchecked Sendable {
     }
 
     private func spawn() -> Bool {
-        var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        defer { pthread_attr_destroy(&attributes) }
         // The reader recurses into nested values (512 levels at most): give it a main thread's stack.
-        pthread_attr_setstacksize(&attributes, 8 << 20)
-        let context = Unmanaged.passRetained(self).toOpaque()
-        #if canImport(Glibc)
-        var handle = pthread_t()
-        #else
-        var handle: pthread_t?
-        #endif
-        let status = pthread_create(&handle, &attributes, { context in
-            let split = Unmanaged<EntrySplit>.fromOpaque(context!).takeRetainedValue()
-            split.outcome = split.read()
-            return nil
-        }, context)
-        guard status == 0 else {
-            Unmanaged<EntrySplit>.fromOpaque(context).release()
-            return false
-        }
-        thread = handle
-        return true
+        thread = startThread(stackBytes: 8 << 20) { [self] in outcome = read() }
+        return thread != nil
     }
 
     /// The helper's work: entries from `start` to the end of the array.

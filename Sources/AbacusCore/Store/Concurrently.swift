@@ -49,3 +49,32 @@ func permuted<T>(_ column: [T], _ order: [UInt32]?) -> [T] {
     guard order != nil else { return column }
     return permuted(column, order) { $0 }
 }
+
+/// A thread of its own running `body` (with a stack of `stackBytes`, else the default); nil
+/// when none could be started. Join it with `pthread_join`.
+func startThread(stackBytes: Int? = nil, _ body: @escaping @Sendable () -> Void) -> pthread_t? {
+    final class Body: @unchecked Sendable {
+        let run: @Sendable () -> Void
+        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+    }
+    var attributes = pthread_attr_t()
+    pthread_attr_init(&attributes)
+    defer { pthread_attr_destroy(&attributes) }
+    if let stackBytes { pthread_attr_setstacksize(&attributes, stackBytes) }
+    let context = Unmanaged.passRetained(Body(body)).toOpaque()
+    #if canImport(Glibc)
+    var handle = pthread_t()
+    #else
+    var handle: pthread_t?
+    #endif
+    let status = pthread_create(&handle, &attributes, { context in
+        guard let context else { return nil }
+        Unmanaged<Body>.fromOpaque(context).takeRetainedValue().run()
+        return nil
+    }, context)
+    guard status == 0 else {
+        Unmanaged<Body>.fromOpaque(context).release()
+        return nil
+    }
+    return handle
+}

@@ -20,14 +20,50 @@ public struct EntryStore: Sendable {
     public internal(set) var book: StoreColumn<UInt32> = []
     public internal(set) var category: StoreColumn<UInt32> = []
     /// Code 0 is "no party"; code c > 0 is `parties[c]`.
-    public internal(set) var party: StoreColumn<UInt32> = []
-    public internal(set) var payment: StoreColumn<UInt32> = []
-    public internal(set) var remarks: StoreColumn<UInt32> = []
+    public internal(set) var party: StoreColumn<UInt32> {
+        get { lateFields.contains(.party) ? lateSections.unsafelyUnwrapped.store(for: .party).pointee.party : _party }
+        _modify {
+            adopt(.party)
+            yield &_party
+        }
+    }
+    public internal(set) var payment: StoreColumn<UInt32> {
+        get { lateFields.contains(.payment) ? lateSections.unsafelyUnwrapped.store(for: .payment).pointee.payment : _payment }
+        _modify {
+            adopt(.payment)
+            yield &_payment
+        }
+    }
+    public internal(set) var remarks: StoreColumn<UInt32> {
+        get { lateFields.contains(.remarks) ? lateSections.unsafelyUnwrapped.store(for: .remarks).pointee.remarks : _remarks }
+        _modify {
+            adopt(.remarks)
+            yield &_remarks
+        }
+    }
     public internal(set) var isTransfer: StoreColumn<Bool> = []
-    public internal(set) var entryID: StoreColumn<UInt32> = []
+    public internal(set) var entryID: StoreColumn<UInt32> {
+        get { lateFields.contains(.entryID) ? lateSections.unsafelyUnwrapped.store(for: .entryID).pointee.entryID : _entryID }
+        _modify {
+            adopt(.entryID)
+            yield &_entryID
+        }
+    }
     /// Tags of row r: `tagCodes[tagStart[r]..<tagStart[r+1]]`.
-    public internal(set) var tagStart: StoreColumn<UInt32> = [0]
-    public internal(set) var tagCodes: StoreColumn<UInt32> = []
+    public internal(set) var tagStart: StoreColumn<UInt32> {
+        get { lateFields.contains(.tagStart) ? lateSections.unsafelyUnwrapped.store(for: .tagStart).pointee.tagStart : _tagStart }
+        _modify {
+            adopt(.tagStart)
+            yield &_tagStart
+        }
+    }
+    public internal(set) var tagCodes: StoreColumn<UInt32> {
+        get { lateFields.contains(.tagCodes) ? lateSections.unsafelyUnwrapped.store(for: .tagCodes).pointee.tagCodes : _tagCodes }
+        _modify {
+            adopt(.tagCodes)
+            yield &_tagCodes
+        }
+    }
     /// Index into the booked side columns, or -1 when the entry has no pre-converted fields.
     public internal(set) var bookedIndex: StoreColumn<Int32> = []
 
@@ -37,20 +73,111 @@ public struct EntryStore: Sendable {
     // Dictionaries.
     public internal(set) var categories: [String] = []
     /// `parties[0]`, `payments[0]` and `remarkTexts[0]` stand for "none".
-    public internal(set) var parties: [String] = [""]
-    public internal(set) var payments: [String] = [""]
-    public internal(set) var tags: [String] = []
-    public internal(set) var remarkTexts: [String] = [""]
-    public internal(set) var ids = IDColumn()
+    public internal(set) var parties: [String] {
+        get { lateFields.contains(.parties) ? lateSections.unsafelyUnwrapped.store(for: .parties).pointee.parties : _parties }
+        _modify {
+            adopt(.parties)
+            yield &_parties
+        }
+    }
+    public internal(set) var payments: [String] {
+        get { lateFields.contains(.payments) ? lateSections.unsafelyUnwrapped.store(for: .payments).pointee.payments : _payments }
+        _modify {
+            adopt(.payments)
+            yield &_payments
+        }
+    }
+    public internal(set) var tags: [String] {
+        get { lateFields.contains(.tags) ? lateSections.unsafelyUnwrapped.store(for: .tags).pointee.tags : _tags }
+        _modify {
+            adopt(.tags)
+            yield &_tags
+        }
+    }
+    public internal(set) var remarkTexts: [String] {
+        get { lateFields.contains(.remarkTexts) ? lateSections.unsafelyUnwrapped.store(for: .remarkTexts).pointee.remarkTexts : _remarkTexts }
+        _modify {
+            adopt(.remarkTexts)
+            yield &_remarkTexts
+        }
+    }
+    public internal(set) var ids: IDColumn {
+        get { lateFields.contains(.ids) ? lateSections.unsafelyUnwrapped.store(for: .ids).pointee.ids : _ids }
+        _modify {
+            adopt(.ids)
+            yield &_ids
+        }
+    }
 
     // Indexes.
-    public internal(set) var byCategory = PostingIndex()
-    public internal(set) var byBook = PostingIndex()
-    public internal(set) var byCurrency = PostingIndex()
+    public internal(set) var byCategory: PostingIndex {
+        get { lateFields.contains(.byCategory) ? lateSections.unsafelyUnwrapped.store(for: .byCategory).pointee.byCategory : _byCategory }
+        _modify {
+            adopt(.byCategory)
+            yield &_byCategory
+        }
+    }
+    public internal(set) var byBook: PostingIndex {
+        get { lateFields.contains(.byBook) ? lateSections.unsafelyUnwrapped.store(for: .byBook).pointee.byBook : _byBook }
+        _modify {
+            adopt(.byBook)
+            yield &_byBook
+        }
+    }
+    public internal(set) var byCurrency: PostingIndex {
+        get { lateFields.contains(.byCurrency) ? lateSections.unsafelyUnwrapped.store(for: .byCurrency).pointee.byCurrency : _byCurrency }
+        _modify {
+            adopt(.byCurrency)
+            yield &_byCurrency
+        }
+    }
     /// Distinct currencies of the entries, ascending.
     public internal(set) var currencies: [Currency] = []
 
+    // What the properties above hold. A store opened from its image reads the fields in
+    // `lateFields` from `lateSections` instead, which checks their sections when first read
+    // (LateSections.swift); setting such a field makes it the store's own again.
+    private var _party: StoreColumn<UInt32> = []
+    private var _payment: StoreColumn<UInt32> = []
+    private var _remarks: StoreColumn<UInt32> = []
+    private var _entryID: StoreColumn<UInt32> = []
+    private var _tagStart: StoreColumn<UInt32> = [0]
+    private var _tagCodes: StoreColumn<UInt32> = []
+    private var _parties: [String] = [""]
+    private var _payments: [String] = [""]
+    private var _tags: [String] = []
+    private var _remarkTexts: [String] = [""]
+    private var _ids = IDColumn()
+    private var _byCategory = PostingIndex()
+    private var _byBook = PostingIndex()
+    private var _byCurrency = PostingIndex()
+    public internal(set) var lateSections: LateSections?
+    var lateFields: LateFields = []
+
     public init() {}
+
+    /// Makes a late field the store's own (checked first), before it is changed in place.
+    private mutating func adopt(_ field: LateFields) {
+        guard lateFields.contains(field), let late = lateSections else { return }
+        let from = late.store(for: field)
+        switch field {
+        case .party: _party = from.pointee.party
+        case .payment: _payment = from.pointee.payment
+        case .remarks: _remarks = from.pointee.remarks
+        case .entryID: _entryID = from.pointee.entryID
+        case .tagStart: _tagStart = from.pointee.tagStart
+        case .tagCodes: _tagCodes = from.pointee.tagCodes
+        case .parties: _parties = from.pointee.parties
+        case .payments: _payments = from.pointee.payments
+        case .tags: _tags = from.pointee.tags
+        case .remarkTexts: _remarkTexts = from.pointee.remarkTexts
+        case .ids: _ids = from.pointee.ids
+        case .byCategory: _byCategory = from.pointee.byCategory
+        case .byBook: _byBook = from.pointee.byBook
+        default: _byCurrency = from.pointee.byCurrency
+        }
+        lateFields.remove(field)
+    }
 
     mutating func setCount(_ n: Int) { count = n }
 

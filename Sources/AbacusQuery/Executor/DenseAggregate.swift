@@ -111,7 +111,7 @@ extension Executor {
     /// `productGroups` for the positions `span`, a block of rows at a time.
     private static func productBlocks<R: RowAt>(_ parts: [DenseKey], _ strides: [Int], _ rows: R, _ span: Range<Int>,
                                                 store: EntryStore, into out: UnsafeMutablePointer<Int32>) {
-        let days = store.day, currency = store.currency, tagStart = store.tagStart, tagCodes = store.tagCodes
+        let days = store.day, currency = store.currency
         let block = 2048
         var lo = span.lowerBound
         while lo < span.upperBound {
@@ -131,6 +131,8 @@ extension Executor {
                         for k in lo..<hi { out[k] &+= t[Int(days[rows.row(k)] &- base)] &* s }
                     }
                 case .tags:
+                    // Read here, not ahead: a store image checks the tag columns when first read.
+                    let tagStart = store.tagStart, tagCodes = store.tagCodes
                     for k in lo..<hi {
                         let row = rows.row(k)
                         let t = Int(tagStart[row])
@@ -569,7 +571,6 @@ extension Executor {
         let (sums, errors, counts, perRate, firstDay, lastDay) = (p.sums, p.errors, p.counts, p.perRate, p.firstDay, p.lastDay)
         var overflowed = false, errorsOverflowed = false
 
-        let tagStart = store.tagStart, tagCodes = store.tagCodes
         let extremes = p.extremes
 
         /// The stride of the tag key among the groups (0: no tag key).
@@ -579,6 +580,8 @@ extension Executor {
         case .product(_, let strides, _, let tagAt?): tagStride = strides[tagAt]
         default: tagStride = 0
         }
+        // The tag columns only for a tag key: a store image checks them when first read.
+        let (tagStart, tagCodes) = tagStride > 0 ? (store.tagStart, store.tagCodes) : (StoreColumn<UInt32>([0]), StoreColumn<UInt32>())
         // The key taken apart once: matching the enum for every row would bind (and retain) its
         // tables every time. Several keys: each row's group is worked out ahead, one tight pass
         // per key.

@@ -25,6 +25,9 @@ import Glibc
 
 /// Decides what Tab offers; set by the shell once a ledger is loaded.
 nonisolated(unsafe) var completer: Completer?
+/// Set by the shell: reads the JSON in place of a store image a completion found damaged
+/// (`Shell.readJSONInstead`), true when it did (and `completer` is then made anew).
+nonisolated(unsafe) var lateImageFallback: ((LateSections) -> Bool)?
 nonisolated(unsafe) private var wordBreaks: UnsafeMutablePointer<CChar>? = strdup(Completer.plainBreaks)
 nonisolated(unsafe) var interrupted: sig_atomic_t = 0
 nonisolated(unsafe) private var readlineName: UnsafeMutablePointer<CChar>? = strdup("abacus")
@@ -114,8 +117,14 @@ public final class LineEditor {
 
     /// The completion at the cursor, from the line libedit holds now.
     static func completion() -> Completer.Completion? {
-        guard let completer, let before = lineBeforeCursor() else { return nil }
-        return completer.complete(before)
+        guard let first = completer, let before = lineBeforeCursor() else { return nil }
+        let late = first.ledger.entries.lateSections, reads = late?.standInReads ?? 0
+        let answer = first.complete(before)
+        // The names came from a section of the store image that failed its check: the shell
+        // reads the JSON instead, and the completion is made again from that.
+        guard let late, late.standInReads != reads else { return answer }
+        guard lateImageFallback?(late) == true, let fresh = completer else { return nil }
+        return fresh.complete(before)
     }
 
     static func wordText(_ c: Completer.Completion) -> String {
