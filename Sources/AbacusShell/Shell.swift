@@ -122,13 +122,18 @@ public final class Shell {
             }
             paths = [demo]
         }
-        let files: Ledger
+        var files: Ledger
         do {
             if let external = options.external {
                 files = try external.loadLedger()
             } else {
                 // The demo's line below shows what it holds: that waits for its hashing.
                 files = try loadLedger(paths, confirmingLater: !options.ledgers.isEmpty)
+                // The loader's notes are made from the image too: they wait for its hashing.
+                if !files.notes.isEmpty, let change = files.entries.lateSections?.filesChangedNote() {
+                    tell(change)
+                    files = try loadLedger(paths, usingTheImage: false)
+                }
             }
             files.notes.forEach { tell("note: " + $0) }
             loadedPaths = options.ledgers

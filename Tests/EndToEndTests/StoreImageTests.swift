@@ -146,6 +146,31 @@ enum ImageRun {
         #expect(again.stdout == truth.stdout && again.stderr == "")
     }
 
+    /// The loader's note about two files' default currencies is said on a warm start as on a
+    /// cold one, and after an edit of that very field (size and time kept) only the new note is.
+    @Test func aWarmStartSaysTheLoadersNotesAndNeverAStaleOne() throws {
+        let cache = ImageRun.cache()
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let ledger = try ImageRun.ledgerCopy()
+        let folder = (ledger as NSString).deletingLastPathComponent
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let second = folder + "/second.json"
+        let file = #"{"version": 1, "defaultCurrency": "USD", "books": [{"id": "b-x", "name": "X", "currency": "USD"}], "entries": []}"#
+        try file.write(toFile: second, atomically: true, encoding: .utf8)
+        let args = [ledger, second, "--format", "csv", "-e", "count entries"]
+        let note = "note: \(second) has defaultCurrency USD; INR, from \(ledger), the first file to give one, is used (`set currency USD` to change it)\n"
+        let cold = try ImageRun.run(cache, args)
+        #expect(cold.status == 0 && cold.stderr == note, "\(cold.stderr)")
+        let warm = try ImageRun.run(cache, args)
+        #expect(warm.stdout == cold.stdout && warm.stderr == note, "\(warm.stderr)")
+        let time = try FileManager.default.attributesOfItem(atPath: second)[.modificationDate] as Any
+        try file.replacingOccurrences(of: "USD", with: "EUR").write(toFile: second, atomically: false, encoding: .utf8)
+        try FileManager.default.setAttributes([.modificationDate: time], ofItemAtPath: second)
+        let edited = try ImageRun.run(cache, args)
+        #expect(edited.stderr == "note: \(second) changed since its store image was saved; reading the JSON\n"
+            + note.replacingOccurrences(of: "USD", with: "EUR"), "\(edited.stderr)")
+    }
+
     enum Damage: String, CaseIterable, CustomStringConvertible {
         case truncated, flippedByte, flippedHeaderByte, otherFormat, notAnImage, empty
         var description: String { rawValue }

@@ -1,7 +1,7 @@
 // The image's part for what a ledger holds beyond entries and rates: accounts' opening
 // balances, budget rules, the category tree, splits, assets, liabilities, holdings and
-// prices (docs/ledger-format.md). Written after everything else of the directory, field by
-// field, and read back with the same checks the loader makes: a warm start answers
+// prices (docs/ledger-format.md), and the loader's notes. Written after everything else of
+// the directory, field by field, and read back with the same checks the loader makes: a warm start answers
 // `budget`, `balance`, `networth` and `holdings` as a cold one does.
 
 extension StoreImage {
@@ -36,6 +36,9 @@ extension StoreImage {
         }
         w.u64(UInt64(l.prices.count))
         for p in l.prices { w.string(p.symbol); w.day(p.day); w.decimal(p.price); w.currency(p.currency); w.optionalString(p.source) }
+        // The loader's notes (two files' default currencies), said again on every start.
+        w.u64(UInt64(l.notes.count))
+        l.notes.forEach { w.string($0) }
     }
 
     static func decodeExtras(_ r: inout ByteReader, into l: inout Ledger, rows: Int, amountScale: Int) throws(ImageProblem) {
@@ -87,5 +90,6 @@ extension StoreImage {
             l.prices.append(PriceRecord(symbol: try r.string(), day: try dated(try r.day()), price: try r.decimal(), currency: try r.currency(),
                                         source: try r.optionalString()))
         }
+        for _ in 0..<(try r.count(max: 1 << 16)) { l.notes.append(try r.string()) }
     }
 }

@@ -61,7 +61,7 @@ enum StoreImage {
     /// Entry id offsets are written as they lie in memory (`Int`): images exist on 64-bit hosts only.
     static let supported = MemoryLayout<Int>.size == 8
     /// Raised whenever the layout below changes.
-    static let formatVersion: UInt32 = 4
+    static let formatVersion: UInt32 = 5
     static let byteOrderMark: UInt32 = 0x0102_0304
     static let headerBytes = 64
     static let alignment = 64
