@@ -8,8 +8,9 @@
 // SQLConversion.swift); a test of amounts into a comparison of the amount (converted: times
 // the rate's numerator, against the number times its denominator). The SQL is plain: no
 // extension, no function or aggregate of Abacus's own, so that it runs on
-// PostgreSQL-compatible distributed engines. Anything that does not lower (text compared in
-// any letter case, a test of amounts the in-memory engine would count otherwise) makes
+// PostgreSQL-compatible distributed engines. Text compared in any letter case is resolved in
+// Swift against the ledger's names. Anything that does not lower (a remark compared so, a
+// test of amounts the in-memory engine would count otherwise) makes
 // `lowers` false, and the in-memory engine runs the statement.
 
 import AbacusCore
@@ -155,10 +156,14 @@ struct SQLLowering {
             if let amountsAs { return amountsAs }
             guard let a = amountTerms else { return nil }
             return xs.isEmpty ? "FALSE" : "(\(a.value) IN (\(xs.map(a.scaled).joined(separator: ", "))))"
-        case .contains, .ordered:
-            // Letter case is folded by Swift's rules, which a server's collation need not share.
-            // The in-memory engine runs these.
-            return nil
+        case .contains(let f, _), .ordered(let f, _, _):
+            // Letter case is folded by Swift's rules, which a server's collation need not share:
+            // the test is resolved against the names the ledger uses (read at start), and the
+            // names that pass are sent. A remark is free text those names lack: the in-memory
+            // engine runs it. On split entries' parts, a category is one the parts' view has.
+            let names = f == .category && plan.readsSplits ? ledger.splitView() : ledger
+            guard f != .remarks, let names = c.resolvedNames(in: names) else { return nil }
+            return condition(names)
         }
     }
 

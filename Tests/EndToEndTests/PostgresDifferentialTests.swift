@@ -269,17 +269,20 @@ enum Differential {
         }
     }
 
-    /// `list … order by` a name runs in SQL in the order Swift gives the names: any letter
-    /// case (names equal in lower case keep date order), letters beyond ASCII by Swift's
-    /// rules whatever the server's collation, "(none)" last (first descending), every tie in
-    /// the ledger's order (two entries a day).
-    @Test func listingsOrderedByANameAgreeWithMemory() throws {
+    /// A ledger of names in mixed letter case and beyond ASCII (a party, a payment, tags,
+    /// missing in some entries), two entries a day, in a database and read from its file:
+    /// (the in-memory shell, the database's shell, the database's engine).
+    static func namesLedger() throws -> (memory: (Shell, Differential.Capture), database: (Shell, Differential.Capture), engine: SQLEngine) {
         var entries: [String] = []
         let parties = ["zeta", "Alpha", "alpha", "Émile", "beta", nil, "ALPHA", "émile", "Zeta", "ärger", "Beta", nil]
+        let payments = ["Card", nil, "card", "CASH", "Überweisung"]
+        let tags = [["Work"], [], ["work", "Trip"], ["ÜBER"], [], ["trip"]]
         for (i, party) in parties.enumerated() {
-            let fields = ["\"id\": \"n\(i)\"", "\"bookId\": \"\(i % 3 == 0 ? "b2" : "b1")\"", "\"amount\": -\(10 + i % 4).5",
+            var fields = ["\"id\": \"n\(i)\"", "\"bookId\": \"\(i % 3 == 0 ? "b2" : "b1")\"", "\"amount\": -\(10 + i % 4).5",
                           "\"currency\": \"\(["INR", "usd", "EUR"][i % 3].uppercased())\"", "\"date\": \"2025-03-0\(1 + i / 2)\"",
-                          "\"category\": \"\(["food", "Food", "Öl", "rent"][i % 4])\""] + (party.map { ["\"party\": \"\($0)\""] } ?? [])
+                          "\"category\": \"\(["food", "Food", "Öl", "rent"][i % 4])\"",
+                          "\"tags\": [\(tags[i % 6].map { "\"\($0)\"" }.joined(separator: ", "))]"] + (party.map { ["\"party\": \"\($0)\""] } ?? [])
+            if let payment = payments[i % 5] { fields.append("\"paymentMode\": \"\(payment)\"") }
             entries.append("{" + fields.joined(separator: ", ") + "}")
         }
         let ledger = """
@@ -293,9 +296,15 @@ enum Differential {
         let imported = try Binary.run(["--db", url, "--import", path])
         #expect(imported.status == 0, "\(imported.stderr)")
         let db = try Database.connect(try DatabaseURL.parse(url, environment: [:]))
-        let engine = SQLEngine(db: db)
-        let (memory, memoryOut) = Differential.shell(try LedgerLoader.load(paths: [path]), engine: nil)
-        let (database, databaseOut) = try Differential.shell(db)
+        return (Differential.shell(try LedgerLoader.load(paths: [path]), engine: nil), try Differential.shell(db), SQLEngine(db: db))
+    }
+
+    /// `list … order by` a name runs in SQL in the order Swift gives the names: any letter
+    /// case (names equal in lower case keep date order), letters beyond ASCII by Swift's
+    /// rules whatever the server's collation, "(none)" last (first descending), every tie in
+    /// the ledger's order (two entries a day).
+    @Test func listingsOrderedByANameAgreeWithMemory() throws {
+        let ((memory, memoryOut), (database, databaseOut), engine) = try PostgresDifferentialTests.namesLedger()
         for statement in ["list expenses order by party", "list expenses order by party desc", "list expenses order by party top 4 show id",
                           "list expenses in native order by party desc top 5", "list expenses order by book show id", "list expenses order by book desc top 3",
                           "list expenses in native order by currency", "list expenses in native order by currency desc top 4",
@@ -308,6 +317,43 @@ enum Differential {
                 #expect(actual == expected, "\(format): \(statement)")
             }
         }
+    }
+
+    /// Text compared in any letter case (`~`, `<`, `>`, `<=`, `>=`) on a name runs in SQL:
+    /// Swift resolves the test against the names the ledger uses, with the in-memory engine's
+    /// folding, and sends the names that pass; a missing value passes none (`not` then
+    /// keeps it), `~ ""` passes every value, and no name passing is FALSE. The entries are
+    /// never read.
+    @Test func textInAnyLetterCaseRunsInSQLWithoutReadingTheEntries() throws {
+        let ((memory, memoryOut), (database, databaseOut), engine) = try PostgresDifferentialTests.namesLedger()
+        let statements = [
+            "count expenses where party ~ \"alp\" by party", "count expenses where party ~ \"\" by book", "count expenses where not party ~ \"ÉM\" by party",
+            "count entries where party ~ \"zzz\"", "count entries where category ~ \"FOOD\" by category", "count entries where category ~ \"ö\" by book",
+            "count entries where payment ~ \"CARD\" by payment", "count entries where not payment ~ \"a\" by payment", "count entries where payment ~ \"üb\"",
+            "count entries where book ~ \"WAY\" by book", "count entries where book < \"b\" by book", "count entries where tag ~ \"WOR\" by tag",
+            "count entries where not tag ~ \"trip\" by tag", "count entries where tag ~ \"\" by book", "count entries where tag >= \"u\" by tag",
+            "count expenses where party < \"b\" by party", "count expenses where party >= \"Beta\" by party", "count expenses where party > \"zz\"",
+            "count expenses where party <= \"ALPHA\" or category > \"p\" by category", "count expenses where currency ~ \"us\" by currency",
+            "count expenses where currency < \"F\" by currency", "sum expenses in native where party ~ \"a\" by currency",
+            "avg expenses in native where payment ~ \"c\" and not party ~ \"e\" by currency, book", "max expenses in native where category ~ \"o\" by currency",
+            "sum expenses in INR where party ~ \"alpha\" by book", "sum expenses in INR where party ~ \"e\" and amount > 900 by category",
+            "count expenses in USD where tag ~ \"o\" by payment", "list expenses where party ~ \"et\" show id, payment",
+            "list expenses in INR where category ~ \"FO\" order by party top 4", "count entries where party ~ \"a\" by book per category",
+            "sum expenses in native where payment ~ \"card\" by currency during 2025-03 vs 2025-02",
+            "explain count expenses where party ~ \"alp\" by party", "explain sum expenses in INR where tag ~ \"w\" by book",
+        ]
+        for statement in statements {
+            if !statement.contains(" per ") && !statement.contains(" vs ") {
+                #expect(engine.explain(try database.session.logicalPlan(statement), in: database.session) != nil, "not lowered: \(statement)")
+            }
+            for format in ["table", "csv", "json", "markdown", "chart"] {
+                let expected = Differential.run(memory, memoryOut, kind: "query", format: format, statement)
+                let actual = Differential.run(database, databaseOut, kind: "query", format: format, statement)
+                #expect(actual == expected, "\(format): \(statement)")
+                #expect(!actual.contains("from the database to run this statement in memory"), "read the entries: \(statement)")
+            }
+        }
+        #expect(database.session.ledger.entriesElsewhere != nil, "the entries were read")
     }
 
     @Test(arguments: [
