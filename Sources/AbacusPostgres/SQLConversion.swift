@@ -167,7 +167,7 @@ struct SQLConversion {
     /// numerator (and for `min` and `max` its least and greatest value).
     func sum(_ keys: [GroupKey], calendar: [CalendarRow]?, fixedDay: Bool) -> String? {
         guard let w = lowering.whereClause else { return nil }
-        let exprs = keys.map(SQLLowering.key)
+        let exprs = keys.map(lowering.key)
         let den = cases(\.denominator)
         var sql = SQLConversion.with(calendar)
         let value = cases(\.value)

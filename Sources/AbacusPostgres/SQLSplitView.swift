@@ -6,7 +6,7 @@
 // denominator, so that no row is divided (an entry of amount 0 keeps its normalizedAmount
 // for each part, as in memory). Only sums that test a category without grouping by it lower
 // (a budget's spent): a count, an average or a ranking by count counts each entry once per
-// group, which the in-memory engine does, and statements grouped by category (crosstabs
+// group, which the in-memory engine does, and statements grouped by category or top category (crosstabs
 // among them, whose totals merge in memory) stay there.
 
 import AbacusQuery
@@ -14,7 +14,7 @@ import AbacusQuery
 enum SQLSplitView {
     /// Whether a plan that reads the parts of split entries lowers.
     static func lowers(_ plan: LogicalPlan) -> Bool {
-        plan.aggregate == .sum && plan.condition?.testsAmount != true && plan.order?.byEntryCount != true && !plan.groupBy.contains(.category)
+        plan.aggregate == .sum && plan.condition?.testsAmount != true && plan.order?.byEntryCount != true && !plan.groupBy.contains(.category) && !plan.groupBy.contains(.topCategory)
     }
 
     /// The rows, named `e` as the entries are: each entry without splits, and each part of one with them.

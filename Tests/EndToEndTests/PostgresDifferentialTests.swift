@@ -319,6 +319,25 @@ enum Differential {
         }
     }
 
+    /// Each statement gives the same output from memory and from the database in every
+    /// format, the database's lowered (a crosstab's or a comparison's plans are each offered
+    /// on their own) and never reading the entries.
+    static func agreeWithoutReading(_ statements: [String], memory: (Shell, Differential.Capture), database: (Shell, Differential.Capture),
+                                    _ engine: SQLEngine) throws {
+        for statement in statements {
+            if !statement.contains(" per ") && !statement.contains(" vs ") {
+                #expect(engine.explain(try database.0.session.logicalPlan(statement), in: database.0.session) != nil, "not lowered: \(statement)")
+            }
+            for format in ["table", "csv", "json", "markdown", "chart"] {
+                let expected = Differential.run(memory.0, memory.1, kind: "query", format: format, statement)
+                let actual = Differential.run(database.0, database.1, kind: "query", format: format, statement)
+                #expect(actual == expected, "\(format): \(statement)")
+                #expect(!actual.contains("from the database to run this statement in memory"), "read the entries: \(statement)")
+            }
+        }
+        #expect(database.0.session.ledger.entriesElsewhere != nil, "the entries were read")
+    }
+
     /// Text compared in any letter case (`~`, `<`, `>`, `<=`, `>=`) on a name runs in SQL:
     /// Swift resolves the test against the names the ledger uses, with the in-memory engine's
     /// folding, and sends the names that pass; a missing value passes none (`not` then
@@ -342,18 +361,39 @@ enum Differential {
             "sum expenses in native where payment ~ \"card\" by currency during 2025-03 vs 2025-02",
             "explain count expenses where party ~ \"alp\" by party", "explain sum expenses in INR where tag ~ \"w\" by book",
         ]
-        for statement in statements {
-            if !statement.contains(" per ") && !statement.contains(" vs ") {
-                #expect(engine.explain(try database.session.logicalPlan(statement), in: database.session) != nil, "not lowered: \(statement)")
-            }
-            for format in ["table", "csv", "json", "markdown", "chart"] {
-                let expected = Differential.run(memory, memoryOut, kind: "query", format: format, statement)
-                let actual = Differential.run(database, databaseOut, kind: "query", format: format, statement)
-                #expect(actual == expected, "\(format): \(statement)")
-                #expect(!actual.contains("from the database to run this statement in memory"), "read the entries: \(statement)")
-            }
-        }
-        #expect(database.session.ledger.entriesElsewhere != nil, "the entries were read")
+        try PostgresDifferentialTests.agreeWithoutReading(statements, memory: (memory, memoryOut), database: (database, databaseOut), engine)
+    }
+
+    /// `by top category` runs in SQL on a ledger without split entries: the category tree
+    /// and the names are known at start, so each category's group (its root, as the
+    /// in-memory engine finds it, `Ledger.topCategoryGroups`) is sent as a CASE and grouped
+    /// by. The demo ledger's tree without its splits; a root that no entry uses is no group
+    /// there, in memory or in SQL. The entries are never read.
+    @Test func topCategoryRunsInSQLWithoutReadingTheEntries() throws {
+        let demo = try String(contentsOf: Binary.root.appendingPathComponent(PG.demo), encoding: .utf8)
+        let unsplit = try NSRegularExpression(pattern: #", "splits": \[[^\]]*\]"#)
+            .stringByReplacingMatches(in: demo, range: NSRange(demo.startIndex..., in: demo), withTemplate: "")
+        #expect(unsplit != demo && !unsplit.contains("\"splits\""))
+        let path = try Binary.temporaryFile("pg-unsplit.json", unsplit)
+        let url = try PostgresServer.get().newDatabase()
+        let imported = try Binary.run(["--db", url, "--import", path])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let db = try Database.connect(try DatabaseURL.parse(url, environment: [:]))
+        let engine = SQLEngine(db: db)
+        let (memory, memoryOut) = Differential.shell(try LedgerLoader.load(paths: [path]), engine: nil)
+        let (database, databaseOut) = try Differential.shell(db)
+        #expect(!database.session.ledger.topCategoryGroups.isEmpty)
+        let statements = [
+            "count entries by top category", "count expenses by top category, book", "sum expenses in native by top category, currency",
+            "sum expenses in INR by top category order by amount desc top 2", "sum expenses in USD by top category with share", "avg expenses in USD by top category",
+            "max expenses in native by top category, currency", "min expenses in INR at market by top category, month during 2025-Q4",
+            "sum expenses in INR by top category order by count desc", "count expenses where category ~ \"o\" by top category",
+            "sum expenses in INR where amount > 1000 by top category", "count expenses by top category, tag with running total",
+            "sum expenses in INR where category = Essentials by top category", "explain sum expenses in INR by top category",
+            "sum expenses by top category per quarter during 2025", "count expenses by book per top category",
+            "sum expenses in INR by top category during 2025-Q4 vs previous period top 2",
+        ]
+        try PostgresDifferentialTests.agreeWithoutReading(statements, memory: (memory, memoryOut), database: (database, databaseOut), engine)
     }
 
     @Test(arguments: [
