@@ -249,12 +249,20 @@ struct SQLLowering {
     func groups(_ keys: [GroupKey]) -> String? {
         guard let w = whereClause else { return nil }
         let exprs = keys.map(key)
-        var sql = "SELECT " + (exprs + ["count(*)::text", "(\(aggregate))::text"]).joined(separator: ", ")
+        var sql = "SELECT " + (exprs + ["\(entriesCount)::text", "(\(aggregate))::text"]).joined(separator: ", ")
         sql += "\nFROM " + rows
         if keys.contains(.tag) { sql += "\n  LEFT JOIN LATERAL unnest(e.tags) AS t(tag) ON TRUE" }
         sql += "\nWHERE " + w
         if !keys.isEmpty { sql += "\nGROUP BY " + exprs.joined(separator: ", ") }
         return sql
+    }
+
+    /// How a group's entries are counted: each row, or on split entries' parts, for a count
+    /// or an average, each entry once per group however many of its parts are there, as the
+    /// in-memory engine counts them (`Executor.countEntries`). The parts of one entry share its
+    /// rate, so each denominator's distinct entries add up to the group's.
+    var entriesCount: String {
+        plan.readsSplits && (plan.aggregate == .count || plan.aggregate == .avg) ? "count(DISTINCT e.id)" : "count(*)"
     }
 
     /// The aggregate over the amounts as the result shows them (an expense as a positive

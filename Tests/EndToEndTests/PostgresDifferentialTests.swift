@@ -117,8 +117,8 @@ enum Differential {
     /// Statements that run as SQL, each in every format: every group key, tags with and
     /// without, `(none)`, `not`, `or`, days, ranking, `top N`, shares and running totals;
     /// counts, sums, averages, least and greatest amounts.
-    /// (Grouping or testing by category reads split entries' parts: the demo has some, so
-    /// those run in memory.)
+    /// (Grouping or testing by category reads split entries' parts, which the demo has:
+    /// `groupingByCategoryOverSplitEntries…` below.)
     static let loweredStatements = [
         "count entries by tag", "count expenses by tag, book top 5", "count entries where tag = (none) by book",
         "count entries where not (tag = work or book = Home) by year", "count income by week during 2025-Q4",
@@ -394,6 +394,36 @@ enum Differential {
             "sum expenses in INR by top category during 2025-Q4 vs previous period top 2",
         ]
         try PostgresDifferentialTests.agreeWithoutReading(statements, memory: (memory, memoryOut), database: (database, databaseOut), engine)
+    }
+
+    /// Grouping by category (or top category) on a ledger with split entries runs in SQL on
+    /// the split view: each part in its own category's group; a count, and an average's
+    /// divisor, count each entry once per group however many of its parts are there (and
+    /// once in the whole), as the in-memory engine counts them. The demo ledger's split
+    /// entries; the entries are never read.
+    @Test func groupingByCategoryOverSplitEntriesRunsInSQLWithoutReadingTheEntries() throws {
+        let url = try PG.demoDatabase()
+        let db = try Database.connect(try DatabaseURL.parse(url, environment: [:]))
+        let memory = Differential.shell(try LedgerLoader.load(paths: [Binary.root.appendingPathComponent(PG.demo).path]), engine: nil)
+        let database = try Differential.shell(db)
+        #expect(!database.0.session.ledger.splits.isEmpty)
+        let statements = [
+            "count expenses by category", "count expenses by category, book top 5", "count entries by category order by count desc top 4",
+            "sum expenses by category", "sum expenses in native by category, currency", "sum expenses in INR by category order by count desc top 3",
+            "avg expenses in INR by category", "avg expenses in native by category, currency", "avg expenses in USD by top category",
+            "min expenses in native by category, currency", "max expenses in USD by category", "max expenses in INR by top category",
+            "count expenses by top category", "sum expenses in INR by top category with share", "count expenses by category, tag",
+            "count expenses where category = Household by book", "avg expenses in INR where category = Household by month",
+            "count expenses where category ~ \"house\" by category", "sum expenses by category with share with running total top 3",
+            "count expenses by category, month during 2025-Q1", "explain count expenses by category", "explain avg expenses in INR by category",
+            "count expenses by category per quarter during 2025", "sum expenses in INR by book per category top 3",
+            "avg expenses in INR by category per quarter during 2025", "count expenses by category during 2025-Q4 vs previous period top 4",
+            "sum expenses by category during 2025-Q4 vs previous period", "avg expenses in INR by category top 3",
+            "avg expenses in native by category, currency top 4", "count expenses by category top 3 with share", "min expenses in INR by category top 2",
+            "count expenses by book per category", "sum expenses in native by category per month during 2025-Q1", "count expenses by tag, top category top 5",
+            "avg expenses in native by top category, currency order by count desc top 3", "count expenses where category in (Groceries, Household)",
+        ]
+        try PostgresDifferentialTests.agreeWithoutReading(statements, memory: memory, database: database, SQLEngine(db: db))
     }
 
     @Test(arguments: [
