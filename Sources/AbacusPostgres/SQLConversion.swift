@@ -167,11 +167,11 @@ struct SQLConversion {
     /// numerator (and for `min` and `max` its least and greatest value).
     func sum(_ keys: [GroupKey], calendar: [CalendarRow]?, fixedDay: Bool) -> String? {
         guard let w = lowering.whereClause else { return nil }
-        let exprs = keys.map(SQLLowering.key)
+        let exprs = keys.map(lowering.key)
         let den = cases(\.denominator)
         var sql = SQLConversion.with(calendar)
         let value = cases(\.value)
-        var columns = exprs + ["(\(den))::text", "count(*)::text", "(sum(\(value)))::text"]
+        var columns = exprs + ["(\(den))::text", "\(lowering.entriesCount)::text", "(sum(\(value)))::text"]
         // The least and greatest amount × numerator per denominator (denominators are positive,
         // so their order is the order of the converted values): Swift compares them exactly.
         if extremes { columns += ["(min(\(value)))::text", "(max(\(value)))::text"] }
@@ -343,9 +343,10 @@ extension SQLEngine {
             return total
         }
         let whole: () throws(QueryError) -> Cell = { () throws(QueryError) -> Cell in
-            // Each entry once: with tags, the statement again without its keys. Over no entries a
-            // sum is 0, an average or an extreme nothing.
-            if keys.contains(.tag) { return try value(merged(try sums([]).values.values)) }
+            // Each entry once: with tags, or an average over split entries' parts (divided by the
+            // entries, each once), the statement again without its keys. Over no entries a sum is
+            // 0, an average or an extreme nothing.
+            if keys.contains(.tag) || (plan.readsSplits && plan.aggregate == .avg) { return try value(merged(try sums([]).values.values)) }
             return try value(merged(exact))
         }
         let subtotal: ([Int]) throws(QueryError) -> Cell? = { ids throws(QueryError) in

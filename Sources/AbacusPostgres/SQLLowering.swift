@@ -3,13 +3,15 @@
 //
 // What lowers: the subject, the day range and the condition into one WHERE clause; the
 // group keys into GROUP BY expressions (a tag key joins the entry's tags, an entry without
-// one in the group of none; a period key is the period's first day); the aggregate into
+// one in the group of none; a period key is the period's first day; `top category` each
+// category's root, as a CASE); the aggregate into
 // `count(*)`, an exact `sum(amount)` on `numeric`, or `min`/`max` (converted:
 // SQLConversion.swift); a test of amounts into a comparison of the amount (converted: times
 // the rate's numerator, against the number times its denominator). The SQL is plain: no
 // extension, no function or aggregate of Abacus's own, so that it runs on
-// PostgreSQL-compatible distributed engines. Anything that does not lower (text compared in
-// any letter case, a test of amounts the in-memory engine would count otherwise) makes
+// PostgreSQL-compatible distributed engines. Text compared in any letter case is resolved in
+// Swift against the ledger's names. Anything that does not lower (a remark compared so, a
+// test of amounts the in-memory engine would count otherwise) makes
 // `lowers` false, and the in-memory engine runs the statement.
 
 import AbacusCore
@@ -155,10 +157,14 @@ struct SQLLowering {
             if let amountsAs { return amountsAs }
             guard let a = amountTerms else { return nil }
             return xs.isEmpty ? "FALSE" : "(\(a.value) IN (\(xs.map(a.scaled).joined(separator: ", "))))"
-        case .contains, .ordered:
-            // Letter case is folded by Swift's rules, which a server's collation need not share.
-            // The in-memory engine runs these.
-            return nil
+        case .contains(let f, _), .ordered(let f, _, _):
+            // Letter case is folded by Swift's rules, which a server's collation need not share:
+            // the test is resolved against the names the ledger uses (read at start), and the
+            // names that pass are sent. A remark is free text those names lack: the in-memory
+            // engine runs it. On split entries' parts, a category is one the parts' view has.
+            let names = f == .category && plan.readsSplits ? ledger.splitView() : ledger
+            guard f != .remarks, let names = c.resolvedNames(in: names) else { return nil }
+            return condition(names)
         }
     }
 
@@ -218,17 +224,23 @@ struct SQLLowering {
     /// Whether amounts are compared converted (a rate calendar is needed even for `count`).
     var convertsAmounts: Bool { plan.target != nil && plan.condition?.testsAmount == true }
 
-    /// A group key as a SQL expression giving text.
-    static func key(_ k: GroupKey) -> String {
+    /// A group key as a SQL expression giving text. `top category` is each category's group
+    /// as the in-memory engine finds it (`Ledger.topCategoryGroups`, from the category tree
+    /// and the names read at start), sent as a CASE.
+    func key(_ k: GroupKey) -> String {
         switch k {
-        case .category, .topCategory: "e.category"
-        case .book: "e.book_id"
-        case .party: "e.party"
-        case .payment: "e.payment"
-        case .currency: "e.currency"
-        case .tag: "t.tag"
-        case .day: "e.day::text"
-        case .week, .month, .quarter, .year: "CAST(date_trunc('\(k.rawValue)', e.day) AS date)::text"
+        case .topCategory:
+            let groups = ledger.topCategoryGroups.sorted { $0.key < $1.key }
+            guard !groups.isEmpty else { return "e.category" }
+            return "CASE e.category" + groups.map { " WHEN \(SQLLowering.literal($0.key)) THEN \(SQLLowering.literal($0.value))" }.joined() + " ELSE e.category END"
+        case .category: return "e.category"
+        case .book: return "e.book_id"
+        case .party: return "e.party"
+        case .payment: return "e.payment"
+        case .currency: return "e.currency"
+        case .tag: return "t.tag"
+        case .day: return "e.day::text"
+        case .week, .month, .quarter, .year: return "CAST(date_trunc('\(k.rawValue)', e.day) AS date)::text"
         }
     }
 
@@ -236,13 +248,21 @@ struct SQLLowering {
     /// keys, the count, and the aggregate of the amounts as the result shows them.
     func groups(_ keys: [GroupKey]) -> String? {
         guard let w = whereClause else { return nil }
-        let exprs = keys.map(SQLLowering.key)
-        var sql = "SELECT " + (exprs + ["count(*)::text", "(\(aggregate))::text"]).joined(separator: ", ")
+        let exprs = keys.map(key)
+        var sql = "SELECT " + (exprs + ["\(entriesCount)::text", "(\(aggregate))::text"]).joined(separator: ", ")
         sql += "\nFROM " + rows
         if keys.contains(.tag) { sql += "\n  LEFT JOIN LATERAL unnest(e.tags) AS t(tag) ON TRUE" }
         sql += "\nWHERE " + w
         if !keys.isEmpty { sql += "\nGROUP BY " + exprs.joined(separator: ", ") }
         return sql
+    }
+
+    /// How a group's entries are counted: each row, or on split entries' parts, for a count
+    /// or an average, each entry once per group however many of its parts are there, as the
+    /// in-memory engine counts them (`Executor.countEntries`). The parts of one entry share its
+    /// rate, so each denominator's distinct entries add up to the group's.
+    var entriesCount: String {
+        plan.readsSplits && (plan.aggregate == .count || plan.aggregate == .avg) ? "count(DISTINCT e.id)" : "count(*)"
     }
 
     /// The aggregate over the amounts as the result shows them (an expense as a positive
@@ -258,14 +278,14 @@ struct SQLLowering {
     }
 
     /// Whether the entries this plan reads can be selected in SQL: a condition that lowers
-    /// (a test of amounts the in-memory engine counts alike), no root of the category tree and
-    /// no split entries' parts (those are the in-memory engine's).
+    /// (a test of amounts the in-memory engine counts alike) and no split entries' parts
+    /// (those are the in-memory engine's).
     var selectsRows: Bool { rowsLower(splitParts: false) }
 
     /// The checks of `selectsRows`, with split entries' parts allowed when `splitParts`.
     private func rowsLower(splitParts: Bool) -> Bool {
         if plan.condition?.testsAmount == true && !amountTestLowers { return false }
-        return !plan.groupBy.contains(.topCategory) && (!plan.readsSplits || splitParts)
+        return !plan.readsSplits || splitParts
     }
 
     /// Whether this plan lowers: a count, a sum, an average, a least or a greatest amount, in

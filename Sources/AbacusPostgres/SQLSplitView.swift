@@ -4,17 +4,17 @@
 // memory. A part of an entry with a `normalizedAmount` converts at its share of it,
 // `part × |normalizedAmount| ÷ |amount|`: the product is the row's value and `|amount|` its
 // denominator, so that no row is divided (an entry of amount 0 keeps its normalizedAmount
-// for each part, as in memory). Only sums that test a category without grouping by it lower
-// (a budget's spent): a count, an average or a ranking by count counts each entry once per
-// group, which the in-memory engine does, and statements grouped by category (crosstabs
-// among them, whose totals merge in memory) stay there.
+// for each part, as in memory). Statements that group by category or top category, or test
+// one, lower: a count and an average's divisor count each entry once per group
+// (`SQLLowering.entriesCount`), as the in-memory engine does; one that also tests amounts
+// stays in memory (the in-memory engine counts the parts' rates as the test reaches them).
 
 import AbacusQuery
 
 enum SQLSplitView {
     /// Whether a plan that reads the parts of split entries lowers.
     static func lowers(_ plan: LogicalPlan) -> Bool {
-        plan.aggregate == .sum && plan.condition?.testsAmount != true && plan.order?.byEntryCount != true && !plan.groupBy.contains(.category)
+        plan.condition?.testsAmount != true
     }
 
     /// The rows, named `e` as the entries are: each entry without splits, and each part of one with them.

@@ -47,12 +47,14 @@ enum Help {
     a refused file leaves the database as it was.
 
     Every statement gives the answer it gives on the JSON file. Counts, sums, avg, min,
-    max and list, native or converted, where amount …, per … and vs … too, run in the
+    max and list, native or converted, by any key (top category too), where amount …,
+    where party ~ … (any name in any letter case), per … and vs … too, run in the
     database (explain shows the SQL), and so do the sums balance, budget and networth
-    ask; holdings needs no entries. The others read the entries into memory, once, the
-    first time one needs them (it says so). A server that cannot be reached, a wrong
-    password or a missing database is one line saying what to do (status 2); a statement
-    whose server went away fails alone (status 1): start Abacus again to reconnect.
+    ask; holdings needs no entries. The others (remarks ~ …, some tests of amounts)
+    read the entries into memory, once, the first time one needs them (it says so).
+    A server that cannot be reached, a wrong password or a missing database is one line
+    saying what to do (status 2); a statement whose server went away fails alone
+    (status 1): start Abacus again to reconnect.
     """
 
     static let query = """

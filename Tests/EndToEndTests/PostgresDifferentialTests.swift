@@ -117,8 +117,8 @@ enum Differential {
     /// Statements that run as SQL, each in every format: every group key, tags with and
     /// without, `(none)`, `not`, `or`, days, ranking, `top N`, shares and running totals;
     /// counts, sums, averages, least and greatest amounts.
-    /// (Grouping or testing by category reads split entries' parts: the demo has some, so
-    /// those run in memory.)
+    /// (Grouping or testing by category reads split entries' parts, which the demo has:
+    /// `groupingByCategoryOverSplitEntries…` below.)
     static let loweredStatements = [
         "count entries by tag", "count expenses by tag, book top 5", "count entries where tag = (none) by book",
         "count entries where not (tag = work or book = Home) by year", "count income by week during 2025-Q4",
@@ -269,17 +269,20 @@ enum Differential {
         }
     }
 
-    /// `list … order by` a name runs in SQL in the order Swift gives the names: any letter
-    /// case (names equal in lower case keep date order), letters beyond ASCII by Swift's
-    /// rules whatever the server's collation, "(none)" last (first descending), every tie in
-    /// the ledger's order (two entries a day).
-    @Test func listingsOrderedByANameAgreeWithMemory() throws {
+    /// A ledger of names in mixed letter case and beyond ASCII (a party, a payment, tags,
+    /// missing in some entries), two entries a day, in a database and read from its file:
+    /// (the in-memory shell, the database's shell, the database's engine).
+    static func namesLedger() throws -> (memory: (Shell, Differential.Capture), database: (Shell, Differential.Capture), engine: SQLEngine) {
         var entries: [String] = []
         let parties = ["zeta", "Alpha", "alpha", "Émile", "beta", nil, "ALPHA", "émile", "Zeta", "ärger", "Beta", nil]
+        let payments = ["Card", nil, "card", "CASH", "Überweisung"]
+        let tags = [["Work"], [], ["work", "Trip"], ["ÜBER"], [], ["trip"]]
         for (i, party) in parties.enumerated() {
-            let fields = ["\"id\": \"n\(i)\"", "\"bookId\": \"\(i % 3 == 0 ? "b2" : "b1")\"", "\"amount\": -\(10 + i % 4).5",
+            var fields = ["\"id\": \"n\(i)\"", "\"bookId\": \"\(i % 3 == 0 ? "b2" : "b1")\"", "\"amount\": -\(10 + i % 4).5",
                           "\"currency\": \"\(["INR", "usd", "EUR"][i % 3].uppercased())\"", "\"date\": \"2025-03-0\(1 + i / 2)\"",
-                          "\"category\": \"\(["food", "Food", "Öl", "rent"][i % 4])\""] + (party.map { ["\"party\": \"\($0)\""] } ?? [])
+                          "\"category\": \"\(["food", "Food", "Öl", "rent"][i % 4])\"",
+                          "\"tags\": [\(tags[i % 6].map { "\"\($0)\"" }.joined(separator: ", "))]"] + (party.map { ["\"party\": \"\($0)\""] } ?? [])
+            if let payment = payments[i % 5] { fields.append("\"paymentMode\": \"\(payment)\"") }
             entries.append("{" + fields.joined(separator: ", ") + "}")
         }
         let ledger = """
@@ -293,9 +296,15 @@ enum Differential {
         let imported = try Binary.run(["--db", url, "--import", path])
         #expect(imported.status == 0, "\(imported.stderr)")
         let db = try Database.connect(try DatabaseURL.parse(url, environment: [:]))
-        let engine = SQLEngine(db: db)
-        let (memory, memoryOut) = Differential.shell(try LedgerLoader.load(paths: [path]), engine: nil)
-        let (database, databaseOut) = try Differential.shell(db)
+        return (Differential.shell(try LedgerLoader.load(paths: [path]), engine: nil), try Differential.shell(db), SQLEngine(db: db))
+    }
+
+    /// `list … order by` a name runs in SQL in the order Swift gives the names: any letter
+    /// case (names equal in lower case keep date order), letters beyond ASCII by Swift's
+    /// rules whatever the server's collation, "(none)" last (first descending), every tie in
+    /// the ledger's order (two entries a day).
+    @Test func listingsOrderedByANameAgreeWithMemory() throws {
+        let ((memory, memoryOut), (database, databaseOut), engine) = try PostgresDifferentialTests.namesLedger()
         for statement in ["list expenses order by party", "list expenses order by party desc", "list expenses order by party top 4 show id",
                           "list expenses in native order by party desc top 5", "list expenses order by book show id", "list expenses order by book desc top 3",
                           "list expenses in native order by currency", "list expenses in native order by currency desc top 4",
@@ -308,6 +317,113 @@ enum Differential {
                 #expect(actual == expected, "\(format): \(statement)")
             }
         }
+    }
+
+    /// Each statement gives the same output from memory and from the database in every
+    /// format, the database's lowered (a crosstab's or a comparison's plans are each offered
+    /// on their own) and never reading the entries.
+    static func agreeWithoutReading(_ statements: [String], memory: (Shell, Differential.Capture), database: (Shell, Differential.Capture),
+                                    _ engine: SQLEngine) throws {
+        for statement in statements {
+            if !statement.contains(" per ") && !statement.contains(" vs ") {
+                #expect(engine.explain(try database.0.session.logicalPlan(statement), in: database.0.session) != nil, "not lowered: \(statement)")
+            }
+            for format in ["table", "csv", "json", "markdown", "chart"] {
+                let expected = Differential.run(memory.0, memory.1, kind: "query", format: format, statement)
+                let actual = Differential.run(database.0, database.1, kind: "query", format: format, statement)
+                #expect(actual == expected, "\(format): \(statement)")
+                #expect(!actual.contains("from the database to run this statement in memory"), "read the entries: \(statement)")
+            }
+        }
+        #expect(database.0.session.ledger.entriesElsewhere != nil, "the entries were read")
+    }
+
+    /// Text compared in any letter case (`~`, `<`, `>`, `<=`, `>=`) on a name runs in SQL:
+    /// Swift resolves the test against the names the ledger uses, with the in-memory engine's
+    /// folding, and sends the names that pass; a missing value passes none (`not` then
+    /// keeps it), `~ ""` passes every value, and no name passing is FALSE. The entries are
+    /// never read.
+    @Test func textInAnyLetterCaseRunsInSQLWithoutReadingTheEntries() throws {
+        let ((memory, memoryOut), (database, databaseOut), engine) = try PostgresDifferentialTests.namesLedger()
+        let statements = [
+            "count expenses where party ~ \"alp\" by party", "count expenses where party ~ \"\" by book", "count expenses where not party ~ \"ÉM\" by party",
+            "count entries where party ~ \"zzz\"", "count entries where category ~ \"FOOD\" by category", "count entries where category ~ \"ö\" by book",
+            "count entries where payment ~ \"CARD\" by payment", "count entries where not payment ~ \"a\" by payment", "count entries where payment ~ \"üb\"",
+            "count entries where book ~ \"WAY\" by book", "count entries where book < \"b\" by book", "count entries where tag ~ \"WOR\" by tag",
+            "count entries where not tag ~ \"trip\" by tag", "count entries where tag ~ \"\" by book", "count entries where tag >= \"u\" by tag",
+            "count expenses where party < \"b\" by party", "count expenses where party >= \"Beta\" by party", "count expenses where party > \"zz\"",
+            "count expenses where party <= \"ALPHA\" or category > \"p\" by category", "count expenses where currency ~ \"us\" by currency",
+            "count expenses where currency < \"F\" by currency", "sum expenses in native where party ~ \"a\" by currency",
+            "avg expenses in native where payment ~ \"c\" and not party ~ \"e\" by currency, book", "max expenses in native where category ~ \"o\" by currency",
+            "sum expenses in INR where party ~ \"alpha\" by book", "sum expenses in INR where party ~ \"e\" and amount > 900 by category",
+            "count expenses in USD where tag ~ \"o\" by payment", "list expenses where party ~ \"et\" show id, payment",
+            "list expenses in INR where category ~ \"FO\" order by party top 4", "count entries where party ~ \"a\" by book per category",
+            "sum expenses in native where payment ~ \"card\" by currency during 2025-03 vs 2025-02",
+            "explain count expenses where party ~ \"alp\" by party", "explain sum expenses in INR where tag ~ \"w\" by book",
+        ]
+        try PostgresDifferentialTests.agreeWithoutReading(statements, memory: (memory, memoryOut), database: (database, databaseOut), engine)
+    }
+
+    /// `by top category` runs in SQL on a ledger without split entries: the category tree
+    /// and the names are known at start, so each category's group (its root, as the
+    /// in-memory engine finds it, `Ledger.topCategoryGroups`) is sent as a CASE and grouped
+    /// by. The demo ledger's tree without its splits; a root that no entry uses is no group
+    /// there, in memory or in SQL. The entries are never read.
+    @Test func topCategoryRunsInSQLWithoutReadingTheEntries() throws {
+        let demo = try String(contentsOf: Binary.root.appendingPathComponent(PG.demo), encoding: .utf8)
+        let unsplit = try NSRegularExpression(pattern: #", "splits": \[[^\]]*\]"#)
+            .stringByReplacingMatches(in: demo, range: NSRange(demo.startIndex..., in: demo), withTemplate: "")
+        #expect(unsplit != demo && !unsplit.contains("\"splits\""))
+        let path = try Binary.temporaryFile("pg-unsplit.json", unsplit)
+        let url = try PostgresServer.get().newDatabase()
+        let imported = try Binary.run(["--db", url, "--import", path])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let db = try Database.connect(try DatabaseURL.parse(url, environment: [:]))
+        let engine = SQLEngine(db: db)
+        let (memory, memoryOut) = Differential.shell(try LedgerLoader.load(paths: [path]), engine: nil)
+        let (database, databaseOut) = try Differential.shell(db)
+        #expect(!database.session.ledger.topCategoryGroups.isEmpty)
+        let statements = [
+            "count entries by top category", "count expenses by top category, book", "sum expenses in native by top category, currency",
+            "sum expenses in INR by top category order by amount desc top 2", "sum expenses in USD by top category with share", "avg expenses in USD by top category",
+            "max expenses in native by top category, currency", "min expenses in INR at market by top category, month during 2025-Q4",
+            "sum expenses in INR by top category order by count desc", "count expenses where category ~ \"o\" by top category",
+            "sum expenses in INR where amount > 1000 by top category", "count expenses by top category, tag with running total",
+            "sum expenses in INR where category = Essentials by top category", "explain sum expenses in INR by top category",
+            "sum expenses by top category per quarter during 2025", "count expenses by book per top category",
+            "sum expenses in INR by top category during 2025-Q4 vs previous period top 2",
+        ]
+        try PostgresDifferentialTests.agreeWithoutReading(statements, memory: (memory, memoryOut), database: (database, databaseOut), engine)
+    }
+
+    /// Grouping by category (or top category) on a ledger with split entries runs in SQL on
+    /// the split view: each part in its own category's group; a count, and an average's
+    /// divisor, count each entry once per group however many of its parts are there (and
+    /// once in the whole), as the in-memory engine counts them. The demo ledger's split
+    /// entries; the entries are never read.
+    @Test func groupingByCategoryOverSplitEntriesRunsInSQLWithoutReadingTheEntries() throws {
+        let url = try PG.demoDatabase()
+        let db = try Database.connect(try DatabaseURL.parse(url, environment: [:]))
+        let memory = Differential.shell(try LedgerLoader.load(paths: [Binary.root.appendingPathComponent(PG.demo).path]), engine: nil)
+        let database = try Differential.shell(db)
+        #expect(!database.0.session.ledger.splits.isEmpty)
+        let statements = [
+            "count expenses by category", "count expenses by category, book top 5", "count entries by category order by count desc top 4",
+            "sum expenses by category", "sum expenses in native by category, currency", "sum expenses in INR by category order by count desc top 3",
+            "avg expenses in INR by category", "avg expenses in native by category, currency", "avg expenses in USD by top category",
+            "min expenses in native by category, currency", "max expenses in USD by category", "max expenses in INR by top category",
+            "count expenses by top category", "sum expenses in INR by top category with share", "count expenses by category, tag",
+            "count expenses where category = Household by book", "avg expenses in INR where category = Household by month",
+            "count expenses where category ~ \"house\" by category", "sum expenses by category with share with running total top 3",
+            "count expenses by category, month during 2025-Q1", "explain count expenses by category", "explain avg expenses in INR by category",
+            "count expenses by category per quarter during 2025", "sum expenses in INR by book per category top 3",
+            "avg expenses in INR by category per quarter during 2025", "count expenses by category during 2025-Q4 vs previous period top 4",
+            "sum expenses by category during 2025-Q4 vs previous period", "avg expenses in INR by category top 3",
+            "avg expenses in native by category, currency top 4", "count expenses by category top 3 with share", "min expenses in INR by category top 2",
+            "count expenses by book per category", "sum expenses in native by category per month during 2025-Q1", "count expenses by tag, top category top 5",
+            "avg expenses in native by top category, currency order by count desc top 3", "count expenses where category in (Groceries, Household)",
+        ]
+        try PostgresDifferentialTests.agreeWithoutReading(statements, memory: memory, database: database, SQLEngine(db: db))
     }
 
     @Test(arguments: [

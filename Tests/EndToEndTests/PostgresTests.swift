@@ -42,10 +42,11 @@ enum PG {
         #expect(imported.stdout == "")
         #expect(imported.stderr.contains("imported 1 file into postgres://abacus@127.0.0.1:"))
         #expect(!imported.stderr.contains("abacus-test-password"))
-        // The second statement runs in memory (the demo's split entries): the entries are
-        // read from the database for it, and it says so. A listing runs in SQL.
+        // The second statement runs in memory (a test of amounts by category on the demo's
+        // split entries): the entries are read from the database for it, and it says so. A
+        // listing runs in SQL.
         let reading = "reading 1200 entries from the database to run this statement in memory\n"
-        for (statement, inMemory) in [("count entries by book", false), ("sum expenses in INR by category", true), ("books", false),
+        for (statement, inMemory) in [("count entries by book", false), ("sum expenses in INR where amount > 1000 by category", true), ("books", false),
                                       ("sum expenses in INR by book", false), ("list entries top 5 order by amount desc", false),
                                       ("list expenses in USD where tag = work order by party top 3 show remarks", false)] {
             let files = try Binary.run([PG.demo, "--today", "2025-12-31", "-e", statement])

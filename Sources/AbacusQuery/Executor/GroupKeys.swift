@@ -234,6 +234,17 @@ extension Ledger {
         let roots = rootCategories(names)
         return names.indices.map { i in roots[i] == names[i] ? UInt32(i) : codeOf[roots[i]] ?? UInt32(i) }
     }
+
+    /// The group of each category under `by top category` that is another category (its
+    /// root, as `rootCategoryCodes` finds it); a category not here is its own group. Another
+    /// engine groups by this (docs/postgres.md).
+    public var topCategoryGroups: [String: String] {
+        let names = entries.categories
+        let codes = rootCategoryCodes
+        var out: [String: String] = [:]
+        for i in names.indices where codes[i] != UInt32(i) { out[names[i]] = names[Int(codes[i])] }
+        return out
+    }
 }
 
 extension GroupKey {

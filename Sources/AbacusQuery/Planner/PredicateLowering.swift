@@ -55,13 +55,9 @@ struct PredicateLowering {
         case .names(let field, let names):
             let wanted = Set(names)
             return predicate(field, mask(field) { wanted.contains($0) })
-        case .contains(let field, let text):
-            // Every text contains the empty text; an entry without a value has none.
-            let needle = text.lowercased()
-            return predicate(field, mask(field) { name in name.map { needle.isEmpty || $0.lowercased().contains(needle) } ?? false })
-        case .ordered(let field, let op, let text):
-            let v = text.lowercased()
-            return predicate(field, mask(field) { name in name.map { Binder.holds(op, $0.lowercased(), v) } ?? false })
+        case .contains(let field, _), .ordered(let field, _, _):
+            let passes = c.textTest
+            return predicate(field, mask(field) { passes($0) })
         }
     }
 
@@ -88,6 +84,37 @@ struct PredicateLowering {
         case .names(.category, _), .names(.book, _), .currencies:
             guard case .code(let column, let mask) = predicate, let access = IndexAccess.Column(rawValue: column.rawValue) else { return nil }
             return (access, mask.indices.filter { mask[$0] }.map { UInt32($0) })
+        default:
+            return nil
+        }
+    }
+}
+
+extension LogicalCondition {
+    /// Whether a value passes a test of text in any letter case (`~`, `<`, `>`, `<=`, `>=`),
+    /// folded by Swift's `lowercased()`: every text contains the empty text, and an entry
+    /// without a value (nil) passes none. Any other condition passes nothing.
+    var textTest: (String?) -> Bool {
+        switch self {
+        case .contains(_, let text):
+            let needle = text.lowercased()
+            return { name in name.map { needle.isEmpty || $0.lowercased().contains(needle) } ?? false }
+        case .ordered(_, let op, let text):
+            let v = text.lowercased()
+            return { name in name.map { Binder.holds(op, $0.lowercased(), v) } ?? false }
+        default:
+            return { _ in false }
+        }
+    }
+
+    /// A test of text in any letter case resolved against the names a ledger's field has:
+    /// the names that pass it, as the in-memory engine's mask over the field's codes finds
+    /// them (docs/postgres.md). Nil for any other condition.
+    public func resolvedNames(in ledger: Ledger) -> LogicalCondition? {
+        switch self {
+        case .contains(let field, _), .ordered(let field, _, _):
+            let passes = textTest
+            return .names(field, ledger.names(field).filter { passes($0) })
         default:
             return nil
         }
