@@ -5,7 +5,7 @@
 // Linked into the release binary, where Foundation is linked statically, they stand in
 // for the library itself: libcurl and the ~30 libraries it needs (TLS, Kerberos, LDAP…)
 // are no longer loaded and relocated by every start (about 3 ms), only by a start that
-// fetches rates (docs/architecture.md, "Start-up"). The options, infos and error codes
+// fetches rates (docs/architecture.md, "The release binary"). The options, infos and error codes
 // pass through unchanged: no declaration from curl.h is needed, handles are opaque.
 // The variadic calls (setopt, getinfo) always carry exactly one argument after the
 // option, a long, a curl_off_t, or a pointer: each is one integer register, read and
