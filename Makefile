@@ -7,7 +7,17 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_UPDATE := for i in $$(seq 60); do $(SUDO) apt-get update -qq && break; sleep 2; done
 APT_INSTALL := $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=120 install -y -qq
 
-.PHONY: run test build deps
+.PHONY: run test build release deps
+
+# The release build links the Swift runtime and Foundation into the binary
+# (--static-swift-stdlib): every start is shorter, a warm start from the store image
+# included (BENCHMARKS.md, "Start-up"). All release products take the same flags, as a
+# change of flags rebuilds every module. The static FoundationNetworking asks the linker
+# for -lcurl: an empty libcurl.a in .build/link-shims answers, because the binary carries
+# libcurl's functions itself (Sources/CCurlOnDemand), which load libcurl.so.4 when rates
+# are first fetched, so that no other start loads libcurl and the ~30 libraries it needs.
+RELEASE_BUILD := swift build -c release --static-swift-stdlib -Xlinker -L.build/link-shims
+PRODUCTS ?= abacus
 
 deps:
 	@dpkg -s libedit-dev >/dev/null 2>&1 || { \
@@ -20,8 +30,16 @@ deps:
 		echo "Installing postgresql (the tests of --db start a throwaway server on 127.0.0.1)..."; \
 		$(APT_UPDATE); $(APT_INSTALL) postgresql; }
 
-build: deps
-	swift build -c release --product abacus
+build: deps release
+
+# The release binaries without `deps` (Benchmarks/run uses it): `make release PRODUCTS="abacus abacus-hash"`.
+release: .build/link-shims/libcurl.a
+	@for p in $(PRODUCTS); do echo "$(RELEASE_BUILD) --product $$p"; $(RELEASE_BUILD) --product $$p || exit 1; done
+
+.build/link-shims/libcurl.a:
+	@mkdir -p $(@D)
+	@rm -f $(@D)/libcurl.so
+	@printf '!<arch>\n' > $@
 
 run: build
 	.build/release/abacus

@@ -60,8 +60,11 @@ let package = Package(
                 .product(name: "BigInt", package: "BigInt"),
             ]
         ),
+        // libcurl's functions as URLSession calls them, loading libcurl on first use, so
+        // that a start which fetches no rates does not load it (Makefile, `release`).
+        .target(name: "CCurlOnDemand", linkerSettings: [.linkedLibrary("dl")]),
         // The REPL, scripts, dot commands and result rendering.
-        .target(name: "AbacusShell", dependencies: ["AbacusCore", "AbacusQuery", "AbacusSources", "CEditLine"]),
+        .target(name: "AbacusShell", dependencies: ["AbacusCore", "AbacusQuery", "AbacusSources", "CEditLine", "CCurlOnDemand"]),
         // Command-line parsing and nothing else.
         .executableTarget(
             name: "abacus",

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """How long `--rates` takes on a file the size of the ECB's whole history.
 
-    swift build -c release --product abacus
+    make release
     python3 Benchmarks/ecb_rates.py [--rows 7000] [--runs 7] [--binary .build/release/abacus]
 
 Writes Benchmarks/data/ecb-hist-<rows>.csv (git-ignored) in the ECB's layout: the

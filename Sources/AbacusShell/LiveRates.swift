@@ -22,6 +22,7 @@
 
 import AbacusCore
 import AbacusQuery
+import CCurlOnDemand
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -328,6 +329,11 @@ final class LiveRates: LiveRateSource {
     }
 
     func fetch(_ url: URL) -> Fetch {
+        // URLSession runs on libcurl, loaded only now (Sources/CCurlOnDemand).
+        var reason: UnsafePointer<CChar>?
+        guard abacus_curl_load(&reason) != 0 else {
+            return .failure(.transport("libcurl.so.4 could not be loaded (\(reason.map { String(cString: $0) } ?? "no reason given")); install libcurl4"))
+        }
         var request = URLRequest(url: url, timeoutInterval: TimeInterval(timeoutSeconds))
         if let key, !urlTemplate.contains("{key}") { request.setValue("Bearer \(key)", forHTTPHeaderField: "Authorization") }
         request.setValue("application/json", forHTTPHeaderField: "Accept")
