@@ -171,6 +171,32 @@ import Testing
         }
     }
 
+    /// Deciding a rounding with one division (the approximation split at the rounding digit,
+    /// its error compared with the distance to the nearest boundary) gives what rounding the
+    /// approximation and both ends of its error gives: for errors that just reach, just miss
+    /// and pass a half-way point, a tie, the neighbouring multiples, both signs and near zero.
+    @Test func oneDivisionDecidesAsRoundingBothEndsDoes() {
+        for (scale, target) in [(3, 2), (8, 2), (21, 2), (36, 2), (36, 0), (39, 2), (40, 3)] {
+            let drop = scale - target
+            let unit = Int256(high: 0, low: 1).timesPowerOfTen(drop) ?? .zero, half = unit.roundedHalfEven(droppingDigits: 1).big * 5
+            for base: Int128 in [0, 1, 2, 3, 999, 123_456_789_012] {
+                for offset in [half - 3, half - 1, half, half + 1, half + 2, BigInt(0), BigInt(1), unit.big - 1] {
+                    // The distance from 10 × the value to the half-way point above its multiple, in error units.
+                    let distance = abs(offset * 10 - half * 10)
+                    for error in [BigInt(0), BigInt(1), distance - 1, distance, distance + 1, distance + 10, unit.big * 10 - 1, unit.big * 10] where error >= 0 {
+                        for sign in [BigInt(1), BigInt(-1)] {
+                            let v = sign * (BigInt(base) * unit.big + offset)
+                            guard let approximate = Int256(exactly: v), let e = Int256(exactly: error) else { continue }
+                            let small = BoundedValue(approximate: approximate, scale: scale, error: e)
+                            let wide = BoundedValue(approximate: WideDecimal(v, scale: scale), error: WideDecimal(error, scale: scale + 1))
+                            #expect(small.roundedIfCertain(toScale: target) == wide.roundedIfCertain(toScale: target), "\(v) ± \(error) at \(scale) → \(target)")
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     @Test func tooLargeIsNil() throws {
         #expect(try #require(BigInt("170141183460469231731687303715884105728")).exactInt128 == nil)
         #expect(try #require(BigInt("-170141183460469231731687303715884105729")).exactInt128 == nil)
@@ -302,5 +328,16 @@ import Testing
             case .failure(let e): #expect(expectError, "offset \(offset): \(e)")
             }
         }
+    }
+}
+
+extension Int256 {
+    /// `b` as a 256-bit integer, when it fits.
+    init?(exactly b: BigInt) {
+        let m = BigInt(1) << 128
+        var lowPart = b % m
+        if lowPart < 0 { lowPart += m }
+        guard let h = Int128(exactly: (b - lowPart) / m), let l = UInt128(exactly: lowPart) else { return nil }
+        self.init(high: h, low: l)
     }
 }

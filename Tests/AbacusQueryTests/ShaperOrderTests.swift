@@ -45,8 +45,23 @@ import Testing
             // And the order is the keys' own: each group's sort keys ascend (or tie) from row to row.
             if order == nil {
                 let rows = byCodes.map { id in groups[id - 1].key.map(ResultShaper.SortKey.init) }
-                for (a, b) in zip(rows, rows.dropFirst()) { #expect(!ResultShaper.SortKey.ascending(b, a)) }
+                for (a, b) in zip(rows, rows.dropFirst()) { #expect(!b.lexicographicallyPrecedes(a)) }
             }
         }
+    }
+
+    /// The counting sort by rank columns orders positions as sorting them by their ranks, key
+    /// by key, ties in position order, does: with ties, one key and three.
+    @Test(arguments: [(1, 5), (2, 3), (3, 40), (2, 1000)])
+    func countingOrderIsTheStableSortByRanks(keys: Int, size: Int) {
+        var random = SplitMix64(state: UInt64(keys * 1000 + size))
+        let n = 700
+        let ranks = (0..<keys).map { _ in (0..<n).map { _ in Int(random.next() % UInt64(size)) } }
+        let sizes = ranks.map { ($0.max() ?? 0) + 1 }
+        let expected = (0..<n).sorted { a, b in
+            for column in ranks where column[a] != column[b] { return column[a] < column[b] }
+            return a < b
+        }
+        #expect(ResultShaper.countingOrder(ranks, sizes: sizes, count: n) == expected)
     }
 }

@@ -124,38 +124,65 @@ public struct Int256: Comparable, Sendable {
     public func roundedHalfEven(droppingDigits digits: Int) -> Int256 {
         guard digits > 0 else { return self }
         let negative = high < 0
-        // The magnitude (that of -2^255 is 2^255, fine unsigned), least significant limb first.
-        let ml = negative ? ~low &+ 1 : low
-        let mh = negative ? ~UInt128(bitPattern: high) &+ (ml == 0 ? 1 : 0) : UInt128(bitPattern: high)
-        var limbs = (UInt64(truncatingIfNeeded: ml), UInt64(truncatingIfNeeded: ml >> 64),
-                     UInt64(truncatingIfNeeded: mh), UInt64(truncatingIfNeeded: mh >> 64))
-        func divide(by d: UInt64) -> UInt64 {
-            var r: UInt64 = 0
-            (limbs.3, r) = d.dividingFullWidth((r, limbs.3))
-            (limbs.2, r) = d.dividingFullWidth((r, limbs.2))
-            (limbs.1, r) = d.dividingFullWidth((r, limbs.1))
-            (limbs.0, r) = d.dividingFullWidth((r, limbs.0))
-            return r
-        }
+        var limbs = magnitudeLimbs
         // Every dropped digit but the last, remembering whether any was not zero; then the last.
         var sticky = false
         var left = digits - 1
         while left > 0 {
             let k = Swift.min(left, 19)
-            if divide(by: UInt64(pow10[k])) != 0 { sticky = true }
+            if Int256.divide(&limbs, by: UInt64(pow10[k])) != 0 { sticky = true }
             left -= k
         }
-        let last = divide(by: 10)
-        if last > 5 || (last == 5 && (sticky || limbs.0 & 1 == 1)) {
-            var carry: Bool
-            (limbs.0, carry) = limbs.0.addingReportingOverflow(1)
-            if carry { (limbs.1, carry) = limbs.1.addingReportingOverflow(1) }
-            if carry { (limbs.2, carry) = limbs.2.addingReportingOverflow(1) }
-            if carry { limbs.3 &+= 1 }
+        let last = Int256.divide(&limbs, by: 10)
+        let q = Int256.magnitude(limbs)
+        let up = last > 5 || (last == 5 && (sticky || limbs.0 & 1 == 1))
+        return Int256.signed(up ? q.incremented : q, negative: negative)
+    }
+
+    /// The magnitude split at 10^digits (1...38): |value| = quotient × 10^digits + remainder.
+    public func magnitudeSplit(atDigits digits: Int) -> (quotient: Int256, remainder: UInt128) {
+        var limbs = magnitudeLimbs
+        guard digits > 19 else {
+            let r = Int256.divide(&limbs, by: UInt64(pow10[digits]))
+            return (Int256.magnitude(limbs), UInt128(r))
         }
-        let q = Int256(high: Int128(bitPattern: UInt128(limbs.3) << 64 | UInt128(limbs.2)), low: UInt128(limbs.1) << 64 | UInt128(limbs.0))
-        // A quotient with a digit dropped is below 2^252: its negation exists.
-        return negative ? (q.negated ?? q) : q
+        let r1 = Int256.divide(&limbs, by: UInt64(pow10[19]))
+        let r2 = Int256.divide(&limbs, by: UInt64(pow10[digits - 19]))
+        return (Int256.magnitude(limbs), UInt128(r2) * UInt128(pow10[19]) + UInt128(r1))
+    }
+
+    /// The magnitude (that of -2^255 is 2^255, fine unsigned), least significant limb first.
+    private var magnitudeLimbs: (UInt64, UInt64, UInt64, UInt64) {
+        let negative = high < 0
+        let ml = negative ? ~low &+ 1 : low
+        let mh = negative ? ~UInt128(bitPattern: high) &+ (ml == 0 ? 1 : 0) : UInt128(bitPattern: high)
+        return (UInt64(truncatingIfNeeded: ml), UInt64(truncatingIfNeeded: ml >> 64),
+                UInt64(truncatingIfNeeded: mh), UInt64(truncatingIfNeeded: mh >> 64))
+    }
+
+    /// Divides four limbs (least significant first) by `d` in place; the remainder.
+    private static func divide(_ limbs: inout (UInt64, UInt64, UInt64, UInt64), by d: UInt64) -> UInt64 {
+        var r: UInt64 = 0
+        (limbs.3, r) = d.dividingFullWidth((r, limbs.3))
+        (limbs.2, r) = d.dividingFullWidth((r, limbs.2))
+        (limbs.1, r) = d.dividingFullWidth((r, limbs.1))
+        (limbs.0, r) = d.dividingFullWidth((r, limbs.0))
+        return r
+    }
+
+    private static func magnitude(_ limbs: (UInt64, UInt64, UInt64, UInt64)) -> Int256 {
+        Int256(high: Int128(bitPattern: UInt128(limbs.3) << 64 | UInt128(limbs.2)), low: UInt128(limbs.1) << 64 | UInt128(limbs.0))
+    }
+
+    /// A magnitude with a digit dropped (below 2^252) plus one.
+    var incremented: Int256 {
+        let (l, carry) = low.addingReportingOverflow(1)
+        return Int256(high: high &+ (carry ? 1 : 0), low: l)
+    }
+
+    /// A magnitude with a digit dropped (below 2^252: its negation exists) with a sign.
+    static func signed(_ magnitude: Int256, negative: Bool) -> Int256 {
+        negative ? (magnitude.negated ?? magnitude) : magnitude
     }
 }
 
@@ -271,6 +298,9 @@ public struct BoundedValue {
             let drop = small.scale - scale
             if small.error == .zero { return BoundedValue.decimal(small.approximate.roundedHalfEven(droppingDigits: drop), scale: scale) }
             // The approximation and both ends of its error, at the error's scale.
+            if let a = small.approximate.timesPowerOfTen(1), let r = BoundedValue.roundedIfCertain(a, within: small.error, droppingDigits: drop + 1) {
+                return r.map { BoundedValue.decimal($0, scale: scale) } ?? nil
+            }
             if let a = small.approximate.timesPowerOfTen(1), let e = small.error.negated {
                 var low = a, high = a
                 if !low.add(e), !high.add(small.error) {
@@ -287,6 +317,26 @@ public struct BoundedValue {
         let high = approximate + error
         guard let a = low.rounded(toScale: scale), let b = high.rounded(toScale: scale), a == r, b == r else { return nil }
         return r
+    }
+
+    /// `a` with `digits` (1...38) dropped, rounded half-even, when every value within `e` of it
+    /// rounds the same: one division of `a` where rounding it and both ends of its error would
+    /// take three. `.some(nil)`: in doubt; nil: the error is too wide to tell here.
+    static func roundedIfCertain(_ a: Int256, within e: Int256, droppingDigits digits: Int) -> Int256?? {
+        guard digits <= 38, e.high == 0 else { return nil }
+        let d = UInt128(pow10[digits]), half = d / 2, e = e.low
+        guard e < d else { return nil }
+        let (q, t) = a.magnitudeSplit(atDigits: digits)
+        // Near zero an end may have the other sign: the general path decides.
+        guard !(q == .zero && t < e) else { return nil }
+        let odd = q.low & 1 == 1
+        /// Where q·10^digits + x (x in [0, 10^digits)) rounds, as an offset from q; `odd` is q's parity.
+        func offset(_ x: UInt128, odd: Bool) -> Int { x > half || (x == half && odd) ? 1 : 0 }
+        let centre = offset(t, odd: odd)
+        let low = t >= e ? offset(t - e, odd: odd) : offset(t + d - e, odd: !odd) - 1
+        let high = t + e < d ? offset(t + e, odd: odd) : offset(t + e - d, odd: !odd) + 1
+        guard low == centre, high == centre else { return .some(nil) }
+        return Int256.signed(centre == 1 ? q.incremented : q, negative: a.high < 0)
     }
 
     /// `v` at `scale`, or nil past 38 digits.

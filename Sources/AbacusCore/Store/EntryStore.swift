@@ -21,21 +21,21 @@ public struct EntryStore: Sendable {
     public internal(set) var category: StoreColumn<UInt32> = []
     /// Code 0 is "no party"; code c > 0 is `parties[c]`.
     public internal(set) var party: StoreColumn<UInt32> {
-        get { lateFields.contains(.party) ? lateSections.unsafelyUnwrapped.store(for: .party).pointee.party : _party }
+        get { lateFields.contains(.party) ? lateSections.unsafelyUnwrapped.store(for: .party).pointee._party : _party }
         _modify {
             adopt(.party)
             yield &_party
         }
     }
     public internal(set) var payment: StoreColumn<UInt32> {
-        get { lateFields.contains(.payment) ? lateSections.unsafelyUnwrapped.store(for: .payment).pointee.payment : _payment }
+        get { lateFields.contains(.payment) ? lateSections.unsafelyUnwrapped.store(for: .payment).pointee._payment : _payment }
         _modify {
             adopt(.payment)
             yield &_payment
         }
     }
     public internal(set) var remarks: StoreColumn<UInt32> {
-        get { lateFields.contains(.remarks) ? lateSections.unsafelyUnwrapped.store(for: .remarks).pointee.remarks : _remarks }
+        get { lateFields.contains(.remarks) ? lateSections.unsafelyUnwrapped.store(for: .remarks).pointee._remarks : _remarks }
         _modify {
             adopt(.remarks)
             yield &_remarks
@@ -43,7 +43,7 @@ public struct EntryStore: Sendable {
     }
     public internal(set) var isTransfer: StoreColumn<Bool> = []
     public internal(set) var entryID: StoreColumn<UInt32> {
-        get { lateFields.contains(.entryID) ? lateSections.unsafelyUnwrapped.store(for: .entryID).pointee.entryID : _entryID }
+        get { lateFields.contains(.entryID) ? lateSections.unsafelyUnwrapped.store(for: .entryID).pointee._entryID : _entryID }
         _modify {
             adopt(.entryID)
             yield &_entryID
@@ -51,14 +51,14 @@ public struct EntryStore: Sendable {
     }
     /// Tags of row r: `tagCodes[tagStart[r]..<tagStart[r+1]]`.
     public internal(set) var tagStart: StoreColumn<UInt32> {
-        get { lateFields.contains(.tagStart) ? lateSections.unsafelyUnwrapped.store(for: .tagStart).pointee.tagStart : _tagStart }
+        get { lateFields.contains(.tagStart) ? lateSections.unsafelyUnwrapped.store(for: .tagStart).pointee._tagStart : _tagStart }
         _modify {
             adopt(.tagStart)
             yield &_tagStart
         }
     }
     public internal(set) var tagCodes: StoreColumn<UInt32> {
-        get { lateFields.contains(.tagCodes) ? lateSections.unsafelyUnwrapped.store(for: .tagCodes).pointee.tagCodes : _tagCodes }
+        get { lateFields.contains(.tagCodes) ? lateSections.unsafelyUnwrapped.store(for: .tagCodes).pointee._tagCodes : _tagCodes }
         _modify {
             adopt(.tagCodes)
             yield &_tagCodes
@@ -74,35 +74,35 @@ public struct EntryStore: Sendable {
     public internal(set) var categories: [String] = []
     /// `parties[0]`, `payments[0]` and `remarkTexts[0]` stand for "none".
     public internal(set) var parties: [String] {
-        get { lateFields.contains(.parties) ? lateSections.unsafelyUnwrapped.store(for: .parties).pointee.parties : _parties }
+        get { lateFields.contains(.parties) ? lateSections.unsafelyUnwrapped.store(for: .parties).pointee._parties : _parties }
         _modify {
             adopt(.parties)
             yield &_parties
         }
     }
     public internal(set) var payments: [String] {
-        get { lateFields.contains(.payments) ? lateSections.unsafelyUnwrapped.store(for: .payments).pointee.payments : _payments }
+        get { lateFields.contains(.payments) ? lateSections.unsafelyUnwrapped.store(for: .payments).pointee._payments : _payments }
         _modify {
             adopt(.payments)
             yield &_payments
         }
     }
     public internal(set) var tags: [String] {
-        get { lateFields.contains(.tags) ? lateSections.unsafelyUnwrapped.store(for: .tags).pointee.tags : _tags }
+        get { lateFields.contains(.tags) ? lateSections.unsafelyUnwrapped.store(for: .tags).pointee._tags : _tags }
         _modify {
             adopt(.tags)
             yield &_tags
         }
     }
     public internal(set) var remarkTexts: [String] {
-        get { lateFields.contains(.remarkTexts) ? lateSections.unsafelyUnwrapped.store(for: .remarkTexts).pointee.remarkTexts : _remarkTexts }
+        get { lateFields.contains(.remarkTexts) ? lateSections.unsafelyUnwrapped.store(for: .remarkTexts).pointee._remarkTexts : _remarkTexts }
         _modify {
             adopt(.remarkTexts)
             yield &_remarkTexts
         }
     }
     public internal(set) var ids: IDColumn {
-        get { lateFields.contains(.ids) ? lateSections.unsafelyUnwrapped.store(for: .ids).pointee.ids : _ids }
+        get { lateFields.contains(.ids) ? lateSections.unsafelyUnwrapped.store(for: .ids).pointee._ids : _ids }
         _modify {
             adopt(.ids)
             yield &_ids
@@ -111,21 +111,21 @@ public struct EntryStore: Sendable {
 
     // Indexes.
     public internal(set) var byCategory: PostingIndex {
-        get { lateFields.contains(.byCategory) ? lateSections.unsafelyUnwrapped.store(for: .byCategory).pointee.byCategory : _byCategory }
+        get { lateFields.contains(.byCategory) ? lateSections.unsafelyUnwrapped.store(for: .byCategory).pointee._byCategory : _byCategory }
         _modify {
             adopt(.byCategory)
             yield &_byCategory
         }
     }
     public internal(set) var byBook: PostingIndex {
-        get { lateFields.contains(.byBook) ? lateSections.unsafelyUnwrapped.store(for: .byBook).pointee.byBook : _byBook }
+        get { lateFields.contains(.byBook) ? lateSections.unsafelyUnwrapped.store(for: .byBook).pointee._byBook : _byBook }
         _modify {
             adopt(.byBook)
             yield &_byBook
         }
     }
     public internal(set) var byCurrency: PostingIndex {
-        get { lateFields.contains(.byCurrency) ? lateSections.unsafelyUnwrapped.store(for: .byCurrency).pointee.byCurrency : _byCurrency }
+        get { lateFields.contains(.byCurrency) ? lateSections.unsafelyUnwrapped.store(for: .byCurrency).pointee._byCurrency : _byCurrency }
         _modify {
             adopt(.byCurrency)
             yield &_byCurrency

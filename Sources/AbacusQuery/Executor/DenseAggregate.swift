@@ -339,6 +339,15 @@ extension Executor {
         }
     }
 
+    /// What one thread's dense scan tallies as it goes (`denseScan`).
+    struct DenseScanState {
+        var tally: ConversionTally
+        var filterTally: ConversionTally?
+        var overflowed = false
+        /// Σ|amount| passed 128 bits: the general path must redo the statement.
+        var errorsOverflowed = false
+    }
+
     /// How a dense scan finds a row's group: `DenseKey` taken apart.
     enum DenseKind { case none, codes, currency, period, tags, product, compact, codesAndTag }
 
@@ -476,7 +485,7 @@ extension Executor {
                 }
             }
             // Each key is new: its group is the next number.
-            _ = groups.group(k)
+            groups.appendNew(k)
             denseOf.append(dense)
         }
         // The sums stay where the scan left them (no copy of groups × slots accumulators).
@@ -491,7 +500,7 @@ extension Executor {
                 }
             }
         }
-        return Scan(groups: groups, acc: acc, tally: tally, filterTally: filterTally)
+        return Scan(groups: groups, acc: acc, tally: tally, filterTally: filterTally, counting: counting)
     }
 
     /// A filter of masks over code columns and day ranges, all of which must hold: the usual
@@ -566,10 +575,13 @@ extension Executor {
         let isLate = converter?.rates.map(\.isLate) ?? []
         let isTransfer = store.isTransfer
         let rowCurrency = store.currency
-        var filterTally = p.filterTally
-        var tally = p.tally
+        // What the rows tally as they go, behind a pointer: the nested functions below change it
+        // for nearly every row, and a variable they capture would be checked for exclusive
+        // access (a runtime call) every time.
+        let state = UnsafeMutablePointer<DenseScanState>.allocate(capacity: 1)
+        state.initialize(to: DenseScanState(tally: p.tally, filterTally: p.filterTally))
+        defer { state.deinitialize(count: 1); state.deallocate() }
         let (sums, errors, counts, perRate, firstDay, lastDay) = (p.sums, p.errors, p.counts, p.perRate, p.firstDay, p.lastDay)
-        var overflowed = false, errorsOverflowed = false
 
         let extremes = p.extremes
 
@@ -647,13 +659,13 @@ extension Executor {
         @inline(__always)
         func add(_ g: Int, _ slot: Int, _ product: Int256, _ value: Int128, error weightedError: Int128, _ row: Int, _ id: Int32) {
             let cell = g &* s &+ slot
-            if sums[cell].add(product) { overflowed = true }
+            if sums[cell].add(product) { state.pointee.overflowed = true }
             if inexact[slot] {
                 // Unscaled, every weight is 1: |value| (the specialisation without scaling multiplies nothing).
                 let m = Scaling.scaled ? weightedError : (value < 0 ? -value : value)
                 let (e, x) = errors[cell].addingReportingOverflow(m)
                 errors[cell] = e
-                if x { errorsOverflowed = true }
+                if x { state.pointee.errorsOverflowed = true }
             }
             extremes?[cell].add(product, row: row, amount: value, id: id)
         }
@@ -668,7 +680,7 @@ extension Executor {
             }
             if let masks {
                 if !masks.passes(row, currency: rowCurrency, day: days) { return }
-            } else if let filter, !evaluate(filter, row, flip: flip, amounts: amounts, tally: &filterTally) { return }
+            } else if let filter, !evaluate(filter, row, flip: flip, amounts: amounts, tally: &state.pointee.filterTally) { return }
             let g = group(row, position)
             let more = moreTags(row, first: g)
             counts[0] &+= 1
@@ -702,19 +714,19 @@ extension Executor {
                         let m = value.magnitude
                         if _fastPath(m >> 64 == 0) {
                             let (hi, lo) = UInt64(truncatingIfNeeded: m).multipliedFullWidth(by: errorWeight[i])
-                            if _fastPath(hi >> 63 == 0) { error = Int128(hi) << 64 | Int128(lo) } else { errorsOverflowed = true }
+                            if _fastPath(hi >> 63 == 0) { error = Int128(hi) << 64 | Int128(lo) } else { state.pointee.errorsOverflowed = true }
                         } else {
                             let (w, x) = Int128(truncatingIfNeeded: m).multipliedReportingOverflow(by: Int128(errorWeight[i]))
                             error = w
-                            if x || m > UInt128(Int128.max) { errorsOverflowed = true }
+                            if x || m > UInt128(Int128.max) { state.pointee.errorsOverflowed = true }
                         }
                     }
                 } else if id == RateColumn.same {
-                    tally.same &+= 1
+                    state.pointee.tally.same &+= 1
                     product = Int256(value)
                     slot = sameSlot
                 } else {
-                    tally.count(id, day: days[row])
+                    state.pointee.tally.count(id, day: days[row])
                     // No rate: the statement fails after the scan.
                     guard let (v, scale) = rare?.product(row, id: id, amount: value, negate: flip) else { return }
                     slot = slots.ofExactScale[scale]
@@ -725,7 +737,7 @@ extension Executor {
                         product = scaled
                     } else {
                         // Past 256 bits only once scaled: the statement is redone unshared.
-                        overflowed = true
+                        state.pointee.overflowed = true
                         return
                     }
                 }
@@ -751,9 +763,9 @@ extension Executor {
             for k in lo..<hi { visit(isList ? list[k] : firstRow &+ k, k) }
             lo = hi
         }
-        p.tally = tally
-        p.filterTally = filterTally
-        p.overflowed = overflowed
-        p.errorsOverflowed = errorsOverflowed
+        p.tally = state.pointee.tally
+        p.filterTally = state.pointee.filterTally
+        p.overflowed = state.pointee.overflowed
+        p.errorsOverflowed = state.pointee.errorsOverflowed
     }
 }

@@ -104,9 +104,10 @@ public struct Executor: Sendable {
         }
         var groups: [GroupValue] = []
         groups.reserveCapacity(scan.groups.count)
+        let names = keyNames(keys)
         for g in 1..<scan.groups.count {
             let codes = scan.groups.key(g)
-            groups.append(GroupValue(id: g, key: values(codes, keys), value: try cell(g), entries: scan.acc.counts[g], codes: codes))
+            groups.append(GroupValue(id: g, key: names.values(codes, keys), value: try cell(g), entries: scan.acc.counts[g], codes: codes))
         }
         if let rollUp {
             try rollUp(groups) { ids throws(QueryError) in try self.shownValue(ids, scan, plan, converter: converter, exact: &exact, keys: keys) }
@@ -116,7 +117,7 @@ public struct Executor: Sendable {
         }, currencyTotal: { ids, c, shownAll throws(QueryError) in
             try self.nativeTotal(ids, scan, plan, currency: c, keys: keys, shownAll: shownAll)
         })
-        try shaper.shape(groups, into: &result)
+        try shaper.shape(consume groups, into: &result)
         return result
     }
 
@@ -183,15 +184,15 @@ public struct Executor: Sendable {
         let tally: ConversionTally
         /// The rates the `where amount …` filter converted at, when the aggregate converts nothing itself (`count`).
         let filterTally: ConversionTally?
-        /// Each group's sum, worked out once.
+        /// Each group's sum, worked out once (none for a count, which reads no sums).
         let sums: [BoundedValue]
 
-        init(groups: Grouper, acc: Accumulators, tally: ConversionTally, filterTally: ConversionTally? = nil) {
+        init(groups: Grouper, acc: Accumulators, tally: ConversionTally, filterTally: ConversionTally? = nil, counting: Bool) {
             self.groups = groups
             self.acc = acc
             self.tally = tally
             self.filterTally = filterTally
-            sums = Executor.mapInHalves(acc.groupCount, acc.sum)
+            sums = counting ? [] : Executor.mapInHalves(acc.groupCount, acc.sum)
         }
 
         /// Group `g`'s sum or average rounded to `scale` where the approximation settles the
@@ -345,7 +346,7 @@ public struct Executor: Sendable {
             _ = try countEntries(plan, converter: converter, into: &entriesState)
             state.acc.takeCounts(of: entriesState.acc)
         }
-        return Scan(groups: state.groups, acc: state.acc, tally: state.tally, filterTally: filterTally)
+        return Scan(groups: state.groups, acc: state.acc, tally: state.tally, filterTally: filterTally, counting: plan.aggregate == .count)
     }
 
     /// A split view's rows counted as entries: each entry once per group, however many of its
@@ -368,6 +369,7 @@ public struct Executor: Sendable {
             var native: [Int: [Int32: WideSum]] = [:]
         }
         var state = State(groups: Grouper(keys: keys, ledger: ledger))
+        let scanGroups = scan.groups.indexed()
         let flip = plan.subject == .expenses
         let amounts = store.amount
         try forEachRow(plan, converter: converter, state: &state) { row, state throws(QueryError) in
@@ -377,7 +379,7 @@ public struct Executor: Sendable {
             if wanted.contains(0) { state.native[0, default: [:]][id, default: WideSum()].add(value) }
             // Groups are found afresh and matched to the scan's by their keys.
             for i in 0..<state.groups.find(row) {
-                guard let g = scan.groups.lookup(state.groups.key(state.groups.found(i))), wanted.contains(g) else { continue }
+                guard let g = scanGroups.lookup(state.groups.key(state.groups.found(i))), wanted.contains(g) else { continue }
                 state.native[g, default: [:]][id, default: WideSum()].add(value)
             }
         }

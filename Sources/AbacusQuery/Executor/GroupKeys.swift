@@ -50,6 +50,21 @@ extension Executor {
         return UInt32(bitPattern: Period.code(unit, d))
     }
 
+    /// The names the keys' codes stand for, read from the store once per result (not once
+    /// per group: a store image's dictionaries are found through its late sections).
+    func keyNames(_ keys: [GroupKey]) -> KeyNames {
+        KeyNames(categories: keys.contains { $0 == .category || $0 == .topCategory } ? store.categories : [],
+                 books: keys.contains(.book) ? ledger.books.map(\.name) : [],
+                 parties: keys.contains(.party) ? store.parties : [],
+                 payments: keys.contains(.payment) ? store.payments : [],
+                 tags: keys.contains(.tag) ? store.tags : [])
+    }
+}
+
+/// The names behind the codes of a statement's group keys (`Executor.keyNames`).
+struct KeyNames {
+    let categories: [String], books: [String], parties: [String], payments: [String], tags: [String]
+
     /// The typed values of a group's keys.
     func values(_ key: GroupCodes, _ keys: [GroupKey]) -> [Cell] {
         // Room for the value too: a result's row is the keys' cells and the value.
@@ -62,12 +77,12 @@ extension Executor {
     /// The value a key's code stands for.
     func value(_ k: GroupKey, _ c: UInt32) -> Cell {
         switch k {
-        case .category, .topCategory: return .text(store.categories[Int(c)])
-        case .book: return .text(ledger.books[Int(c)].name)
-        case .party: return c == 0 ? .none : .text(store.parties[Int(c)])
-        case .payment: return c == 0 ? .none : .text(store.payments[Int(c)])
+        case .category, .topCategory: return .text(categories[Int(c)])
+        case .book: return .text(books[Int(c)])
+        case .party: return c == 0 ? .none : .text(parties[Int(c)])
+        case .payment: return c == 0 ? .none : .text(payments[Int(c)])
         case .currency: return .currency(Currency(packed: UInt16(c)))
-        case .tag: return c == 0 ? .none : .text(store.tags[Int(c) - 1])
+        case .tag: return c == 0 ? .none : .text(tags[Int(c) - 1])
         case .day: return .period(Period(unit: .day, code: Int32(bitPattern: c)))
         case .week: return .period(Period(unit: .week, code: Int32(bitPattern: c)))
         case .month: return .period(Period(unit: .month, code: Int32(bitPattern: c)))
@@ -88,6 +103,8 @@ struct Grouper {
     /// is the inner loop of every grouping the dense kernel does not take, and the standard
     /// dictionary's hashing cost several times the rest of the row.
     private var table = [Int32](repeating: -1, count: 1024)
+    /// Groups numbered by `appendNew` are not in `table` yet.
+    private var unindexed = false
     private var dense: [Int32]
     private let singleCode: GroupKey?
     private let periodKeys: [(offset: Int, element: GroupKey)]
@@ -122,7 +139,25 @@ struct Grouper {
 
     func key(_ g: Int) -> GroupCodes { keyOf[g] }
 
-    /// The number of a key's group, if it has one.
+    /// Numbers a key known to be new (the dense kernel's groups, each met once) without
+    /// entering it in the table: `lookup` and `group` need `indexed()` or enter it themselves.
+    mutating func appendNew(_ key: GroupCodes) {
+        keyOf.append(key)
+        unindexed = true
+    }
+
+    /// This numbering with every group in the table (`appendNew` leaves them out).
+    func indexed() -> Grouper {
+        guard unindexed else { return self }
+        var g = self
+        g.unindexed = false
+        var size = 1024
+        while size < keyOf.count * 2 { size *= 2 }
+        g.rebuild(size: size)
+        return g
+    }
+
+    /// The number of a key's group, if it has one (in a numbering without `appendNew`, or `indexed()`).
     func lookup(_ key: GroupCodes) -> Int? {
         let mask = table.count - 1
         var i = Int(truncatingIfNeeded: key.mixed) & mask
@@ -143,6 +178,7 @@ struct Grouper {
 
     /// The group of a key, numbered on first sight.
     mutating func group(_ key: GroupCodes) -> Int {
+        if unindexed { self = indexed() }
         let mask = table.count - 1
         var i = Int(truncatingIfNeeded: key.mixed) & mask
         while true {
@@ -160,7 +196,11 @@ struct Grouper {
     }
 
     private mutating func grow() {
-        table = [Int32](repeating: -1, count: table.count * 2)
+        rebuild(size: table.count * 2)
+    }
+
+    private mutating func rebuild(size: Int) {
+        table = [Int32](repeating: -1, count: size)
         let mask = table.count - 1
         for g in 1..<keyOf.count {
             var i = Int(truncatingIfNeeded: keyOf[g].mixed) & mask

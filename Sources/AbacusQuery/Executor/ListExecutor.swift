@@ -109,14 +109,17 @@ extension Executor {
         let columns = Listing.columns(plan.logical)
         var rows: [[Cell]] = []
         rows.reserveCapacity(picked.count)
+        // The store's columns and dictionaries read once, not once a row.
+        let text = keyNames([.book, .category, .party, .payment, .tag])
+        let (book, category, party, payment, remarkCodes, remarkTexts) = (store.book, store.category, store.party, store.payment, store.remarks, store.remarkTexts)
         for (k, p) in picked.enumerated() {
             if k & 0xFFF == 0xFFF, isCancelled() { throw QueryError(.cancelled, at: nil) }
             let currency = plan.target ?? store.currency[p.row]
-            let remarks = store.remarks[p.row]
-            rows.append([.text(store.id(at: p.row)), .date(Day(number: store.day[p.row])), value(.book, store.book[p.row]),
-                         value(.category, store.category[p.row]), value(.party, store.party[p.row]), value(.payment, store.payment[p.row]),
-                         .currency(store.currency[p.row]), remarks == 0 ? .empty : .text(store.remarkTexts[Int(remarks)]),
-                         .names(store.tags(at: p.row).map { store.tags[Int($0)] }),
+            let remarks = remarkCodes[p.row]
+            rows.append([.text(store.id(at: p.row)), .date(Day(number: store.day[p.row])), text.value(.book, book[p.row]),
+                         text.value(.category, category[p.row]), text.value(.party, party[p.row]), text.value(.payment, payment[p.row]),
+                         .currency(store.currency[p.row]), remarks == 0 ? .empty : .text(remarkTexts[Int(remarks)]),
+                         .names(store.tags(at: p.row).map { text.tags[Int($0)] }),
                          .money(try Executor.round(p, converter: converter, scale: currency.minorUnits), currency)])
         }
         let provenance = converter.map { tally.provenance($0) }

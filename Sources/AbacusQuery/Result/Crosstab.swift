@@ -216,7 +216,7 @@ struct Crosstab {
     /// The columns: every period of the range, or the values that occur.
     func columnValues(_ seen: Set<Cell>) throws(QueryError) -> [Cell] {
         guard let unit = per.periodUnit else {
-            let sorted = seen.sorted { ResultShaper.SortKey.ascending([ResultShaper.SortKey($0)], [ResultShaper.SortKey($1)]) }
+            let sorted = seen.map { (ResultShaper.SortKey($0), $0) }.sorted { $0.0 < $1.0 }.map(\.1)
             guard sorted.count <= Crosstab.maxColumns else { throw tooMany(sorted.count) }
             return sorted
         }

@@ -31,33 +31,34 @@ struct ResultShaper {
     /// `in native`: the total of some groups of one currency (whether every group is shown).
     let currencyTotal: ([Int], Currency, Bool) throws(QueryError) -> Cell?
 
-    func shape(_ groups: [GroupValue], into result: inout ResultSet) throws(QueryError) {
+    func shape(_ groups: consuming [GroupValue], into result: inout ResultSet) throws(QueryError) {
         let keys = plan.groupBy
-        var rows = ResultShaper.ordered(groups, keys: keys, order: plan.order, byEntries: plan.ranksByEntryCount)
+        let order = ResultShaper.order(groups, keys: keys, order: plan.order, byEntries: plan.ranksByEntryCount)
         if isCancelled() { throw QueryError(.cancelled, at: nil) }
         if plan.target == nil, plan.order?.key == .value, plan.aggregate != .count, !plan.ranksByEntryCount {
-            try ResultShaper.refuseRankingAcrossCurrencies(rows.compactMap { r in if case .money(_, let c) = r.value { return c } else { return nil } },
+            try ResultShaper.refuseRankingAcrossCurrencies(order.compactMap { p in if case .money(_, let c) = groups[p].value { return c } else { return nil } },
                                                           home: home)
         }
-        let shownAll = plan.top.map { $0 >= rows.count } ?? true
-        let all = rows
-        if let top = plan.top, top < rows.count { rows = Array(rows.prefix(top)) }
-        result.rows = rows.map { r in
-            // One array for the row, the keys' cells and the value (not the keys' grown).
+        let shownAll = plan.top.map { $0 >= order.count } ?? true
+        let shown = plan.top.map { Array(order.prefix($0)) } ?? order
+        // Each shown group's key cells become its row, moved rather than copied (they have room
+        // for the value); the groups keep their ids and values.
+        var rowsShown: [[Cell]] = []
+        rowsShown.reserveCapacity(shown.count)
+        for p in shown {
             var row: [Cell] = []
-            row.reserveCapacity(r.key.count + 1)
-            row.append(contentsOf: r.key)
-            row.append(r.value)
-            return row
+            swap(&row, &groups[p].key)
+            row.append(groups[p].value)
+            rowsShown.append(row)
         }
-
+        result.rows = rowsShown
         // The last row aggregates everything shown: a total for sum and count, the overall value
         // otherwise. Over the whole statement it counts each entry once (tags put an entry in
         // several groups); after `top N` it is over the rows shown.
         let adds = plan.aggregate == .sum || plan.aggregate == .count
         let label: TotalLabel
         var severalRowsPerEntry = keys.contains(.tag)
-        if !severalRowsPerEntry { severalRowsPerEntry = try countsSplitEntriesInSeveralRows(all) }
+        if !severalRowsPerEntry { severalRowsPerEntry = try countsSplitEntriesInSeveralRows(groups) }
         if !shownAll, let top = plan.top { label = adds ? .totalOfTop(top) : .overallOfTop(top) }
         else if severalRowsPerEntry { label = adds ? .totalEachEntryOnce : .overallEachEntryOnce }
         else { label = adds ? .total : .overall }
@@ -65,14 +66,14 @@ struct ResultShaper {
         if plan.target != nil || plan.aggregate == .count {
             if shownAll {
                 result.totals = [labelCells + [try whole()]]
-            } else if let v = try subtotal(rows.map(\.id)) {
+            } else if let v = try subtotal(shown.map { groups[$0].id }) {
                 result.totals = [labelCells + [v]]
             }
         } else if let ci = keys.firstIndex(of: .currency), keys.count > 1 {
             // In native: one total per currency, from the groups of that currency (none when the
             // currency is the only key: each total would repeat its row).
             var byCurrency: [Currency: [Int]] = [:]
-            for r in rows { if case .currency(let c) = r.key[ci] { byCurrency[c, default: []].append(r.id) } }
+            for (p, row) in zip(shown, result.rows) { if case .currency(let c) = row[ci] { byCurrency[c, default: []].append(groups[p].id) } }
             for c in byCurrency.keys.sorted() {
                 guard let ids = byCurrency[c], let v = try currencyTotal(ids, c, shownAll) else { continue }
                 var row = labelCells
@@ -82,7 +83,7 @@ struct ResultShaper {
                 result.totals.append(row + [v])
             }
         }
-        try addShareAndRunningTotal(all: all, shown: rows, to: &result)
+        try addShareAndRunningTotal(all: groups, shown: shown, to: &result)
     }
 
     /// Whether a count by category over split entries put one entry in several rows (its
@@ -94,8 +95,8 @@ struct ResultShaper {
 
     /// `with share`: each row's value as a percentage of the total of all the rows (before
     /// `top N`), half-even to one decimal; `with running total`: the sum of this row's value
-    /// and those above it, in the order shown. The total rows get neither.
-    func addShareAndRunningTotal(all: [GroupValue], shown: [GroupValue], to result: inout ResultSet) throws(QueryError) {
+    /// and those above it, in the order shown (`shown`: positions in `all`). The total rows get neither.
+    func addShareAndRunningTotal(all: [GroupValue], shown: [Int], to result: inout ResultSet) throws(QueryError) {
         let logical = plan.logical
         guard logical.withShare || logical.withRunningTotal else { return }
         func amount(_ c: Cell) -> ExactDecimal? {
@@ -116,7 +117,8 @@ struct ResultShaper {
             throw QueryError(.overflow, at: nil)
         }
         var running = ExactDecimal(0)
-        for (i, g) in shown.enumerated() {
+        for (i, p) in shown.enumerated() {
+            let g = all[p]
             guard let v = amount(g.value) else {
                 if logical.withShare { result.rows[i].append(.empty) }
                 if logical.withRunningTotal { result.rows[i].append(.empty) }
@@ -141,9 +143,14 @@ struct ResultShaper {
         for i in result.totals.indices { result.totals[i] += Array(repeating: .empty, count: extra) }
     }
 
-    /// Groups in the order a result shows them: ascending by their keys, unless `order by`
-    /// names one key (that key, the key order breaking ties) or ranks them by value.
-    static func ordered(_ groups: [GroupValue], keys: [GroupKey], order: Order?, byEntries: Bool) -> [GroupValue] {
+    /// Groups in the order a result shows them (`order`).
+    static func ordered(_ groups: [GroupValue], keys: [GroupKey], order by: Order?, byEntries: Bool) -> [GroupValue] {
+        order(groups, keys: keys, order: by, byEntries: byEntries).map { groups[$0] }
+    }
+
+    /// The positions of the groups in the order a result shows them: ascending by their keys,
+    /// unless `order by` names one key (that key, the key order breaking ties) or ranks them by value.
+    static func order(_ groups: [GroupValue], keys: [GroupKey], order: Order?, byEntries: Bool) -> [Int] {
         let width = groups.map { $0.key.count }.min() ?? 0
         // Each key's distinct values ranked once (a few hundred names, their sort keys made
         // once), then groups ordered by their ranks: no comparison of names for every pair of
@@ -153,17 +160,18 @@ struct ResultShaper {
             var rank: [SortKey: Int] = [:]
             let sortKeys = groups.map { SortKey($0.key[i]) }
             for k in sortKeys { rank[k] = 0 }
-            for (r, k) in rank.keys.sorted(by: { SortKey.ascending([$0], [$1]) }).enumerated() { rank[k] = r }
+            for (r, k) in rank.keys.sorted().enumerated() { rank[k] = r }
             return sortKeys.map { rank[$0] ?? 0 }
         }
         var positions: [Int]
-        // The ranks of all keys folded into one number when they fit: one integer compared.
         let sizes = ranks.map { ($0.max() ?? 0) + 1 }
-        if let span = sizes.reduce(Optional(1), { p, n in p.flatMap { $0.multipliedReportingOverflow(by: n).overflow ? nil : $0 * n } }), span <= Int.max / max(1, groups.count) {
+        if sizes.allSatisfy({ $0 <= max(1 << 16, 4 * groups.count) }) {
+            positions = countingOrder(ranks, sizes: sizes, count: groups.count)
+        } else if let span = sizes.reduce(Optional(1), { p, n in p.flatMap { $0.multipliedReportingOverflow(by: n).overflow ? nil : $0 * n } }), span <= Int.max / max(1, groups.count) {
+            // The ranks of all keys folded into one number, with the group's position: a plain
+            // integer sort, ties (none unless two groups share every value) in their order.
             var folded = [Int](repeating: 0, count: groups.count)
             for (column, size) in zip(ranks, sizes) { for g in groups.indices { folded[g] = folded[g] * size + column[g] } }
-            // Each group's folded rank and position in one integer (span × groups fits): a plain
-            // integer sort, ties (none unless two groups share every value) in their order.
             let n = groups.count
             for g in groups.indices { folded[g] = folded[g] * n + g }
             folded.sort()
@@ -183,9 +191,28 @@ struct ResultShaper {
                 return a.offset < b.offset
             }.map(\.element)
         }
-        let rows = positions.map { groups[$0] }
-        if let order, order.key == .value { return ranked(rows, descending: order.descending, byEntries: byEntries) }
-        return rows
+        if let order, order.key == .value { return ranked(positions, of: groups, descending: order.descending, byEntries: byEntries) }
+        return positions
+    }
+
+    /// Positions 0..<n in ascending order of their ranks, key by key, ties in position order:
+    /// a stable counting sort by each key's ranks, the last key first (each pass is linear in
+    /// the groups and the key's ranks: no comparisons).
+    static func countingOrder(_ ranks: [[Int]], sizes: [Int], count n: Int) -> [Int] {
+        var positions = Array(0..<n)
+        var next = [Int](repeating: 0, count: n)
+        for (column, size) in zip(ranks, sizes).reversed() {
+            var start = [Int](repeating: 0, count: size + 1)
+            for r in column { start[r + 1] += 1 }
+            for r in 0..<size { start[r + 1] += start[r] }
+            for p in positions {
+                let r = column[p]
+                next[start[r]] = p
+                start[r] += 1
+            }
+            swap(&positions, &next)
+        }
+        return positions
     }
 
     /// The rank of each group's value of key `i`, from its code: each distinct code's value
@@ -215,20 +242,20 @@ struct ResultShaper {
 
     /// Distinct codes' ranks by their values' sort keys; equal values share a rank.
     static func rankedCodes(_ distinct: [(code: UInt32, sort: SortKey)]) -> [(UInt32, Int)] {
-        let sorted = distinct.sorted { SortKey.ascending([$0.sort], [$1.sort]) }
+        let sorted = distinct.sorted { $0.sort < $1.sort }
         var out: [(UInt32, Int)] = []
         out.reserveCapacity(sorted.count)
         var r = -1
         for (n, d) in sorted.enumerated() {
-            if n == 0 || SortKey.ascending([sorted[n - 1].sort], [d.sort]) { r += 1 }
+            if n == 0 || sorted[n - 1].sort < d.sort { r += 1 }
             out.append((d.code, r))
         }
         return out
     }
 
-    /// Ranked by the exact value (counts by count; `order by count` by the number of entries
-    /// whatever the aggregate), ties in key order; empty values last.
-    static func ranked(_ rows: [GroupValue], descending: Bool, byEntries: Bool) -> [GroupValue] {
+    /// The positions `order` of `groups` ranked by the exact value (counts by count; `order by
+    /// count` by the number of entries whatever the aggregate), ties in the order given; empty values last.
+    static func ranked(_ order: [Int], of groups: [GroupValue], descending: Bool, byEntries: Bool) -> [Int] {
         func rank(_ r: GroupValue) -> ExactDecimal? {
             if byEntries { return ExactDecimal(r.entries) }
             switch r.value {
@@ -238,18 +265,18 @@ struct ResultShaper {
             }
         }
         // Each rank made once, and positions sorted rather than the groups themselves.
-        let values = rows.map(rank)
-        return rows.indices.sorted { a, b in
+        let values = order.map { rank(groups[$0]) }
+        return order.indices.sorted { a, b in
             let x = values[a], y = values[b]
             if let x, let y, x != y { return descending ? y < x : x < y }
             if (x == nil) != (y == nil) { return x != nil }
             return a < b
-        }.map { rows[$0] }
+        }.map { order[$0] }
     }
 
     /// A key value as it sorts, worked out once: periods chronologically, currencies by code,
     /// names alphabetically in any letter case (then as written), a missing value last.
-    struct SortKey: Hashable {
+    struct SortKey: Hashable, Comparable {
         /// 1 for a missing value (last).
         var missing: Int
         var number: Int64
@@ -266,15 +293,12 @@ struct ResultShaper {
             }
         }
 
-        /// Ascending by each key in turn.
-        static func ascending(_ a: [SortKey], _ b: [SortKey]) -> Bool {
-            for (x, y) in zip(a, b) {
-                if x.missing != y.missing { return x.missing < y.missing }
-                if x.number != y.number { return x.number < y.number }
-                if x.lower != y.lower { return x.lower < y.lower }
-                if x.exact != y.exact { return x.exact < y.exact }
-            }
-            return false
+        /// Ascending: a missing value last, periods chronologically, names in any letter case, then as written.
+        static func < (x: SortKey, y: SortKey) -> Bool {
+            if x.missing != y.missing { return x.missing < y.missing }
+            if x.number != y.number { return x.number < y.number }
+            if x.lower != y.lower { return x.lower < y.lower }
+            return x.exact < y.exact
         }
     }
 
