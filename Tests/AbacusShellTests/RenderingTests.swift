@@ -112,11 +112,13 @@ import Testing
     }
 
     /// JSON rows are written as bytes a piece at a time: every kind of cell, across the boundary
-    /// of a piece (more rows than `Renderer.chunk`), reads back as the cells.
-    @Test func jsonWritesEveryKindOfCellAcrossPieces() throws {
+    /// of a piece (more rows than `Renderer.chunk`), reads back as the cells; and so do the rows
+    /// of a result long enough to be written by two threads, half each.
+    @Test(arguments: [Renderer.chunk * 2 + 3, Renderer.jsonHalvesFrom + 7])
+    func jsonWritesEveryKindOfCellAcrossPieces(count: Int) throws {
         let jpy = Currency(code: "JPY")!, kwd = Currency(code: "KWD")!
         let month = Period(unit: .month, code: 2025 * 12 + 9)
-        let rows: [[Cell]] = (0..<(Renderer.chunk * 2 + 3)).map { n in
+        let rows: [[Cell]] = (0..<count).map { n in
             [n % 2 == 0 ? .text("a\"b\\c\u{1}é\(n)") : .none, .period(n % 3 == 0 ? month : Period(unit: .day, code: Int32(n))),
              .currency(n % 2 == 0 ? jpy : kwd), .count(n * 1_000_003), .money(ExactDecimal(significand: Int128(n) * 12_345 - 600_000, scale: 3), n % 2 == 0 ? jpy : kwd),
              .names(n % 4 == 0 ? [] : ["x", "y\(n)"]), .empty]

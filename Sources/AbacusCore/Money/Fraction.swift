@@ -80,6 +80,8 @@ public struct Int256: Comparable, Sendable {
 
     /// The value times 10^k, or nil past 255 bits.
     public func timesPowerOfTen(_ k: Int) -> Int256? {
+        // Nearly always a value of 64 bits times at most 10^38: two 64-bit multiplications.
+        if k <= 38, let small = int128, let v = Int64(exactly: small) { return Int256(Int128(v), times: pow10[k]) }
         var v = self
         var k = k
         while k > 0 {
@@ -120,7 +122,7 @@ public struct Int256: Comparable, Sendable {
 
     /// The value divided by 10^digits, rounded half-even (to the nearest, ties to the even
     /// neighbour, alike on both sides of zero): what `WideDecimal.rescaled` does with a BigInt,
-    /// here on four 64-bit limbs, one hardware division per limb and step of 19 digits.
+    /// here on four 64-bit limbs, one division per limb and step of 19 digits (`LimbDivisor`).
     public func roundedHalfEven(droppingDigits digits: Int) -> Int256 {
         guard digits > 0 else { return self }
         let negative = high < 0
@@ -130,10 +132,10 @@ public struct Int256: Comparable, Sendable {
         var left = digits - 1
         while left > 0 {
             let k = Swift.min(left, 19)
-            if Int256.divide(&limbs, by: UInt64(pow10[k])) != 0 { sticky = true }
+            if LimbDivisor.powerOfTen[k].divide(&limbs) != 0 { sticky = true }
             left -= k
         }
-        let last = Int256.divide(&limbs, by: 10)
+        let last = LimbDivisor.ten.divide(&limbs)
         let q = Int256.magnitude(limbs)
         let up = last > 5 || (last == 5 && (sticky || limbs.0 & 1 == 1))
         return Int256.signed(up ? q.incremented : q, negative: negative)
@@ -143,11 +145,11 @@ public struct Int256: Comparable, Sendable {
     public func magnitudeSplit(atDigits digits: Int) -> (quotient: Int256, remainder: UInt128) {
         var limbs = magnitudeLimbs
         guard digits > 19 else {
-            let r = Int256.divide(&limbs, by: UInt64(pow10[digits]))
+            let r = LimbDivisor.powerOfTen[digits].divide(&limbs)
             return (Int256.magnitude(limbs), UInt128(r))
         }
-        let r1 = Int256.divide(&limbs, by: UInt64(pow10[19]))
-        let r2 = Int256.divide(&limbs, by: UInt64(pow10[digits - 19]))
+        let r1 = LimbDivisor.powerOfTen[19].divide(&limbs)
+        let r2 = LimbDivisor.powerOfTen[digits - 19].divide(&limbs)
         return (Int256.magnitude(limbs), UInt128(r2) * UInt128(pow10[19]) + UInt128(r1))
     }
 
@@ -158,16 +160,6 @@ public struct Int256: Comparable, Sendable {
         let mh = negative ? ~UInt128(bitPattern: high) &+ (ml == 0 ? 1 : 0) : UInt128(bitPattern: high)
         return (UInt64(truncatingIfNeeded: ml), UInt64(truncatingIfNeeded: ml >> 64),
                 UInt64(truncatingIfNeeded: mh), UInt64(truncatingIfNeeded: mh >> 64))
-    }
-
-    /// Divides four limbs (least significant first) by `d` in place; the remainder.
-    private static func divide(_ limbs: inout (UInt64, UInt64, UInt64, UInt64), by d: UInt64) -> UInt64 {
-        var r: UInt64 = 0
-        (limbs.3, r) = d.dividingFullWidth((r, limbs.3))
-        (limbs.2, r) = d.dividingFullWidth((r, limbs.2))
-        (limbs.1, r) = d.dividingFullWidth((r, limbs.1))
-        (limbs.0, r) = d.dividingFullWidth((r, limbs.0))
-        return r
     }
 
     private static func magnitude(_ limbs: (UInt64, UInt64, UInt64, UInt64)) -> Int256 {
@@ -183,6 +175,66 @@ public struct Int256: Comparable, Sendable {
     /// A magnitude with a digit dropped (below 2^252: its negation exists) with a sign.
     static func signed(_ magnitude: Int256, negative: Bool) -> Int256 {
         negative ? (magnitude.negated ?? magnitude) : magnitude
+    }
+}
+
+/// A 64-bit divisor with its reciprocal worked out once, so that dividing by it takes two
+/// multiplications instead of a division (Möller and Granlund, "Improved division by
+/// invariant integers", 2011, algorithm 4): a 128-by-64-bit division that Swift cannot prove
+/// fits 64 bits becomes a library call several times slower.
+struct LimbDivisor {
+    /// The divisor shifted left until its top bit is set, and by how much.
+    let normalized: UInt64
+    let shift: Int
+    /// ⌊(2^128 − 1) / normalized⌋ − 2^64.
+    let reciprocal: UInt64
+
+    init(_ d: UInt64) {
+        precondition(d > 0)
+        shift = d.leadingZeroBitCount
+        normalized = d << shift
+        let (q, _) = (UInt128(~normalized) << 64 | UInt128(UInt64.max)).quotientAndRemainder(dividingBy: UInt128(normalized))
+        reciprocal = UInt64(truncatingIfNeeded: q)
+    }
+
+    static let ten = LimbDivisor(10)
+    /// 10^0 ... 10^19.
+    static let powerOfTen: [LimbDivisor] = (0...19).map { LimbDivisor(UInt64(pow10[$0])) }
+
+    /// (high, low) ÷ normalized, for high < normalized: the quotient and remainder.
+    @inline(__always)
+    private func step(_ high: UInt64, _ low: UInt64) -> (UInt64, UInt64) {
+        let p = reciprocal.multipliedFullWidth(by: high)
+        let (q0, carry) = p.low.addingReportingOverflow(low)
+        var q1 = p.high &+ high &+ (carry ? 1 : 0) &+ 1
+        var r = low &- q1 &* normalized
+        if r > q0 { q1 &-= 1; r &+= normalized }
+        if _slowPath(r >= normalized) { q1 &+= 1; r &-= normalized }
+        return (q1, r)
+    }
+
+    /// Divides four limbs (least significant first) by the divisor in place; the remainder.
+    @inline(__always)
+    func divide(_ limbs: inout (UInt64, UInt64, UInt64, UInt64)) -> UInt64 {
+        var r: UInt64
+        guard shift > 0 else {
+            r = 0
+            (limbs.3, r) = step(r, limbs.3)
+            (limbs.2, r) = step(r, limbs.2)
+            (limbs.1, r) = step(r, limbs.1)
+            (limbs.0, r) = step(r, limbs.0)
+            return r
+        }
+        // The dividend shifted as the divisor was: five limbs, the top one below the divisor.
+        let s = UInt64(shift), back = 64 - s
+        r = limbs.3 >> back
+        let u3 = limbs.3 << s | limbs.2 >> back, u2 = limbs.2 << s | limbs.1 >> back
+        let u1 = limbs.1 << s | limbs.0 >> back, u0 = limbs.0 << s
+        (limbs.3, r) = step(r, u3)
+        (limbs.2, r) = step(r, u2)
+        (limbs.1, r) = step(r, u1)
+        (limbs.0, r) = step(r, u0)
+        return r >> s
     }
 }
 

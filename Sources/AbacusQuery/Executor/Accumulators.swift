@@ -219,6 +219,12 @@ struct Accumulators {
     /// one multiplication each: in 256 bits nearly always, in BigInt only past them.
     func sum(_ g: Int) -> BoundedValue {
         let base = base(g)
+        // The group's slots read in place, each once.
+        if let dense, let s = dense.sums.baseAddress, let e = dense.errors.baseAddress, let v = alignedSum(s + base, e + base) { return v }
+        if dense == nil, base + slotCount <= sums.count,
+           let v = sums.withUnsafeBufferPointer({ s in errors.withUnsafeBufferPointer { e in alignedSum(s.baseAddress.unsafelyUnwrapped + base, e.baseAddress.unsafelyUnwrapped + base) } }) {
+            return v
+        }
         var top = Int.min
         for s in 0..<slotCount where sum(at: base + s) != .zero { top = max(top, slots.scales[s]) }
         guard top != Int.min else { return BoundedValue(approximate: .zero) }
@@ -239,6 +245,25 @@ struct Accumulators {
             if slots.inexact[s] { wideError += (BigInt(self.error(at: i)) + (errorOverflows[i] ?? BigInt(0))) * 5 * bigPowerOfTen(k) }
         }
         return BoundedValue(approximate: WideDecimal(wideValue, scale: top), error: WideDecimal(wideError, scale: top + 1))
+    }
+
+    /// A group's sum over its slots (`sums`, `errors`: its first slot's) in 256 bits; nil when
+    /// it does not fit them.
+    private func alignedSum(_ sums: UnsafePointer<Int256>, _ errors: UnsafePointer<Int128>) -> BoundedValue? {
+        let scales = slots.scales, inexact = slots.inexact
+        var top = Int.min
+        for s in 0..<slotCount where sums[s] != .zero { top = max(top, scales[s]) }
+        guard top != Int.min else { return BoundedValue(approximate: .zero) }
+        var value = Int256.zero, error = Int256.zero
+        for s in 0..<slotCount where sums[s] != .zero {
+            let k = top - scales[s]
+            guard let shifted = sums[s].timesPowerOfTen(k), !value.add(shifted) else { return nil }
+            // ½ unit at scale top (×10 at scale top + 1 is 5).
+            if inexact[s] {
+                guard errorOverflows.isEmpty, let e = Int256(errors[s], times: 5).timesPowerOfTen(k), !error.add(e) else { return nil }
+            }
+        }
+        return BoundedValue(approximate: value, scale: top, error: error)
     }
 
     /// The part of group g's sum made with exact factors only.

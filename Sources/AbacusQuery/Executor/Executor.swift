@@ -458,15 +458,19 @@ public struct Executor: Sendable {
 
 
     /// `transform` of each of 0..<count, in order: the two halves at once when there are many
-    /// and a second processor (each half its own array, joined). `transform` only reads.
+    /// and a second processor (each half written in place by its own thread). `transform` only reads.
     static func mapInHalves<T>(_ count: Int, _ transform: @escaping (Int) -> T) -> [T] {
         guard count >= 2048, onlineProcessors > 1 else { return (0..<count).map(transform) }
-        let halves = [Slot<[T]>(), Slot<[T]>()]
         let job = ReadOnly(transform)
-        DispatchQueue.concurrentPerform(iterations: 2) { k in
-            halves[k].value = (count * k / 2..<count * (k + 1) / 2).map(job.value)
+        // Each half written in place by its thread (no copy of the halves into one array).
+        return [T](unsafeUninitializedCapacity: count) { buffer, initialized in
+            let out = ReadOnly(buffer.baseAddress)
+            DispatchQueue.concurrentPerform(iterations: 2) { k in
+                guard let base = out.value else { return }
+                for i in count * k / 2..<count * (k + 1) / 2 { (base + i).initialize(to: job.value(i)) }
+            }
+            initialized = count
         }
-        return (halves[0].value ?? []) + (halves[1].value ?? [])
     }
 
     /// Rows of the posting lists of `index.codes` inside `range`, ascending.
