@@ -500,7 +500,7 @@ extension Executor {
                 }
             }
         }
-        return Scan(groups: groups, acc: acc, tally: tally, filterTally: filterTally, counting: counting)
+        return Scan(groups: groups, acc: acc, tally: tally, filterTally: filterTally)
     }
 
     /// A filter of masks over code columns and day ranges, all of which must hold: the usual

@@ -131,7 +131,7 @@ public struct Executor: Sendable {
             var total = BoundedValue(approximate: .zero)
             var n = 0
             for g in groups {
-                let v = scan.sums[g]
+                let v = scan.sum(g)
                 total = BoundedValue(approximate: total.approximate + v.approximate, error: total.error + v.error)
                 n += scan.acc.counts[g]
             }
@@ -142,7 +142,7 @@ public struct Executor: Sendable {
             if let r = total.roundedIfCertain(toScale: target.minorUnits) { return .money(r, target) }
             let missing = Set(groups.filter { exact[$0] == nil })
             if !missing.isEmpty { exact.merge(try exactSums(plan, keys: keys, converter: converter, groups: missing, scan: scan)) { a, _ in a } }
-            var f = groups.reduce(Fraction.zero) { $0 + (exact[$1] ?? Fraction(scan.sums[$1].approximate)) }
+            var f = groups.reduce(Fraction.zero) { $0 + (exact[$1] ?? Fraction(scan.sum($1).approximate)) }
             if plan.aggregate == .avg { f = f.divided(by: n) }
             guard let r = f.rounded(toScale: target.minorUnits) else { throw QueryError(.overflow, at: nil) }
             return .money(r, target)
@@ -184,16 +184,16 @@ public struct Executor: Sendable {
         let tally: ConversionTally
         /// The rates the `where amount …` filter converted at, when the aggregate converts nothing itself (`count`).
         let filterTally: ConversionTally?
-        /// Each group's sum, worked out once (none for a count, which reads no sums).
-        let sums: [BoundedValue]
-
-        init(groups: Grouper, acc: Accumulators, tally: ConversionTally, filterTally: ConversionTally? = nil, counting: Bool) {
+        init(groups: Grouper, acc: Accumulators, tally: ConversionTally, filterTally: ConversionTally? = nil) {
             self.groups = groups
             self.acc = acc
             self.tally = tally
             self.filterTally = filterTally
-            sums = counting ? [] : Executor.mapInHalves(acc.groupCount, acc.sum)
         }
+
+        /// Group `g`'s sum, worked out from its accumulators where it is needed (nearly always
+        /// once: to be rounded), not kept for every group.
+        func sum(_ g: Int) -> BoundedValue { acc.sum(g) }
 
         /// Group `g`'s sum or average rounded to `scale` where the approximation settles the
         /// rounding (as `value` rounds it); nil where it does not, and for the other aggregates.
@@ -201,14 +201,15 @@ public struct Executor: Sendable {
             guard aggregate == .sum || aggregate == .avg, !acc.overflowed else { return nil }
             let n = acc.counts[g]
             if aggregate == .avg && n == 0 { return nil }
-            return (aggregate == .avg ? sums[g].divided(by: n) : sums[g]).roundedIfCertain(toScale: scale)
+            let s = sum(g)
+            return (aggregate == .avg ? s.divided(by: n) : s).roundedIfCertain(toScale: scale)
         }
 
         /// Whether group `g`'s sum needs working out exactly to be rounded (a quotient
         /// factor's error straddles a rounding boundary).
         func needsExactSum(_ g: Int, _ aggregate: Aggregate, scale: Int) -> Bool {
             guard aggregate == .sum || aggregate == .avg else { return false }
-            let s = sums[g]
+            let s = sum(g)
             guard !s.isExact else { return false }
             let n = acc.counts[g]
             let v = aggregate == .avg && n > 0 ? s.divided(by: n) : s
@@ -225,10 +226,11 @@ public struct Executor: Sendable {
             case .sum, .avg:
                 if aggregate == .avg && n == 0 { return nil }
                 if acc.overflowed { throw QueryError(.overflow, at: nil) }
-                var v = sums[g]
+                let s = sum(g)
+                var v = s
                 if aggregate == .avg { v = v.divided(by: n) }
                 if let r = v.roundedIfCertain(toScale: scale) { return r }
-                guard var f = exact ?? (sums[g].isExact ? Fraction(sums[g].approximate) : nil) else {
+                guard var f = exact ?? (s.isExact ? Fraction(s.approximate) : nil) else {
                     throw QueryError(.overflow, at: nil)
                 }
                 if aggregate == .avg { f = f.divided(by: n) }
@@ -346,7 +348,7 @@ public struct Executor: Sendable {
             _ = try countEntries(plan, converter: converter, into: &entriesState)
             state.acc.takeCounts(of: entriesState.acc)
         }
-        return Scan(groups: state.groups, acc: state.acc, tally: state.tally, filterTally: filterTally, counting: plan.aggregate == .count)
+        return Scan(groups: state.groups, acc: state.acc, tally: state.tally, filterTally: filterTally)
     }
 
     /// A split view's rows counted as entries: each entry once per group, however many of its
