@@ -157,8 +157,10 @@ struct Grouper {
         return g
     }
 
-    /// The number of a key's group, if it has one (in a numbering without `appendNew`, or `indexed()`).
+    /// The number of a key's group, if it has one (looked for one by one in a numbering that
+    /// `appendNew` left out of the table: make it `indexed()` first to look up many).
     func lookup(_ key: GroupCodes) -> Int? {
+        guard !unindexed else { return keyOf.indices.dropFirst().first { keyOf[$0] == key } }
         let mask = table.count - 1
         var i = Int(truncatingIfNeeded: key.mixed) & mask
         while true {
