@@ -346,22 +346,7 @@ public struct BoundedValue {
     /// Rounded half-even to `scale` decimals when every value within the error rounds the
     /// same way; nil when the exact value is needed to decide (or past 38 digits).
     public func roundedIfCertain(toScale scale: Int) -> ExactDecimal? {
-        if let small, scale <= small.scale {
-            let drop = small.scale - scale
-            if small.error == .zero { return BoundedValue.decimal(small.approximate.roundedHalfEven(droppingDigits: drop), scale: scale) }
-            // The approximation and both ends of its error, at the error's scale.
-            if let a = small.approximate.timesPowerOfTen(1), let r = BoundedValue.roundedIfCertain(a, within: small.error, droppingDigits: drop + 1) {
-                return r.map { BoundedValue.decimal($0, scale: scale) } ?? nil
-            }
-            if let a = small.approximate.timesPowerOfTen(1), let e = small.error.negated {
-                var low = a, high = a
-                if !low.add(e), !high.add(small.error) {
-                    let r = a.roundedHalfEven(droppingDigits: drop + 1)
-                    guard low.roundedHalfEven(droppingDigits: drop + 1) == r, high.roundedHalfEven(droppingDigits: drop + 1) == r else { return nil }
-                    return BoundedValue.decimal(r, scale: scale)
-                }
-            }
-        }
+        if let small, let r = BoundedValue.roundedIfCertain(small.approximate, scale: small.scale, error: small.error, toScale: scale) { return r }
         let approximate = self.approximate, error = self.error
         guard let r = approximate.rounded(toScale: scale) else { return nil }
         if error.significand == 0 { return r }
@@ -369,6 +354,25 @@ public struct BoundedValue {
         let high = approximate + error
         guard let a = low.rounded(toScale: scale), let b = high.rounded(toScale: scale), a == r, b == r else { return nil }
         return r
+    }
+
+    /// `approximate` at `scale`, within `error` (non-negative) at `scale + 1`, rounded half-even
+    /// to `target` decimals in 256 bits, with no bounded value made: `.some(nil)` when the exact
+    /// value is needed to decide (or past 38 digits); nil when 256 bits cannot tell and the
+    /// BigInt form must.
+    public static func roundedIfCertain(_ approximate: Int256, scale: Int, error: Int256, toScale target: Int) -> ExactDecimal?? {
+        guard target <= scale else { return nil }
+        let drop = scale - target
+        if error == .zero { return .some(decimal(approximate.roundedHalfEven(droppingDigits: drop), scale: target)) }
+        // The approximation and both ends of its error, at the error's scale.
+        guard let a = approximate.timesPowerOfTen(1) else { return nil }
+        if let r = roundedIfCertain(a, within: error, droppingDigits: drop + 1) { return .some(r.flatMap { decimal($0, scale: target) }) }
+        guard let e = error.negated else { return nil }
+        var low = a, high = a
+        guard !low.add(e), !high.add(error) else { return nil }
+        let r = a.roundedHalfEven(droppingDigits: drop + 1)
+        guard low.roundedHalfEven(droppingDigits: drop + 1) == r, high.roundedHalfEven(droppingDigits: drop + 1) == r else { return .some(nil) }
+        return .some(decimal(r, scale: target))
     }
 
     /// `a` with `digits` (1...38) dropped, rounded half-even, when every value within `e` of it

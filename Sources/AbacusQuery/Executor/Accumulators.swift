@@ -218,26 +218,14 @@ struct Accumulators {
     /// place per unit of amount. Slots are aligned to the finest scale among those in use,
     /// one multiplication each: in 256 bits nearly always, in BigInt only past them.
     func sum(_ g: Int) -> BoundedValue {
-        let base = base(g)
-        // The group's slots read in place, each once.
-        if let dense, let s = dense.sums.baseAddress, let e = dense.errors.baseAddress, let v = alignedSum(s + base, e + base) { return v }
-        if dense == nil, base + slotCount <= sums.count,
-           let v = sums.withUnsafeBufferPointer({ s in errors.withUnsafeBufferPointer { e in alignedSum(s.baseAddress.unsafelyUnwrapped + base, e.baseAddress.unsafelyUnwrapped + base) } }) {
-            return v
+        switch aligned(g) {
+        case .zero: return BoundedValue(approximate: .zero)
+        case .value(let value, let scale, let error): return BoundedValue(approximate: value, scale: scale, error: error)
+        case .tooWide: break
         }
+        let base = base(g)
         var top = Int.min
         for s in 0..<slotCount where sum(at: base + s) != .zero { top = max(top, slots.scales[s]) }
-        guard top != Int.min else { return BoundedValue(approximate: .zero) }
-        var value = Int256.zero, error = Int256.zero, fits = true
-        for s in 0..<slotCount where fits && sum(at: base + s) != .zero {
-            let i = base + s, k = top - slots.scales[s]
-            if let shifted = sum(at: i).timesPowerOfTen(k), !value.add(shifted) {} else { fits = false }
-            // ½ unit at scale top (×10 at scale top + 1 is 5).
-            if slots.inexact[s] {
-                if errorOverflows.isEmpty, let e = Int256(self.error(at: i), times: 5).timesPowerOfTen(k), !error.add(e) {} else { fits = false }
-            }
-        }
-        if fits { return BoundedValue(approximate: value, scale: top, error: error) }
         var wideValue = BigInt(0), wideError = BigInt(0)
         for s in 0..<slotCount where sum(at: base + s) != .zero {
             let i = base + s, k = top - slots.scales[s]
@@ -247,23 +235,44 @@ struct Accumulators {
         return BoundedValue(approximate: WideDecimal(wideValue, scale: top), error: WideDecimal(wideError, scale: top + 1))
     }
 
-    /// A group's sum over its slots (`sums`, `errors`: its first slot's) in 256 bits; nil when
-    /// it does not fit them.
-    private func alignedSum(_ sums: UnsafePointer<Int256>, _ errors: UnsafePointer<Int128>) -> BoundedValue? {
-        let scales = slots.scales, inexact = slots.inexact
+    /// Group g's sum rounded half-even to `scale` decimals where its 256-bit approximation
+    /// settles it, with no bounded value made (nearly every group): `.some(nil)` when the exact
+    /// sum is needed; nil when the bounded value must decide.
+    func roundedSum(_ g: Int, toScale scale: Int) -> ExactDecimal?? {
+        guard case .value(let value, let top, let error) = aligned(g) else { return nil }
+        return BoundedValue.roundedIfCertain(value, scale: top, error: error, toScale: scale)
+    }
+
+    /// A group's slots added up at the finest scale among those in use, with the bound of the
+    /// error: ½ unit of each inexact factor's last place per unit of amount (at one more decimal).
+    enum Aligned { case zero, value(Int256, scale: Int, error: Int256), tooWide }
+
+    /// Group g's slots aligned, one multiplication each, read in place, each once.
+    private func aligned(_ g: Int) -> Aligned {
+        guard slotCount > 0 else { return .zero }
+        let base = base(g)
+        if let dense {
+            guard let s = dense.sums.baseAddress, let e = dense.errors.baseAddress else { return .zero }
+            return aligned(s + base, e + base)
+        }
+        guard base + slotCount <= sums.count else { return .zero }
+        return sums.withUnsafeBufferPointer { s in errors.withUnsafeBufferPointer { e in aligned(s.baseAddress.unsafelyUnwrapped + base, e.baseAddress.unsafelyUnwrapped + base) } }
+    }
+
+    private func aligned(_ sums: UnsafePointer<Int256>, _ errors: UnsafePointer<Int128>) -> Aligned {
         var top = Int.min
-        for s in 0..<slotCount where sums[s] != .zero { top = max(top, scales[s]) }
-        guard top != Int.min else { return BoundedValue(approximate: .zero) }
+        for s in 0..<slotCount where sums[s] != .zero { top = max(top, slots.scales[s]) }
+        guard top != Int.min else { return .zero }
         var value = Int256.zero, error = Int256.zero
         for s in 0..<slotCount where sums[s] != .zero {
-            let k = top - scales[s]
-            guard let shifted = sums[s].timesPowerOfTen(k), !value.add(shifted) else { return nil }
+            let k = top - slots.scales[s]
+            guard let shifted = k == 0 ? sums[s] : sums[s].timesPowerOfTen(k), !value.add(shifted) else { return .tooWide }
             // ½ unit at scale top (×10 at scale top + 1 is 5).
-            if inexact[s] {
-                guard errorOverflows.isEmpty, let e = Int256(errors[s], times: 5).timesPowerOfTen(k), !error.add(e) else { return nil }
+            if slots.inexact[s] {
+                guard errorOverflows.isEmpty, let e = Int256(errors[s], times: 5).timesPowerOfTen(k), !error.add(e) else { return .tooWide }
             }
         }
-        return BoundedValue(approximate: value, scale: top, error: error)
+        return .value(value, scale: top, error: error)
     }
 
     /// The part of group g's sum made with exact factors only.

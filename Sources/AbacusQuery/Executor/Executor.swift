@@ -201,6 +201,7 @@ public struct Executor: Sendable {
             guard aggregate == .sum || aggregate == .avg, !acc.overflowed else { return nil }
             let n = acc.counts[g]
             if aggregate == .avg && n == 0 { return nil }
+            if aggregate == .sum, let r = acc.roundedSum(g, toScale: scale) { return r }
             let s = sum(g)
             return (aggregate == .avg ? s.divided(by: n) : s).roundedIfCertain(toScale: scale)
         }
