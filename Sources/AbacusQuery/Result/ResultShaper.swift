@@ -163,25 +163,7 @@ struct ResultShaper {
             for (r, k) in rank.keys.sorted().enumerated() { rank[k] = r }
             return sortKeys.map { rank[$0] ?? 0 }
         }
-        var positions: [Int]
-        let sizes = ranks.map { ($0.max() ?? 0) + 1 }
-        if sizes.allSatisfy({ $0 <= max(1 << 16, 4 * groups.count) }) {
-            positions = countingOrder(ranks, sizes: sizes, count: groups.count)
-        } else if let span = sizes.reduce(Optional(1), { p, n in p.flatMap { $0.multipliedReportingOverflow(by: n).overflow ? nil : $0 * n } }), span <= Int.max / max(1, groups.count) {
-            // The ranks of all keys folded into one number, with the group's position: a plain
-            // integer sort, ties (none unless two groups share every value) in their order.
-            var folded = [Int](repeating: 0, count: groups.count)
-            for (column, size) in zip(ranks, sizes) { for g in groups.indices { folded[g] = folded[g] * size + column[g] } }
-            let n = groups.count
-            for g in groups.indices { folded[g] = folded[g] * n + g }
-            folded.sort()
-            positions = folded.map { $0 % n }
-        } else {
-            positions = groups.indices.sorted { a, b in
-                for column in ranks where column[a] != column[b] { return column[a] < column[b] }
-                return a < b
-            }
-        }
+        var positions = countingOrder(ranks, count: groups.count)
         // `order by KEY`: that key alone, the order above breaking ties (a stable sort).
         if case .key(let k)? = order?.key, let i = keys.firstIndex(of: k), i < width, let descending = order?.descending {
             let column = ranks[i]
@@ -196,12 +178,13 @@ struct ResultShaper {
     }
 
     /// Positions 0..<n in ascending order of their ranks, key by key, ties in position order:
-    /// a stable counting sort by each key's ranks, the last key first (each pass is linear in
-    /// the groups and the key's ranks: no comparisons).
-    static func countingOrder(_ ranks: [[Int]], sizes: [Int], count n: Int) -> [Int] {
+    /// a stable counting sort by each key's ranks, the last key first. A key's ranks are fewer
+    /// than its distinct values, so fewer than the groups: each pass is linear in the groups.
+    static func countingOrder(_ ranks: [[Int]], count n: Int) -> [Int] {
         var positions = Array(0..<n)
         var next = [Int](repeating: 0, count: n)
-        for (column, size) in zip(ranks, sizes).reversed() {
+        for column in ranks.reversed() {
+            let size = (column.max() ?? 0) + 1
             var start = [Int](repeating: 0, count: size + 1)
             for r in column { start[r + 1] += 1 }
             for r in 0..<size { start[r + 1] += start[r] }
