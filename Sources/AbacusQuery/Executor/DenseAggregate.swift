@@ -349,7 +349,7 @@ extension Executor {
     }
 
     /// How a dense scan finds a row's group: `DenseKey` taken apart.
-    enum DenseKind { case none, codes, currency, period, tags, product, compact, codesAndTag, codesAndOther }
+    enum DenseKind { case none, codes, currency, period, tags, product, compact, codesAndTag }
 
     /// Whether a dense scan's slots are shared between scales (`SumSlots.scaled`): a type, so that
     /// the scan is compiled twice and the unscaled one weighs no error sum and scales no product.
@@ -602,8 +602,6 @@ extension Executor {
         var productGroup: [Int32] = [], number: [Int32] = []
         var productFrom = 0
         var codeStride = 0
-        // `codesAndOther`: the other key, one of `codes` (`column2`), `currency` or `period` (`table`, `base`).
-        var otherKind = DenseKind.none, column2: StoreColumn<UInt32> = [], otherStride = 0
         switch key {
         case .none: kind = .none
         case .codes(let c, _): (kind, column) = (.codes, c)
@@ -621,17 +619,6 @@ extension Executor {
         case .product(let parts, let strides, _, _):
             if let groups {
                 (kind, productGroup, number, productFrom) = (.compact, groups.0, groups.number, groups.from)
-            } else if parts.count == 2, let c = parts.firstIndex(where: { if case .codes = $0 { return true } else { return false } }),
-                      case .codes(let first, _) = parts[c] {
-                // A code column and one other key (`party, month`, `category, book`): the group
-                // from the row itself, both columns read as the row is (no pass ahead).
-                (kind, column, codeStride, otherStride) = (.codesAndOther, first, strides[c], strides[1 - c])
-                switch parts[1 - c] {
-                case .codes(let second, _): (otherKind, column2) = (.codes, second)
-                case .currency(let t, _): (otherKind, table) = (.currency, t)
-                case .period(let t, let b, _): (otherKind, table, base) = (.period, t, b)
-                default: (kind, productGroup) = (.product, Executor.productGroups(parts, strides, rows: rows, store: store))
-                }
             } else {
                 (kind, productGroup) = (.product, Executor.productGroups(parts, strides, rows: rows, store: store))
             }
@@ -657,14 +644,6 @@ extension Executor {
                 let t = Int(tagStart[row])
                 let tag = t == Int(tagStart[row + 1]) ? 0 : Int(tagCodes[t]) &+ 1
                 return 1 &+ Int(column[row]) &* codeStride &+ tag &* tagStride
-            case .codesAndOther:
-                let other: Int
-                switch otherKind {
-                case .codes: other = Int(column2[row])
-                case .currency: other = Int(table[Int(rowCurrency[row].packed)])
-                default: other = Int(table[Int(days[row] - base)])
-                }
-                return 1 &+ Int(column[row]) &* codeStride &+ other &* otherStride
             }
         }
         /// The row's groups after its first, for a row with several tags: tag position t is
