@@ -109,7 +109,7 @@ public struct StoreCache: Sendable {
                 guard fd >= 0, fstat(fd, &now) == 0, now.st_mode & S_IFMT == S_IFREG, UInt64(now.st_size) == stamp.size else {
                     if fd >= 0 { close(fd) }
                     hashing.forEach { close($0.fd) }
-                    note(changed(name))
+                    note(StoreCache.changed(name))
                     return nil
                 }
                 hashing.append(FileHashing(fd: fd, size: Int(now.st_size)))
@@ -145,7 +145,6 @@ public struct StoreCache: Sendable {
     static func changed(_ name: String) -> String {
         "note: \(ShownText.shown(name, limit: 1000)) changed since its store image was saved; reading the JSON"
     }
-    func changed(_ name: String) -> String { StoreCache.changed(name) }
 
     // MARK: Saving an image
 
