@@ -230,7 +230,6 @@ extension SQLEngine {
     /// The first statement (and, with a test of amounts, the count of the entries that pass),
     /// the calendar worked out by the in-memory resolver; a missing or too old rate fails here.
     func rates(_ plan: LogicalPlan, target: Currency, lowering: SQLLowering, in session: Session) throws(QueryError) -> ConvertedRates? {
-        let ledger = session.ledger
         let conversion = SQLConversion(lowering: lowering, target: target)
         guard let needsSQL = conversion.needs else { return nil }
 
