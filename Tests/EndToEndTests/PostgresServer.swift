@@ -147,6 +147,7 @@ final class PostgresServer: @unchecked Sendable {
     }
 
     /// `capture` false for a command that leaves a server running: it would hold the pipes open.
+    @discardableResult
     static func run(_ command: [String], asServerUser: Bool = true, capture: Bool = true) throws -> String {
         let p = Process()
         var args = command
