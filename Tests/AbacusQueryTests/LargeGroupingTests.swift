@@ -256,6 +256,44 @@ import Testing
         try check(inexact, "sum entries in INR at market by category", "50000000000000000000000000000000000.01")
     }
 
+    /// The dense scan reads a row's first tag with no branch (it reads a neighbour's tag, or the
+    /// last one, when the row has none): a ledger without any tag, tagless rows at either end,
+    /// and rows of one to three tags must give what the general path gives, and the right counts.
+    @Test(arguments: [0, 1, 3])
+    func tagsAreGroupedRightAtTheEdges(mostTags: Int) throws {
+        // Row i has i % (mostTags + 1) tags: the first and last rows have none.
+        let n = 2 * (mostTags + 1) * 7 + 1
+        let entries = (0..<n).map { i in
+            let tags = (0..<(i % (mostTags + 1))).map { "\"t\((i + $0) % 5)\"" }
+            return "{\"id\": \"\(i)\", \"bookId\": \(i % 2 == 0 ? "\"h\"" : "\"u\""), \"amount\": -\(i + 1).25, \"date\": \"2025-01-\(String(format: "%02d", i % 28 + 1))\", \"category\": \"C\", \"tags\": [\(tags.joined(separator: ", "))]}"
+        }
+        let ledger = try LedgerLoader.load(documents: [("tags.json", """
+            {"version": 1, "defaultCurrency": "INR",
+             "books": [{"id": "h", "name": "H", "currency": "INR"}, {"id": "u", "name": "U", "currency": "USD"}],
+             "entries": [\(entries.joined(separator: ",\n"))],
+             "rates": [{"base": "USD", "date": "2025-01-01", "rates": {"INR": 83.3}}]}
+            """)])
+        let today = Day(year: 2025, month: 12, day: 31)!
+        for q in ["count entries by tag", "sum expenses in INR by tag", "sum expenses in INR by book, tag", "count entries by tag, book, day",
+                  "sum expenses in USD by tag, day"] {
+            LargeGroupingTests.expectKernelsAgree(ledger, today, q, [(2, 0), (2, Executor.compactAbove), (Executor.parallelRows, 0)])
+        }
+        let dense = Session(ledger: ledger, today: today)
+        dense.parallelRows = 2
+        let counts = try dense.run("count entries by tag").rows.map { row -> String in
+            if case .text(let tag) = row[0], case .count(let c) = row[1] { return "\(tag)=\(c)" }
+            if case .none = row[0], case .count(let c) = row[1] { return "none=\(c)" }
+            return "?"
+        }
+        var expected: [String: Int] = [:]
+        for i in 0..<n {
+            let k = i % (mostTags + 1)
+            if k == 0 { expected["none", default: 0] += 1 }
+            for j in 0..<k { expected["t\((i + j) % 5)", default: 0] += 1 }
+        }
+        #expect(Set(counts) == Set(expected.map { "\($0.key)=\($0.value)" }), "\(mostTags) tags at most")
+    }
+
     @Test func mapInHalvesKeepsTheOrder() {
         for n in [0, 1, 2047, 2048, 2049, 10_001] {
             #expect(Executor.mapInHalves(n) { $0 &* 7 &+ 1 } == (0..<n).map { $0 &* 7 &+ 1 })

@@ -239,8 +239,7 @@ struct Accumulators {
     /// settles it, with no bounded value made (nearly every group): `.some(nil)` when the exact
     /// sum is needed; nil when the bounded value must decide.
     func roundedSum(_ g: Int, toScale scale: Int) -> ExactDecimal?? {
-        guard case .value(let value, let top, let error) = aligned(g) else { return nil }
-        return BoundedValue.roundedIfCertain(value, scale: top, error: error, toScale: scale)
+        withReader { $0.roundedSum(g, toScale: scale) }
     }
 
     /// A group's slots added up at the finest scale among those in use, with the bound of the
@@ -249,33 +248,28 @@ struct Accumulators {
 
     /// Group g's slots aligned, one multiplication each, read in place, each once.
     private func aligned(_ g: Int) -> Aligned {
-        guard slotCount > 0 else { return .zero }
-        let base = base(g)
-        if let dense {
-            guard let s = dense.sums.baseAddress, let e = dense.errors.baseAddress else { return .zero }
-            return aligned(s + base, e + base)
-        }
-        guard base + slotCount <= sums.count else { return .zero }
-        return sums.withUnsafeBufferPointer { s in errors.withUnsafeBufferPointer { e in aligned(s.baseAddress.unsafelyUnwrapped + base, e.baseAddress.unsafelyUnwrapped + base) } }
+        withReader { $0.aligned(g) }
     }
 
-    private func aligned(_ sums: UnsafePointer<Int256>, _ errors: UnsafePointer<Int128>) -> Aligned {
-        var top = Int.min
-        for s in 0..<slotCount where sums[s] != .zero { top = max(top, slots.scales[s]) }
-        guard top != Int.min else { return .zero }
-        var value = Int256.zero, error = Int256.zero
-        for s in 0..<slotCount where sums[s] != .zero {
-            let k = top - slots.scales[s]
-            guard let shifted = k == 0 ? sums[s] : sums[s].timesPowerOfTen(k), !value.add(shifted) else { return .tooWide }
-            // ½ unit at scale top (×10 at scale top + 1 is 5).
-            if slots.inexact[s] {
-                guard errorOverflows.isEmpty, let e = Int256(errors[s], times: 5).timesPowerOfTen(k), !error.add(e) else { return .tooWide }
+    /// The sums and error sums read in place through pointers taken once, for as many groups
+    /// as `body` reads: reading them through `self` group by group retains the buffers each
+    /// time, and two threads retaining one buffer contend for its reference count.
+    func withReader<R>(_ body: (SumReader) -> R) -> R {
+        slots.scales.withUnsafeBufferPointer { scales in
+            slots.inexact.withUnsafeBufferPointer { inexact in
+                denseGroup.withUnsafeBufferPointer { denseGroup in
+                    func read(_ s: UnsafePointer<Int256>?, _ e: UnsafePointer<Int128>?, cells: Int) -> R {
+                        body(SumReader(sums: s, errors: e, cells: cells, denseGroup: dense == nil ? nil : denseGroup.baseAddress, slotCount: slotCount,
+                                       scales: scales.baseAddress, inexact: inexact.baseAddress, errorsFit: errorOverflows.isEmpty))
+                    }
+                    if let dense { return read(UnsafePointer(dense.sums.baseAddress), UnsafePointer(dense.errors.baseAddress), cells: dense.sums.count) }
+                    return sums.withUnsafeBufferPointer { s in errors.withUnsafeBufferPointer { e in read(s.baseAddress, e.baseAddress, cells: s.count) } }
+                }
             }
         }
-        return .value(value, scale: top, error: error)
     }
 
-    /// The part of group g's sum made with exact factors only.
+    /// The part of group g's sum made with exact factors only.    /// The part of group g's sum made with exact factors only.
     func exactPart(_ g: Int) -> WideDecimal {
         var value = WideDecimal.zero
         for s in 0..<slotCount where !slots.inexact[s] {
@@ -291,3 +285,47 @@ func bigPowerOfTen(_ n: Int) -> BigInt {
 }
 
 private let bigPowersOfTen: [BigInt] = (0...2 * ExactDecimal.maxScale + 2).map { BigInt(10).power($0) }
+
+/// Group sums read in place (`Accumulators.withReader`): valid only inside the call that made it.
+struct SumReader {
+    let sums: UnsafePointer<Int256>?
+    let errors: UnsafePointer<Int128>?
+    /// How many sums there are (and error sums).
+    let cells: Int
+    /// Where each group's slots start, in slots (a dense scan's numbering); nil: g × slotCount.
+    let denseGroup: UnsafePointer<Int>?
+    let slotCount: Int
+    let scales: UnsafePointer<Int>?
+    let inexact: UnsafePointer<Bool>?
+    /// No error sum passed 128 bits.
+    let errorsFit: Bool
+
+    /// Group g's sum rounded half-even to `scale` decimals where its approximation settles it
+    /// (`Accumulators.roundedSum`).
+    @inline(__always)
+    func roundedSum(_ g: Int, toScale scale: Int) -> ExactDecimal?? {
+        guard case .value(let value, let top, let error) = aligned(g) else { return nil }
+        return BoundedValue.roundedIfCertain(value, scale: top, error: error, toScale: scale)
+    }
+
+    /// Group g's slots aligned to the finest scale in use, one multiplication each, each read once.
+    func aligned(_ g: Int) -> Accumulators.Aligned {
+        guard slotCount > 0, let sums, let errors, let scales, let inexact else { return .zero }
+        let base = (denseGroup?[g] ?? g) &* slotCount
+        guard base + slotCount <= cells else { return .zero }
+        let (s, e) = (sums + base, errors + base)
+        var top = Int.min
+        for k in 0..<slotCount where s[k] != .zero { top = max(top, scales[k]) }
+        guard top != Int.min else { return .zero }
+        var value = Int256.zero, error = Int256.zero
+        for k in 0..<slotCount where s[k] != .zero {
+            let shift = top - scales[k]
+            guard let shifted = shift == 0 ? s[k] : s[k].timesPowerOfTen(shift), !value.add(shifted) else { return .tooWide }
+            // ½ unit at scale top (×10 at scale top + 1 is 5).
+            if inexact[k] {
+                guard errorsFit, let x = Int256(e[k], times: 5).timesPowerOfTen(shift), !error.add(x) else { return .tooWide }
+            }
+        }
+        return .value(value, scale: top, error: error)
+    }
+}

@@ -102,6 +102,28 @@ extension Executor {
         }
     }
 
+    /// Each row's first tag, found with no branch: rows carry none, one or several tags at
+    /// random, so a branch on whether a row has one would be mispredicted for half of them.
+    struct FirstTags {
+        let start: StoreColumn<UInt32>
+        let codes: StoreColumn<UInt32>
+        /// The last position of `codes` (0 when there are none: then no row reads it).
+        let last: Int
+
+        init(_ store: EntryStore) {
+            (start, codes) = (store.tagStart, store.tagCodes)
+            last = Swift.max(0, store.tagCodes.count - 1)
+        }
+
+        /// The row's first tag code + 1; 0 for a row without tags.
+        @inline(__always) func first(_ row: Int) -> Int {
+            let t = Int(start[row])
+            // Read whether or not the row has tags (a neighbour's, or a zero, when it has none).
+            let code = codes.isEmpty ? 0 : Int(codes[Swift.min(t, last)])
+            return (Int(start[row &+ 1]) > t ? 1 : 0) &* (code &+ 1)
+        }
+    }
+
     /// Where the jobs of `productGroups` write, each to positions of its own.
     private final class OutBuffer: @unchecked Sendable {
         let base: UnsafeMutablePointer<Int32>?
@@ -132,12 +154,8 @@ extension Executor {
                     }
                 case .tags:
                     // Read here, not ahead: a store image checks the tag columns when first read.
-                    let tagStart = store.tagStart, tagCodes = store.tagCodes
-                    for k in lo..<hi {
-                        let row = rows.row(k)
-                        let t = Int(tagStart[row])
-                        if t != Int(tagStart[row + 1]) { out[k] &+= (Int32(truncatingIfNeeded: tagCodes[t]) &+ 1) &* s }
-                    }
+                    let tags = FirstTags(store)
+                    for k in lo..<hi { out[k] &+= Int32(truncatingIfNeeded: tags.first(rows.row(k))) &* s }
                 case .none, .product:
                     break
                 }
@@ -594,6 +612,7 @@ extension Executor {
         }
         // The tag columns only for a tag key: a store image checks them when first read.
         let (tagStart, tagCodes) = tagStride > 0 ? (store.tagStart, store.tagCodes) : (StoreColumn<UInt32>([0]), StoreColumn<UInt32>())
+        let firstTags = tagStride > 0 ? FirstTags(store) : nil
         // The key taken apart once: matching the enum for every row would bind (and retain) its
         // tables every time. Several keys: each row's group is worked out ahead, one tight pass
         // per key.
@@ -635,15 +654,11 @@ extension Executor {
             case .codes: return Int(column[row]) + 1
             case .currency: return Int(table[Int(rowCurrency[row].packed)]) + 1
             case .period: return Int(table[Int(days[row] - base)]) + 1
-            case .tags:
-                let t = Int(tagStart[row])
-                return t == Int(tagStart[row + 1]) ? 1 : Int(tagCodes[t]) + 2
+            case .tags: return 1 &+ firstTags.unsafelyUnwrapped.first(row)
             case .product: return Int(productGroup[productFrom &+ position])
             case .compact: return Int(number[Int(productGroup[productFrom &+ position])])
             case .codesAndTag:
-                let t = Int(tagStart[row])
-                let tag = t == Int(tagStart[row + 1]) ? 0 : Int(tagCodes[t]) &+ 1
-                return 1 &+ Int(column[row]) &* codeStride &+ tag &* tagStride
+                return 1 &+ Int(column[row]) &* codeStride &+ firstTags.unsafelyUnwrapped.first(row) &* tagStride
             }
         }
         /// The row's groups after its first, for a row with several tags: tag position t is
@@ -652,9 +667,9 @@ extension Executor {
         func moreTags(_ row: Int, first g: Int) -> (positions: Range<Int>, base: Int, stride: Int) {
             // Most groupings have no tag key: they never touch the tag columns.
             guard tagStride > 0 else { return (0..<0, 0, 0) }
-            let t = Int(tagStart[row]), end = Int(tagStart[row + 1])
-            guard t < end else { return (0..<0, 0, 0) }
-            return ((t + 1)..<end, g - (Int(tagCodes[t]) + 1) * tagStride, tagStride)
+            // No branch on whether the row has tags (`FirstTags`): without, the range is empty.
+            let next = Int(tagStart[row]) &+ 1
+            return (next..<Swift.max(next, Int(tagStart[row &+ 1])), g &- firstTags.unsafelyUnwrapped.first(row) &* tagStride, tagStride)
         }
         @inline(__always)
         func add(_ g: Int, _ slot: Int, _ product: Int256, _ value: Int128, error weightedError: Int128, _ row: Int, _ id: Int32) {
@@ -685,8 +700,10 @@ extension Executor {
             let more = moreTags(row, first: g)
             counts[0] &+= 1
             if g > 0 { counts[g] &+= 1 }
-            for t in more.positions { counts[more.base &+ (Int(tagCodes[t]) &+ 1) &* more.stride] &+= 1 }
-            if counting { return }
+            if counting {
+                for t in more.positions { counts[more.base &+ (Int(tagCodes[t]) &+ 1) &* more.stride] &+= 1 }
+                return
+            }
             let value = flip ? -a : a
             let product: Int256
             let slot: Int
@@ -747,7 +764,13 @@ extension Executor {
             }
             add(0, slot, product, value, error: error, row, id)
             if g > 0 { add(g, slot, product, value, error: error, row, id) }
-            for t in more.positions { add(more.base &+ (Int(tagCodes[t]) &+ 1) &* more.stride, slot, product, value, error: error, row, id) }
+            // A row's other tags are counted here, in the one loop over them (a row that fails
+            // to convert fails the statement, uncounted).
+            for t in more.positions {
+                let h = more.base &+ (Int(tagCodes[t]) &+ 1) &* more.stride
+                counts[h] &+= 1
+                add(h, slot, product, value, error: error, row, id)
+            }
         }
 
         // Ctrl-C is looked for every 64k rows. One call of `visit` for both kinds of rows: it is

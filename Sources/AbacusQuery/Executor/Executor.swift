@@ -76,9 +76,7 @@ public struct Executor: Sendable {
         }
         // Each sum or average rounded once where its approximation settles it (nearly always),
         // the groups shared between two threads when there are many.
-        let settled: [ExactDecimal?] = Executor.mapInHalves(scan.groups.count) { g in
-            currency(g).flatMap { scan.settled(g, plan.aggregate, scale: $0.minorUnits) }
-        }
+        let settled = scan.settledAll(plan.aggregate) { g in currency(g)?.minorUnits }
         var exact: [Int: Fraction] = [:]
         let doubtful = (0..<scan.groups.count).filter { g in
             settled[g] == nil && (currency(g).map { scan.needsExactSum(g, plan.aggregate, scale: $0.minorUnits) } ?? false)
@@ -204,6 +202,19 @@ public struct Executor: Sendable {
             if aggregate == .sum, let r = acc.roundedSum(g, toScale: scale) { return r }
             let s = sum(g)
             return (aggregate == .avg ? s.divided(by: n) : s).roundedIfCertain(toScale: scale)
+        }
+
+        /// `settled` for every group, the groups shared between two threads when there are many;
+        /// `scale(g)` is group g's rounding scale (nil: it has no value to round).
+        func settledAll(_ aggregate: Aggregate, scale: @escaping (Int) -> Int?) -> [ExactDecimal?] {
+            guard aggregate == .sum || aggregate == .avg, !acc.overflowed else { return Array(repeating: nil, count: groups.count) }
+            return acc.withReader { reader in
+                Executor.mapInHalves(groups.count) { g in
+                    guard let scale = scale(g) else { return nil }
+                    if aggregate == .sum, let r = reader.roundedSum(g, toScale: scale) { return r }
+                    return self.settled(g, aggregate, scale: scale)
+                }
+            }
         }
 
         /// Whether group `g`'s sum needs working out exactly to be rounded (a quotient
