@@ -273,11 +273,15 @@ extension Executor {
         var errorsOverflowed = false
         var failure: QueryError?
 
+        /// Where the scan adds what a row adds to the groups of its second and later tags, after
+        /// the groups (`wholeFromGroups`).
+        var extra: Int { groups + 1 }
+
         /// A count (`slots` 0) keeps no sums.
         init(groups: Int, slots: Int, rates: Int, extremes keeps: Bool, tally: ConversionTally, filterTally: ConversionTally?) {
             self.groups = groups
             self.slots = slots
-            let cells = (groups + 1) * slots
+            let cells = (groups + 2) * slots
             if keeps {
                 let e = UnsafeMutableBufferPointer<DenseExtreme>.allocate(capacity: cells)
                 e.initialize(repeating: DenseExtreme())
@@ -289,7 +293,7 @@ extension Executor {
             // is written here, and the pages are touched by the scan's own thread.
             sums = DensePartial.zeroed(cells)
             errors = DensePartial.zeroed(cells)
-            counts = DensePartial.zeroed(groups + 1)
+            counts = DensePartial.zeroed(groups + 2)
             perRate = .allocate(capacity: rates); perRate.initialize(repeating: 0)
             firstDay = .allocate(capacity: rates); firstDay.initialize(repeating: .max)
             lastDay = .allocate(capacity: rates); lastDay.initialize(repeating: .min)
@@ -308,6 +312,30 @@ extension Executor {
             free(sums.baseAddress); free(errors.baseAddress); free(counts.baseAddress)
             perRate.deallocate(); firstDay.deallocate(); lastDay.deallocate()
             extremes?.deallocate()
+        }
+
+        /// Group 0, the whole statement, made from the groups after a scan by keys: the scan adds
+        /// each row to one group only (its first, with tags; its other tags' groups get it in
+        /// `extra` too), since one more addition for every row into one place cost more than
+        /// adding up the groups once. Exact: the same integers, added in another order.
+        func wholeFromGroups() {
+            guard groups > 0 else { return }
+            let x = extra
+            counts[0] = -counts[x]
+            for g in 1...groups { counts[0] += counts[g] }
+            for k in 0..<slots {
+                var sum = Int256.zero, error: Int128 = 0, errorOverflow = false
+                for g in 1...groups {
+                    if sum.add(sums[g * slots + k]) { overflowed = true }
+                    let (e, o) = error.addingReportingOverflow(errors[g * slots + k])
+                    (error, errorOverflow) = (e, errorOverflow || o)
+                    if let extremes { extremes[k].merge(extremes[g * slots + k]) }
+                }
+                if let minus = sums[x * slots + k].negated { if sum.add(minus) { overflowed = true } } else { overflowed = true }
+                let (e, o) = error.subtractingReportingOverflow(errors[x * slots + k])
+                (sums[k], errors[k]) = (sum, e)
+                if errorOverflow || o { errorsOverflowed = true }
+            }
         }
 
         func merge(_ o: DensePartial) {
@@ -470,6 +498,8 @@ extension Executor {
         }
         let total = partials[0]
         for p in partials.dropFirst() { total.merge(p) }
+        // Group 0 from the groups (counted ahead, it is counted already).
+        if !(everyRowCounts && compact != nil) { total.wholeFromGroups() }
         if let failure = total.failure { throw failure }
         if let amounts, let t = total.filterTally { _ = try outcome(amounts, t) }
         let filterTally = amounts != nil ? total.filterTally : nil
@@ -602,6 +632,7 @@ extension Executor {
         let (sums, errors, counts, perRate, firstDay, lastDay) = (p.sums, p.errors, p.counts, p.perRate, p.firstDay, p.lastDay)
 
         let extremes = p.extremes
+        let extra = p.extra
 
         /// The stride of the tag key among the groups (0: no tag key).
         let tagStride: Int
@@ -671,9 +702,9 @@ extension Executor {
             let next = Int(tagStart[row]) &+ 1
             return (next..<Swift.max(next, Int(tagStart[row &+ 1])), g &- firstTags.unsafelyUnwrapped.first(row) &* tagStride, tagStride)
         }
+        /// Adds a product (and, to an inexact slot, its error) to a cell.
         @inline(__always)
-        func add(_ g: Int, _ slot: Int, _ product: Int256, _ value: Int128, error weightedError: Int128, _ row: Int, _ id: Int32) {
-            let cell = g &* s &+ slot
+        func addSum(_ cell: Int, _ slot: Int, _ product: Int256, _ value: Int128, error weightedError: Int128) {
             if sums[cell].add(product) { state.pointee.overflowed = true }
             if inexact[slot] {
                 // Unscaled, every weight is 1: |value| (the specialisation without scaling multiplies nothing).
@@ -682,6 +713,11 @@ extension Executor {
                 errors[cell] = e
                 if x { state.pointee.errorsOverflowed = true }
             }
+        }
+        @inline(__always)
+        func add(_ g: Int, _ slot: Int, _ product: Int256, _ value: Int128, error weightedError: Int128, _ row: Int, _ id: Int32) {
+            let cell = g &* s &+ slot
+            addSum(cell, slot, product, value, error: weightedError)
             extremes?[cell].add(product, row: row, amount: value, id: id)
         }
         @inline(__always)
@@ -696,12 +732,15 @@ extension Executor {
             if let masks {
                 if !masks.passes(row, currency: rowCurrency, day: days) { return }
             } else if let filter, !evaluate(filter, row, flip: flip, amounts: amounts, tally: &state.pointee.filterTally) { return }
+            // The row's one group (0 without keys); group 0 is made from the groups afterwards.
             let g = group(row, position)
             let more = moreTags(row, first: g)
-            counts[0] &+= 1
-            if g > 0 { counts[g] &+= 1 }
+            counts[g] &+= 1
             if counting {
-                for t in more.positions { counts[more.base &+ (Int(tagCodes[t]) &+ 1) &* more.stride] &+= 1 }
+                for t in more.positions {
+                    counts[more.base &+ (Int(tagCodes[t]) &+ 1) &* more.stride] &+= 1
+                    counts[extra] &+= 1
+                }
                 return
             }
             let value = flip ? -a : a
@@ -762,14 +801,15 @@ extension Executor {
                 product = Int256(value)
                 slot = sameSlot
             }
-            add(0, slot, product, value, error: error, row, id)
-            if g > 0 { add(g, slot, product, value, error: error, row, id) }
+            add(g, slot, product, value, error: error, row, id)
             // A row's other tags are counted here, in the one loop over them (a row that fails
-            // to convert fails the statement, uncounted).
+            // to convert fails the statement, uncounted), and what they add noted in `extra`.
             for t in more.positions {
                 let h = more.base &+ (Int(tagCodes[t]) &+ 1) &* more.stride
                 counts[h] &+= 1
                 add(h, slot, product, value, error: error, row, id)
+                counts[extra] &+= 1
+                addSum(extra &* s &+ slot, slot, product, value, error: error)
             }
         }
 
