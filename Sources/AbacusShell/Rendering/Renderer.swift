@@ -341,19 +341,20 @@ public struct Renderer {
         let rows = JSONRows(names: names)
         var out = JSONBytes(plain: plain)
         if r.rows.count >= Renderer.jsonHalvesFrom && onlineProcessors > 1 {
-            // Many rows: two halves written side by side, each into bytes of its own, then sent in order.
+            // Many rows: two halves written side by side, each into bytes of its own and made
+            // text by its own thread (checked as UTF-8), then sent in order.
             if isCancelled() { sink("\n"); return false }
-            let halves = [Slot<[UInt8]>(), Slot<[UInt8]>()]
+            let halves = [Slot<String>(), Slot<String>()]
             let job = JSONHalves(renderer: self, rows: r.rows, writer: rows)
             DispatchQueue.concurrentPerform(iterations: 2) { k in
                 let n = job.rows.count
                 var half = JSONBytes(plain: job.renderer.plain)
                 job.writer.write(job.rows[n * k / 2..<n * (k + 1) / 2], after: k > 0, into: &half)
-                halves[k].value = half.bytes
+                halves[k].value = String(decoding: half.bytes, as: UTF8.self)
             }
             if isCancelled() { sink("\n"); return false }
-            sink(String(decoding: halves[0].value ?? [], as: UTF8.self))
-            out.bytes = halves[1].value ?? []
+            sink(halves[0].value ?? "")
+            sink(halves[1].value ?? "")
         } else {
             // A piece of a few hundred rows at a time, looking for Ctrl-C between them.
             var lo = 0
