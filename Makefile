@@ -44,5 +44,9 @@ release: .build/link-shims/libcurl.a
 run: build
 	.build/release/abacus
 
+# The tests' scratch files (caches, store images, watch lists, PostgreSQL data) go to a
+# folder of this run's own, removed afterwards whatever the outcome; others may enter it,
+# as they may enter /tmp (initdb runs as the postgres user when the tests run as root).
 test: deps
-	swift test
+	@scratch=$$(mktemp -d "$${TMPDIR:-/tmp}/abacus-tests.XXXXXX") && chmod 755 "$$scratch" && \
+	  TMPDIR="$$scratch" swift test; status=$$?; rm -rf "$$scratch"; exit $$status
