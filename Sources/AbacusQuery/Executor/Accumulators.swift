@@ -269,7 +269,7 @@ struct Accumulators {
         }
     }
 
-    /// The part of group g's sum made with exact factors only.    /// The part of group g's sum made with exact factors only.
+    /// The part of group g's sum made with exact factors only.
     func exactPart(_ g: Int) -> WideDecimal {
         var value = WideDecimal.zero
         for s in 0..<slotCount where !slots.inexact[s] {
