@@ -16,16 +16,13 @@ struct HoldingPosition {
 }
 
 extension Session {
-    /// Each symbol held on `day` (lots dated after it do not count), in order of first purchase.
+    /// Each symbol held on `day` (lots dated after it do not count), in ascending order of
+    /// symbol, as every result comes in ascending order of its key.
     func holdingPositions(on day: Day, trace: inout ReportTrace) throws(QueryError) -> [HoldingPosition] {
-        var order: [String] = []
         var lots: [String: [HoldingLot]] = [:]
-        for lot in ledger.holdings where lot.day <= day {
-            if lots[lot.symbol] == nil { order.append(lot.symbol) }
-            lots[lot.symbol, default: []].append(lot)
-        }
+        for lot in ledger.holdings where lot.day <= day { lots[lot.symbol, default: []].append(lot) }
         var out: [HoldingPosition] = []
-        for symbol in order {
+        for symbol in lots.keys.sorted() {
             let held = lots[symbol] ?? []
             // The newest price on or before the day; on one date the later in the file wins.
             var newest: PriceRecord?
