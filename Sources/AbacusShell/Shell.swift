@@ -112,6 +112,11 @@ public final class Shell {
         return nil
     }
 
+    /// The ledger files changed since the store image the session started from and could not be
+    /// read again (already reported): the ledger is unusable, as it would have been at start, and
+    /// a script ends with exit status 2 (the REPL tries them again at its next statement).
+    var unusableLedger = false
+
     public func run() -> ExitStatus {
         let interactive = options.actions.isEmpty && isatty(0) == 1 && isatty(1) == 1
         var paths = options.ledgers
@@ -173,12 +178,19 @@ public final class Shell {
         // The command line wins over ~/.abacusrc.
         if let format = options.format { renderer.format = format }
         if options.refreshRates { execute("rates refresh", location: "--refresh-rates") }
+        if unusableLedger { return .unusable }
 
         if interactive { return repl() }
+        // A script that ran no statement has not waited for the ledger files to be checked
+        // against the store image: it does before it ends, and a broken file is exit status 2.
+        func finished(_ status: ExitStatus) -> ExitStatus {
+            confirmFiles()
+            return unusableLedger ? .unusable : status
+        }
         var status = ExitStatus.success
         if options.actions.isEmpty {
             let input = FileHandle.standardInput.readDataToEndOfFile()
-            return runScript(String(decoding: input, as: UTF8.self), name: "<stdin>")
+            return finished(runScript(String(decoding: input, as: UTF8.self), name: "<stdin>"))
         }
         for action in options.actions {
             let s: ExitStatus
@@ -196,11 +208,11 @@ public final class Shell {
             }
             if s != .success {
                 status = s
-                if !options.keepGoing { return status }
+                if !options.keepGoing || s == .unusable { return finished(status) }
             }
             if quitRequested { break }
         }
-        return status
+        return finished(status)
     }
 
     /// The session's ledger: the ledger files, then the rate files in the order they were added,
@@ -235,6 +247,7 @@ public final class Shell {
             let files = try load()
             files.notes.forEach { tell("note: " + $0) }
             fileLedger = files
+            unusableLedger = false
             let ledger = composed(files)
             session.replaceLedger(ledger)
             refreshCompletion()
@@ -368,6 +381,7 @@ public final class Shell {
         var status = ExitStatus.success
         for piece in StatementReader.pieces(of: text) {
             if !run(piece, script: name) {
+                if unusableLedger { return .unusable }
                 status = .statementFailed
                 if !options.keepGoing { return status }
             }
@@ -449,7 +463,8 @@ public final class Shell {
                 if renderer.format.holdsOnlyTables { tell(text) } else { say(text) }
             }
         } catch {
-            report(diagnose(error))
+            // An unusable ledger is reported once, where it was found.
+            if !unusableLedger { report(diagnose(error)) }
             return false
         }
         if timer {
@@ -467,27 +482,26 @@ public final class Shell {
     /// `body` runs again on that: nothing made from a stale or damaged image is ever shown.
     func checkingLateSections<T>(speculative: Bool = false, _ body: () throws(QueryError) -> T) throws(QueryError) -> T {
         if !speculative { confirmFiles() }
+        if unusableLedger { throw QueryError(.cancelled, at: nil) }
         guard let late = session.ledger.entries.lateSections else { return try body() }
         let before = late.standInReads
         let first: Result<T, QueryError>
         do throws(QueryError) { first = .success(try body()) } catch { first = .failure(error) }
         let note = late.filesChangedNote() ?? (late.standInReads != before ? late.problem.map { StoreCache.ignoring(late.imagePath, $0) } : nil)
         guard let note else { return try first.get() }
-        guard readJSONInstead(note: note) else {
-            throw QueryError(.unsupported("the ledger files could not be read again in place of their store image"), at: nil)
-        }
+        guard readJSONInstead(note: note) else { throw QueryError(.cancelled, at: nil) }
         return try body()
     }
 
     /// Waits until the ledger files of a session started from a store image are known to hold
     /// what the image was made from; when they do not, reads them from the JSON (with a note).
     func confirmFiles() {
-        guard let late = session?.ledger.entries.lateSections, let note = late.filesChangedNote() else { return }
+        guard !unusableLedger, let late = session?.ledger.entries.lateSections, let note = late.filesChangedNote() else { return }
         _ = readJSONInstead(note: note)
     }
 
     /// The ledger files read from the JSON in place of an image that is stale or failed a late
-    /// check, after `note`; false (reported) when they cannot be read, and the session keeps what it had.
+    /// check, after `note`; false (reported) when they cannot be read: the ledger is then unusable.
     func readJSONInstead(note: String) -> Bool {
         if !note.isEmpty { tell(note) }
         guard let paths = fileLedger?.files, !paths.isEmpty else { return false }
@@ -500,6 +514,7 @@ public final class Shell {
             return true
         } catch {
             report("error: " + error.description)
+            unusableLedger = true
             return false
         }
     }
@@ -626,6 +641,7 @@ public final class Shell {
             self?.readJSONInstead(note: late.problem.map { StoreCache.ignoring(late.imagePath, $0) } ?? "") ?? false
         }
         confirmFiles()
+        if unusableLedger { return .unusable }
         let editor = LineEditor(historyPath: LineEditor.defaultHistoryPath(environment: environment), report: { [weak self] in self?.tell($0) })
         refreshCompletion()
         say(banner())
@@ -648,7 +664,13 @@ public final class Shell {
                 }
                 // The window may have changed size since the last statement.
                 renderer.width = Shell.terminalWidth()
-                for piece in pieces where !quitRequested { run(piece, script: nil) }
+                for piece in pieces where !quitRequested {
+                    run(piece, script: nil)
+                    // Ledger files that could not be read again in place of the store image are
+                    // tried again by the next statement (the user may be fixing them); until they
+                    // can be read, every statement fails with their error.
+                    unusableLedger = false
+                }
             }
         }
         return .success

@@ -33,13 +33,18 @@ enum ImageRun {
     /// The first digit of the first expense amount (`"amount": -1234.56`) changed in place, and
     /// the modification time put back: the size and the time are as they were.
     static func editOneDigitKeepingSizeAndTime(_ ledger: String) throws {
+        try editKeepingSizeAndTime(ledger, after: "\"amount\": -") { $0 == UInt8(ascii: "9") ? UInt8(ascii: "8") : $0 + 1 }
+    }
+
+    /// The byte just after the first `key` of the ledger changed by `change`, and the
+    /// modification time put back: the size and the time are as they were.
+    static func editKeepingSizeAndTime(_ ledger: String, after key: String, _ change: (UInt8) -> UInt8) throws {
         let attributes = try FileManager.default.attributesOfItem(atPath: ledger)
         var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: ledger)))
-        let key = Array("\"amount\": -".utf8)
+        let key = Array(key.utf8)
         let at = try #require((0..<(bytes.count - key.count)).first(where: { Array(bytes[$0..<($0 + key.count)]) == key }),
-                              "no expense amount in the demo ledger")
-        let digit = at + key.count
-        bytes[digit] = bytes[digit] == UInt8(ascii: "9") ? UInt8(ascii: "8") : bytes[digit] + 1
+                              "no \(String(decoding: key, as: UTF8.self)) in the demo ledger")
+        bytes[at + key.count] = change(bytes[at + key.count])
         try Data(bytes).write(to: URL(fileURLWithPath: ledger))
         try FileManager.default.setAttributes([.modificationDate: attributes[.modificationDate] as Any], ofItemAtPath: ledger)
         #expect((try FileManager.default.attributesOfItem(atPath: ledger))[.size] as? Int == attributes[.size] as? Int)
@@ -144,6 +149,29 @@ enum ImageRun {
         // The image was saved anew: the next start uses it silently.
         let again = try ImageRun.run(cache, [ledger] + ImageRun.question)
         #expect(again.stdout == truth.stdout && again.stderr == "")
+    }
+
+    /// A ledger file broken since its image was saved (a month of 91, size and time kept) is
+    /// refused as a cold start refuses it: exit status 2, its error once, no answer, whether the
+    /// script asks something, only runs a dot command, or runs nothing at all (SPEC §1, §2).
+    @Test func aLedgerBrokenSinceItsImageWasSavedIsExitStatus2() throws {
+        let cache = ImageRun.cache()
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let ledger = try ImageRun.ledgerCopy()
+        defer { try? FileManager.default.removeItem(atPath: (ledger as NSString).deletingLastPathComponent) }
+        #expect(try ImageRun.run(cache, [ledger, "-e", "count entries"]).status == 0)
+        #expect(ImageRun.images(cache).count == 1)
+        try ImageRun.editKeepingSizeAndTime(ledger, after: "\"date\": \"2025-") { _ in UInt8(ascii: "9") }
+        let cold = try ImageRun.run(cache, ["--no-cache", ledger, "-e", "count entries"])
+        #expect(cold.status == 2)
+        let error = try #require(cold.stderr.split(separator: "\n").first { $0.hasPrefix("error: ") }, "\(cold.stderr)")
+        #expect(error.contains(ledger) && error.contains("date"), "\(error)")
+        for args in [["-e", "count entries"], ["-f", "/dev/null"], ["-e", ".format csv"], ["--keep-going", "-e", "count entries", "-e", "sum entries"], []] {
+            let warm = try Binary.run(["--no-rc", ledger] + args, stdin: "", environment: ["XDG_CACHE_HOME": cache])
+            #expect(warm.status == 2, "\(args): \(warm.stderr)")
+            #expect(warm.stdout == "", "\(args)")
+            #expect(warm.stderr.split(separator: "\n").filter { $0.hasPrefix("error: ") } == [error], "\(args): \(warm.stderr)")
+        }
     }
 
     /// The loader's note about two files' default currencies is said on a warm start as on a
