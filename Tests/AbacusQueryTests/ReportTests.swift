@@ -201,6 +201,7 @@ import Testing
         // Ten years of days: more columns than a crosstab takes.
         ("sum expenses per day since 2016-01-01 until 2025-12-31", "columns (at most 1000)"),
         ("sum expenses vs previous period", "needs the statement's own period"),
+        ("sum expenses by month since 2025-11 until 2025-10 vs previous period", "the statement's own period holds no day"),
         ("sum expenses during 2025-03 vs 2025-03", "both sides"),
         ("list expenses during 2025 vs 2024", "`list` shows entries"),
         ("sum expenses by book during 2025 vs 2024 with share", "cannot go with `vs`"),

@@ -36,8 +36,13 @@ struct ComparisonStatement: StatementRunner {
         switch query.versus {
         case .previousPeriod?, .samePeriodLastYear?:
             let previous = query.versus == .previousPeriod
-            guard let days = a.days, days.first != .distantPast, days.last != .distantFuture, !days.isEmpty else {
-                throw QueryError(.unsupported("`vs \(previous ? "previous period" : "same period last year")` needs the statement's own period to compare with: add one (during 2025-10, this month, since 2025-10-01 until 2025-10-15)"), at: query.versusRange)
+            let versus = "`vs \(previous ? "previous period" : "same period last year")`"
+            guard let days = a.days, days.first != .distantPast, days.last != .distantFuture else {
+                throw QueryError(.unsupported("\(versus) needs the statement's own period to compare with: add one (during 2025-10, this month, since 2025-10-01 until 2025-10-15)"), at: query.versusRange)
+            }
+            // Periods that do not meet (`since 2025-11 until 2025-10`) leave no day to compare.
+            guard !days.isEmpty else {
+                throw QueryError(.unsupported("\(versus) has no period to compare with: the statement's own period holds no day (a `since` after its `until`, or periods that do not meet)"), at: query.versusRange)
             }
             b.days = previous ? ComparisonStatement.previous(days) : ComparisonStatement.yearEarlier(days)
             names = (label(days), label(b.days ?? .all))
