@@ -353,6 +353,7 @@ extension SQLEngine {
         }
         var result = try ResultSet.shaped(plan, ledger: ledger, groups: groups, whole: whole, subtotal: subtotal,
                                           currencyTotal: { _, _, _ in nil }, isCancelled: session.isCancelled)
+        if plan.keepsExactSum && plan.aggregate == .sum && keys.isEmpty { result.exactSum = merged(exact).sum }
         result.warnings = rates.warnings
         result.provenance = rates.provenance
         result.rateNotes = Executor.rateNotes(calendar, rates.provenance)

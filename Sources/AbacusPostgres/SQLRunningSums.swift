@@ -64,6 +64,7 @@ extension SQLEngine {
                 let sum = upTo[day] ?? .zero
                 guard let value = sum.rounded(toScale: target.minorUnits) else { throw QueryError(.overflow, at: nil) }
                 var result = ResultSet(columns: [Column(plan.aggregate.rawValue, .money)], rows: [[.money(value, target)]], currency: target)
+                if plan.keepsExactSum { result.exactSum = sum }
                 let provenance = tally.provenance(rates.calendar)
                 result.warnings = warnings
                 result.provenance = provenance

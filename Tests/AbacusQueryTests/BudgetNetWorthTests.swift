@@ -175,6 +175,33 @@ import Testing
         #expect(Self.rows(try s.run("balance at 2025-02-01")).first == ["Cash", "INR", "1000.00"])
     }
 
+    /// A balance converted at the report date is the exact balance converted, rounded once: not
+    /// the balance as its own currency shows it (SPEC §9, each component converts exactly).
+    @Test func aBalanceConvertsExactlyNotAsItsOwnCurrencyShowsIt() throws {
+        // A USD account paying ₹1000 at 88.77 rupees a dollar: −11.2651… dollars, shown −11.27;
+        // converted back at the same rate it is −₹1000.00 exactly (−11.27 × 88.77 would be −1000.44).
+        let s = try Self.session(#"""
+            {"version": 1, "defaultCurrency": "INR",
+             "books": [{"id": "us", "name": "US", "currency": "USD", "openingBalance": 0}],
+             "entries": [{"id": "e1", "bookId": "us", "amount": -1000, "currency": "INR", "date": "2025-10-06", "category": "Tax"}],
+             "rates": [{"from": "USD", "to": "INR", "rate": 88.77, "date": "2025-10-01"}]}
+            """#, today: Day(year: 2025, month: 10, day: 6)!)
+        #expect(Self.rows(try s.run("balance in INR")) == [["US", "USD", "-11.27", "-1000.00"]])
+        let n = try s.run("networth")
+        #expect(Self.rows(n).prefix(3) == [["assets", "0.00"], ["liabilities", "1000.00"], ["net worth", "-1000.00"]])
+        // Half a cent in the account's own currency: 1500 − 1 − 0.005 = 1498.995 dollars, shown
+        // 1499.00 (half-even), converted at 80: ₹119919.60, not 1499.00 × 80 = ₹119920.00.
+        let t = try Self.session(#"""
+            {"version": 1, "defaultCurrency": "INR",
+             "books": [{"id": "us", "name": "US", "currency": "USD", "openingBalance": 1500}],
+             "entries": [{"id": "e1", "bookId": "us", "amount": -1, "date": "2025-10-02", "category": "Fee"},
+                         {"id": "e2", "bookId": "us", "amount": -0.005, "date": "2025-10-03", "category": "Fee"}],
+             "rates": [{"from": "USD", "to": "INR", "rate": 80, "date": "2025-10-01"}]}
+            """#, today: Day(year: 2025, month: 10, day: 6)!)
+        #expect(Self.rows(try t.run("balance in INR")) == [["US", "USD", "1499.00", "119919.60"]])
+        #expect(Self.rows(try t.run("networth")).first == ["assets", "119919.60"])
+    }
+
     @Test func netWorthWithANegativeAccountVolatileAndNonCoreAssetsALaterLotAndALiabilityHistory() throws {
         let s = try Self.session(Self.wealth)
         // On 2025-06-30: Bank 12000 is an asset, Cash −500 a liability. Flat 500000 (outside core),

@@ -98,6 +98,16 @@ public struct Executor: Sendable {
             // An ungrouped statement over no rows still answers: 0 for sum and count, nothing for the others.
             let value: Cell = scan.acc.counts[0] == 0 && plan.aggregate == .sum ? .money(ExactDecimal(significand: 0, scale: plan.target?.minorUnits ?? 2), plan.target ?? ledger.defaultCurrency) : try cell(0)
             result.rows = [[value]]
+            if plan.logical.keepsExactSum && plan.aggregate == .sum && plan.target != nil {
+                let s = scan.sum(0)
+                if s.isExact {
+                    result.exactSum = Fraction(s.approximate)
+                } else if let known = exact[0] {
+                    result.exactSum = known
+                } else {
+                    result.exactSum = try exactSums(plan, keys: keys, converter: converter, groups: [0], scan: scan)[0]
+                }
+            }
             return result
         }
         var groups: [GroupValue] = []

@@ -37,6 +37,9 @@ public struct LogicalPlan: Sendable {
     public var per: GroupKey?
     /// Read from the split view: category groups and tests the parts of split entries.
     public var readsSplits = false
+    /// An ungrouped sum whose exact value, before its rounding, the result keeps
+    /// (`ResultSet.exactSum`): a report converts it further (an account's balance).
+    public var keepsExactSum = false
 
     /// Groups rank by how many entries they hold, not by their value (`sum … order by count`).
     public var ranksByEntryCount: Bool { order?.byEntryCount == true }

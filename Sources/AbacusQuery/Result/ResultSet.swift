@@ -112,6 +112,9 @@ public struct ResultSet: Sendable {
     /// Conversion details for `explain` (the rates behind the numbers).
     public var rateNotes: [String]
     public var footnotes: [Footnote]
+    /// An ungrouped sum's exact value before it was rounded, where the plan asked for it
+    /// (`LogicalPlan.keepsExactSum`).
+    public var exactSum: Fraction? = nil
 
     public init(columns: [Column], rows: [[Cell]], totals: [[Cell]] = [], currency: Currency? = nil,
                 warnings: [String] = [], provenance: Provenance? = nil, rateNotes: [String] = [], footnotes: [Footnote] = []) {

@@ -195,11 +195,18 @@ extension Session {
     /// the rules of every query: conversion at the default valuation, the category tree, splits).
     func sum(_ subject: Subject, in target: Currency, category: String? = nil, book: String? = nil, periods: [PeriodClause],
              trace: inout ReportTrace) throws(QueryError) -> ExactDecimal {
-        try stopIfCancelled()
         let (q, text) = Session.sumQuery(subject, in: target, category: category, book: book, periods: periods)
+        return try record(try sumResult(q, exact: false), text: text, trace: &trace)
+    }
+
+    /// The result of a sum query; with `exact`, it keeps the exact sum before rounding.
+    func sumResult(_ q: Query, exact: Bool) throws(QueryError) -> ResultSet {
+        try stopIfCancelled()
         // The database's engine first (`--db`), else the in-memory store, entries read first.
         let engine = ReportEngine(q, in: self)
-        return try record(try engine.result(of: try engine.bind(q)), text: text, trace: &trace)
+        var plan = try engine.bind(q)
+        plan.keepsExactSum = exact
+        return try engine.result(of: plan)
     }
 
     /// Whether the ledger holds a category (in any letter case), so that a condition on it resolves.
@@ -210,15 +217,20 @@ extension Session {
 
     /// The balance of an account on `day` in its own currency: its opening balance plus all its
     /// entries (transfers too) dated on or before `day` (the sum from `known` when it was asked ahead).
+    /// The balance is exact, not rounded: a report converts it further, and each component
+    /// converts exactly (SPEC §9); it is rounded where it is shown.
     func balance(of book: Book, on day: Day, known: BalanceSums = BalanceSums(), trace: inout ReportTrace) throws(QueryError) -> Fraction {
-        let sum: ExactDecimal
+        let (q, text) = Session.balanceQuery(book, on: day)
+        let result: ResultSet
         if let answer = known.answers[book.id]?[day] {
             try stopIfCancelled()
-            sum = try record(try answer.get(), text: Session.balanceQuery(book, on: day).text, trace: &trace)
+            result = try answer.get()
         } else {
-            sum = try self.sum(.entries, in: book.currency, book: book.name, periods: [Session.until(day)], trace: &trace)
+            result = try sumResult(q, exact: true)
         }
-        return Fraction(book.openingBalance ?? .zero) + Fraction(sum)
+        _ = try record(result, text: text, trace: &trace)
+        guard let sum = result.exactSum else { throw QueryError(.overflow, at: nil) }
+        return Fraction(book.openingBalance ?? .zero) + sum
     }
 
     static func until(_ day: Day) -> PeriodClause {
@@ -238,7 +250,9 @@ extension Session {
         for book in ledger.books where book.openingBalance != nil && book.includeInNetWorth {
             let q = Session.balanceQuery(book, on: last).query
             let reports = ReportEngine(q, in: self)
-            guard let results = try external.run(try reports.bind(q), endingOn: days, in: self) else { continue }
+            var plan = try reports.bind(q)
+            plan.keepsExactSum = true
+            guard let results = try external.run(plan, endingOn: days, in: self) else { continue }
             out.answers[book.id] = Dictionary(zip(days, results), uniquingKeysWith: { a, _ in a })
         }
         return out
