@@ -106,6 +106,35 @@ let agingLedger = """
         #expect(r.warnings.count == 1)
     }
 
+    /// `convert`, `rate` and the reports use one rate on one day: past the maximum age it fails
+    /// them as it fails a query, naming the old leg of a chain (SPEC §10).
+    @Test func maximumAgeRefusesConvertRateAndReports() throws {
+        let s = try session(agingLedger)
+        s.maxRateAge = 5
+        for (statement, pair, legs) in [("convert 1 USD to INR at 2025-03-08", "USD/INR", ["USD/INR dated 2025-03-01, 7 days old"]),
+                                        ("rate SGD/INR at 2025-03-08", "SGD/INR", ["USD/INR dated 2025-03-01, 7 days old"]),
+                                        ("convert 5 SGD to INR at 2025-03-09", "SGD/INR", ["USD/INR dated 2025-03-01, 8 days old"])] {
+            do {
+                let r = try s.run(statement)
+                Issue.record("\(statement): converted at a rate past the maximum age: \(r.rows)")
+            } catch {
+                guard case .rateTooOld(let p, let old, _, let limit) = error.kind else { Issue.record("\(statement): wrong error: \(error.message)"); continue }
+                #expect(p.description == pair && limit == 5, "\(statement)")
+                #expect(old.map { "\($0.pair) dated \($0.day), \($0.ageInDays) days old" } == legs, "\(statement)")
+            }
+        }
+        // Within the limit, and the legs of a chain each within it: 5 × 0.75 × 84 = 315.
+        #expect(plainText(try s.run("convert 5 SGD to INR at 2025-03-05").rows.first?[1]) == "315.00")
+        s.maxRateAge = 7
+        #expect(plainText(try s.run("convert 5 SGD to INR at 2025-03-08").rows.first?[1]) == "315.00")
+        // A report converting on its date: an account in USD on 2025-03-20 is 19 days from USD/INR.
+        let accounts = try session(agingLedger.replacingOccurrences(of: #""currency": "USD"}"#, with: #""currency": "USD", "openingBalance": 100}"#))
+        accounts.maxRateAge = 10
+        #expect(throws: QueryError.self) { try accounts.run("balance in INR at 2025-03-20") }
+        accounts.maxRateAge = nil
+        #expect(try accounts.run("balance in INR at 2025-03-20").rows.count == 1)
+    }
+
     @Test func rateAgeOfAChainIsItsOldestLeg() throws {
         let ledger = try LedgerLoader.load(documents: [("aging.json", agingLedger)])
         let sgd = Currency(code: "SGD")!, usd = Currency(code: "USD")!, inr = Currency(code: "INR")!

@@ -189,7 +189,7 @@ public struct AgedRateUse: Sendable, Equatable {
         return s
     }
 
-    static func days(_ n: Int) -> String { "\(n) \(n == 1 ? "day" : "days")" }
+    public static func days(_ n: Int) -> String { "\(n) \(n == 1 ? "day" : "days")" }
 
     /// The one warning line for stale rates: `3 entries converted at market rates more than 7 days old: …`.
     public static func warning(_ uses: [AgedRateUse], olderThan days: Int) -> String {

@@ -44,6 +44,9 @@ public struct QueryError: Error, Sendable, Equatable {
         case missingRates([MissingRate], target: Currency)
         /// Market rates older than the session's maximum rate age, per pair.
         case ratesTooOld([AgedRateUse], maxAgeDays: Int, target: Currency)
+        /// One rate (`convert`, `rate`, a report's conversion on a day) older than the maximum
+        /// rate age: its legs past the limit.
+        case rateTooOld(CurrencyPair, legs: [RateAge.Leg], usedOn: Day, maxAgeDays: Int)
         /// `convert` or `rate` for a pair nothing prices.
         case noRate(CurrencyPair)
         /// A report (`budget … in`, `balance in`, `networth`, `holdings in`) converting on a day
@@ -158,6 +161,10 @@ public struct QueryError: Error, Sendable, Equatable {
             let pair = uses.first.map(\.pair.description) ?? "PAIR"
             lines.append("supply newer rates (`.rates FILE`, `rates refresh`) or a custom rate (`set rate \(pair) = …`), or raise the limit (`set max rate age N days`)")
             return lines.joined(separator: "\n")
+        case .rateTooOld(let pair, let legs, let day, let limit):
+            let old = legs.map { "\($0.pair) dated \($0.day), \(AgedRateUse.days($0.ageInDays)) old" }.joined(separator: "; ")
+            return "the market rate for \(pair) on \(day) is older than the maximum rate age of \(AgedRateUse.days(limit)): \(old)\n"
+                + "supply newer rates (`.rates FILE`, `rates refresh`) or a custom rate (`set rate \(pair) = …`), or raise the limit (`set max rate age N days`)"
         case .noRate(let pair):
             return "no exchange rate for \(pair): no custom or market rate prices it, directly or through one other currency\n"
                 + "supply one with `set rate \(pair) = …` for this session, or `with rate \(pair) = …` in the statement"

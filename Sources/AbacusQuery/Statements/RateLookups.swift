@@ -19,7 +19,16 @@ extension Session {
             if w.pair == pair.inverse { return (ResolvedRate(pair: pair, rate: Rate(w.rate).inverse, origin: .whatIf(pair)), day) }
         }
         guard let r = resolver.resolve(pair, on: day) else { throw QueryError(.noRate(pair), at: nil) }
+        try refuseTooOld(r, on: day)
         return (r, day)
+    }
+
+    /// A market rate older than the session's maximum rate age (`set max rate age`) fails the
+    /// statement that would use it, as a missing one does (docs/conversion.md#rate-age).
+    func refuseTooOld(_ r: ResolvedRate, on day: Day) throws(QueryError) {
+        guard let limit = maxRateAge, case .market(let q) = r.origin else { return }
+        let old = RateAge(q, usedOn: day).legs(olderThan: limit)
+        if !old.isEmpty { throw QueryError(.rateTooOld(r.pair, legs: old, usedOn: day, maxAgeDays: limit), at: nil) }
     }
 
     /// The date of a rate's source (empty for a what-if or an undated custom rate).

@@ -136,6 +136,7 @@ extension Session {
         guard from != to else { return Rate(.one) }
         let pair = CurrencyPair(from, to)
         guard let r = resolver.resolve(pair, on: day) else { throw QueryError(.noRateOn(pair, day), at: nil) }
+        try refuseTooOld(r, on: day)
         var line = "\(pair) on \(day): \(r.rate) (\(resolver.describe(r.origin))"
         if case .market(let q) = r.origin { line += ", dated \(q.newestDay)" }
         trace.rate(line + ")")
