@@ -63,10 +63,18 @@ public enum StatementImporter {
 
     /// Refuses an output path that is one of the ledgers compared against: the new file
     /// would replace the entries its rows were skipped for.
-    public static func checkOutput(_ path: String, against: [String]) throws(ImportError) {
+    public static func checkOutput(_ path: String, statement: String, rules: String, against: [String]) throws(ImportError) {
         let resolved: (String) -> String = { URL(fileURLWithPath: $0).standardizedFileURL.resolvingSymlinksInPath().path }
-        if against.map(resolved).contains(resolved(path)) {
+        let out = resolved(path)
+        if against.map(resolved).contains(out) {
             throw ImportError(file: path, message: "is also given with --against: writing it would replace the entries the import was compared with; write the output to another file")
+        }
+        if out == resolved(statement) || out == resolved(rules) {
+            throw ImportError(file: path, message: "is the \(out == resolved(statement) ? "statement" : "rules file") being read: writing it would replace it; write the output to another file")
+        }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw ImportError(file: path, message: "is a directory: --out names the ledger file to write")
         }
     }
 

@@ -51,7 +51,7 @@ struct ImportCSV: ParsableCommand {
 
     mutating func run() throws {
         do {
-            if let out { try StatementImporter.checkOutput(out, against: against) }
+            if let out { try StatementImporter.checkOutput(out, statement: statement, rules: rules, against: against) }
             let summary = try StatementImporter.run(statement: statement, rules: rules, against: against)
             if let out {
                 try StatementImporter.write(summary.output, to: out)

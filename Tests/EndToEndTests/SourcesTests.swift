@@ -117,6 +117,24 @@ struct ImportCSVBinaryTests {
         #expect(try String(contentsOfFile: kept, encoding: .utf8) == #"{"version": 1, "entries": []}"#)
     }
 
+    /// `--out` naming the statement or the rules being read (or a folder) is refused before
+    /// anything is written: the bank's file is never replaced by the ledger made from it.
+    @Test func theOutputMayNotReplaceTheStatementOrItsRules() throws {
+        let csv = try Binary.temporaryFile("own.csv", try String(contentsOfFile: Binary.root.appendingPathComponent("Examples/statement.csv").path, encoding: .utf8))
+        let rules = try Binary.temporaryFile("own.toml", try String(contentsOfFile: Binary.root.appendingPathComponent("Examples/statement.toml").path, encoding: .utf8))
+        for (out, what) in [(csv, "the statement"), (rules, "the rules file")] {
+            let before = try String(contentsOfFile: out, encoding: .utf8)
+            let r = try Binary.run(["import-csv", csv, "--rules", rules, "--out", out])
+            #expect(r.status == 2)
+            #expect(r.stderr.hasPrefix("error: \(out): is \(what) being read"), "\(r.stderr)")
+            #expect(try String(contentsOfFile: out, encoding: .utf8) == before)
+        }
+        let folder = (csv as NSString).deletingLastPathComponent
+        let r = try Binary.run(["import-csv", csv, "--rules", rules, "--out", folder])
+        #expect(r.status == 2)
+        #expect(r.stderr == "error: \(folder): is a directory: --out names the ledger file to write\n")
+    }
+
     @Test func theOutputAloneNamesABookNoFileDefines() throws {
         let out = try Binary.temporaryFile("alone.json", "")
         #expect(try Binary.run(["import-csv", "Examples/statement.csv", "--rules", "Examples/statement.toml", "--out", out]).status == 0)
