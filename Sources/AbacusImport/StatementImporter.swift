@@ -49,14 +49,18 @@ public enum StatementImporter {
         let csv = try contents(of: statement)
         let entries = try read(csv, name: statement, rules: rules)
         var existing = try existingKeys(against, rules: rules)
-        var kept: [ImportedEntry] = []
-        for entry in entries {
+        // Ids are the rows' own, numbered over the whole statement before any is skipped: a
+        // row keeps its id whatever `--against` leaves out.
+        var seen: [UInt64: Int] = [:]
+        let ids = entries.map { stableID($0, book: rules.book, seen: &seen) }
+        var kept: [(entry: ImportedEntry, id: String)] = []
+        for (entry, id) in zip(entries, ids) {
             let key = duplicateKey(book: rules.book, day: entry.day, amount: entry.amount, party: entry.party)
             if let n = existing[key], n > 0 {
                 existing[key] = n - 1
                 continue
             }
-            kept.append(entry)
+            kept.append((entry, id))
         }
         return ImportSummary(output: document(kept, book: rules.book), imported: kept.count, skipped: entries.count - kept.count)
     }
@@ -143,18 +147,17 @@ public enum StatementImporter {
     }
 
     /// The ledger file: version 1 and the entries, one a line.
-    static func document(_ entries: [ImportedEntry], book: String) -> [UInt8] {
+    static func document(_ entries: [(entry: ImportedEntry, id: String)], book: String) -> [UInt8] {
         var out = JSONText()
         out.beginObject()
         out.key("version"); out.raw("1")
         out.newline()
         out.key("entries")
         out.beginArray()
-        var seen: [UInt64: Int] = [:]
-        for e in entries {
+        for (e, id) in entries {
             out.newline()
             out.beginObject()
-            out.key("id"); out.string(stableID(e, book: book, seen: &seen))
+            out.key("id"); out.string(id)
             out.key("bookId"); out.string(book)
             out.key("amount"); out.raw(e.amount.description)
             out.key("currency"); out.string(e.currency.code)
