@@ -71,9 +71,11 @@ struct SQLLowering {
     /// Subject and days, and the condition as given (`.some(nil)`: it does not lower).
     private func clause(_ written: String??) -> String? {
         var terms: [String] = []
+        // A part of a split entry is an expense or an income by its entry's amount (`SQLSplitView`).
+        let sign = plan.readsSplits ? "e.entry_amount" : "e.amount"
         switch plan.subject {
-        case .expenses: terms.append("e.amount < 0 AND NOT e.is_transfer")
-        case .income: terms.append("e.amount > 0 AND NOT e.is_transfer")
+        case .expenses: terms.append("\(sign) < 0 AND NOT e.is_transfer")
+        case .income: terms.append("\(sign) > 0 AND NOT e.is_transfer")
         case .transfers: terms.append("e.is_transfer")
         case .entries: break
         }

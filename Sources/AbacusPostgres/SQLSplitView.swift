@@ -17,17 +17,20 @@ enum SQLSplitView {
         plan.condition?.testsAmount != true
     }
 
-    /// The rows, named `e` as the entries are: each entry without splits, and each part of one with them.
+    /// The rows, named `e` as the entries are: each entry without splits, and each part of one with them
+    /// (`entry_amount`: its entry's amount, whose sign makes a part an expense or an income).
     static let rows = """
         (SELECT id, book_id, day, currency, category, party, payment, remarks, tags, is_transfer, amount,
-                normalized_amount, normalized_currency, conversion_rate, CAST(NULL AS numeric) AS share_den
+                normalized_amount, normalized_currency, conversion_rate, CAST(NULL AS numeric) AS share_den,
+                amount AS entry_amount
            FROM abacus_entries WHERE splits IS NULL
          UNION ALL
          SELECT s.id, s.book_id, s.day, s.currency, p.part->>'category', s.party, s.payment, s.remarks, s.tags, s.is_transfer,
                 CAST(p.part->>'amount' AS numeric),
                 CASE WHEN s.amount <> 0 THEN CAST(p.part->>'amount' AS numeric) * abs(s.normalized_amount) ELSE s.normalized_amount END,
                 s.normalized_currency, s.conversion_rate,
-                CASE WHEN s.amount <> 0 AND s.normalized_amount IS NOT NULL THEN abs(s.amount) END
+                CASE WHEN s.amount <> 0 AND s.normalized_amount IS NOT NULL THEN abs(s.amount) END,
+                s.amount
            FROM abacus_entries s CROSS JOIN LATERAL json_array_elements(s.splits) AS p(part)
            WHERE s.splits IS NOT NULL) e
         """

@@ -125,6 +125,30 @@ import Testing
         #expect(amounts(try s.run("avg expenses by top category")) == ["Food": "45.00", "Household": "30.00"])
     }
 
+    /// An expense split into parts of both signs (a refund inside a purchase) is an expense in
+    /// every part: grouped by category its parts add up to the ungrouped sum, and no part of it
+    /// is an income (SPEC §4 defines expenses and income by the entry's amount).
+    static let mixedSplits = Self.ledger(entries: [
+        #"{"id": "e1", "bookId": "h", "amount": -100, "date": "2025-10-05", "category": "X", "splits": [{"amount": -160, "category": "G"}, {"amount": 60, "category": "H"}]}"#,
+        #"{"id": "e2", "bookId": "h", "amount": 50, "date": "2025-10-06", "category": "Y", "splits": [{"amount": 70, "category": "G"}, {"amount": -20, "category": "H"}]}"#,
+    ])
+
+    @Test func aSplitEntrysPartsAreExpensesOrIncomeByTheEntrysSign() throws {
+        let s = try Self.session(Self.mixedSplits)
+        #expect(Self.rows(try s.run("sum expenses")) == [["100.00"]])
+        // G 160 spent, H 60 given back: −60 of spending; together the 100 of the entry.
+        #expect(Self.rows(try s.run("sum expenses by category")) == [["G", "160.00"], ["H", "-60.00"]])
+        #expect(plainText(try s.run("sum expenses by category").totals.first?.last) == "100.00")
+        #expect(Self.rows(try s.run("sum income by category")) == [["G", "70.00"], ["H", "-20.00"]])
+        #expect(Self.rows(try s.run("count expenses by category")) == [["G", "1"], ["H", "1"]])
+        #expect(Self.rows(try s.run("list expenses where category = H")).map { $0.last } == ["-60.00"])
+        let today = Day(year: 2025, month: 12, day: 31)!
+        let ledger = try LedgerLoader.load(documents: [("t.json", Self.mixedSplits)])
+        for q in ["sum expenses by category", "sum income by category", "count expenses by category", "avg expenses in INR by category", "min expenses by category"] {
+            LargeGroupingTests.expectKernelsAgree(ledger, today, q, [(2, 0), (Executor.parallelRows, 0)])
+        }
+    }
+
     @Test func aSplitOfABookedNormalizedAmountConvertsAtTheEntrysRateExactly() throws {
         // €30 booked as ₹3,001: the parts of €10 and €20 are 3001 × 10/30 = 1000.333… and
         // 2000.666…, shown 1000.33 and 2000.67, and together exactly 3001.00.

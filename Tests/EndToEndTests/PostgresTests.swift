@@ -35,6 +35,25 @@ enum PG {
 }
 
 @Suite(.serialized) struct PostgresImportTests {
+    /// Parts of both signs in one split entry: in SQL as in memory, a part is an expense or an
+    /// income by its entry's amount (`SQLSplitView`'s `entry_amount`).
+    @Test func splitPartsOfBothSignsAnswerAsTheFileDoes() throws {
+        let ledger = try Binary.temporaryFile("mixed-splits.json", """
+            {"version": 1, "defaultCurrency": "INR", "books": [{"id": "h", "name": "Home", "currency": "INR"}],
+             "entries": [{"id": "e1", "bookId": "h", "amount": -100, "date": "2025-10-05", "category": "X", "splits": [{"amount": -160, "category": "G"}, {"amount": 60, "category": "H"}]},
+                         {"id": "e2", "bookId": "h", "amount": 50, "date": "2025-10-06", "category": "Y", "splits": [{"amount": 70, "category": "G"}, {"amount": -20, "category": "H"}]}]}
+            """)
+        let url = try PostgresServer.get().newDatabase()
+        #expect(try Binary.run(["--db", url, "--import", ledger]).status == 0)
+        for statement in ["sum expenses by category", "sum income by category", "count expenses by category", "sum expenses in INR by category per month"] {
+            let files = try Binary.run([ledger, "--format", "csv", "-e", statement])
+            let database = try Binary.run(["--db", url, "--format", "csv", "-e", statement])
+            #expect(files.status == 0 && database.status == 0, "\(statement): \(database.stderr)")
+            #expect(database.stdout == files.stdout, "\(statement)")
+        }
+        #expect(try Binary.run(["--db", url, "--format", "csv", "-e", "sum expenses by category"]).stdout == "category,amount\r\nG,160.00\r\nH,-60.00\r\n")
+    }
+
     @Test func importedLedgerAnswersAsTheFileDoes() throws {
         let url = try PostgresServer.get().newDatabase()
         let imported = try Binary.run(["--db", url, "--import", PG.demo])

@@ -38,7 +38,7 @@ extension Ledger {
         // The view's columns, built as arrays and then kept as the store's columns.
         var day: [Int32] = [], amount: [Int128] = [], currency: [Currency] = [], book: [UInt32] = [], category: [UInt32] = []
         var party: [UInt32] = [], payment: [UInt32] = [], remarks: [UInt32] = [], isTransfer: [Bool] = [], entryID: [UInt32] = []
-        var bookedIndexes: [Int32] = [], tagCodes: [UInt32] = [], tagStart: [UInt32] = [0]
+        var bookedIndexes: [Int32] = [], tagCodes: [UInt32] = [], tagStart: [UInt32] = [0], entrySign: [Int8] = []
         let n = s.count + splits.parts.reduce(0) { $0 + $1.count - 1 }
         day.reserveCapacity(n); amount.reserveCapacity(n); category.reserveCapacity(n)
         var next = 0
@@ -46,6 +46,7 @@ extension Ledger {
             day.append(s.day[r]); amount.append(a); currency.append(s.currency[r]); book.append(s.book[r])
             category.append(c); party.append(s.party[r]); payment.append(s.payment[r]); remarks.append(s.remarks[r])
             isTransfer.append(s.isTransfer[r]); entryID.append(s.entryID[r]); bookedIndexes.append(bookedIndex)
+            entrySign.append(Int8(s.amount[r].signum()))
             tagCodes.append(contentsOf: s.tags(at: r)); tagStart.append(UInt32(tagCodes.count))
         }
         for r in 0..<s.count {
@@ -73,6 +74,7 @@ extension Ledger {
         out.category = StoreColumn(category); out.party = StoreColumn(party); out.payment = StoreColumn(payment)
         out.remarks = StoreColumn(remarks); out.isTransfer = StoreColumn(isTransfer); out.entryID = StoreColumn(entryID)
         out.bookedIndex = StoreColumn(bookedIndexes); out.tagCodes = StoreColumn(tagCodes); out.tagStart = StoreColumn(tagStart)
+        out.entrySign = StoreColumn(entrySign)
         out.setCount(out.day.count)
         out.booked.noteScales()
         out.byCategory = PostingIndex(codes: out.category, codeCount: out.categories.count)

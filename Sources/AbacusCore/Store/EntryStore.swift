@@ -42,6 +42,15 @@ public struct EntryStore: Sendable {
         }
     }
     public internal(set) var isTransfer: StoreColumn<Bool> = []
+    /// In a split view, each row's entry's amount sign (−1, 0, 1): a part is an expense or an
+    /// income by its entry's amount, not its own (docs/ledger-format.md#splits). Empty elsewhere.
+    public internal(set) var entrySign: StoreColumn<Int8> = []
+
+    /// Whether row r's entry is an expense (< 0) or an income (> 0) by its sign: its own amount,
+    /// or in a split view its entry's.
+    @inline(__always) public func entrySign(at r: Int) -> Int {
+        entrySign.isEmpty ? Int(amount[r].signum()) : Int(entrySign[r])
+    }
     public internal(set) var entryID: StoreColumn<UInt32> {
         get { lateFields.contains(.entryID) ? lateSections.unsafelyUnwrapped.store(for: .entryID).pointee._entryID : _entryID }
         _modify {

@@ -403,6 +403,13 @@ extension Executor {
     enum PlainSlots: SlotScaling { static var scaled: Bool { false } }
     enum ScaledSlots: SlotScaling { static var scaled: Bool { true } }
 
+    /// Whether a row is an expense or an income by its own amount or, in a split view, by its
+    /// entry's (`EntryStore.entrySign`): a type, so that the scan of a ledger without splits
+    /// is compiled testing the amount alone.
+    protocol SubjectSigns { static var ofEntries: Bool { get } }
+    enum OwnSigns: SubjectSigns { static var ofEntries: Bool { false } }
+    enum EntrySigns: SubjectSigns { static var ofEntries: Bool { true } }
+
     /// Rows a dense scan visits: a day range, or rows of posting lists.
     enum DenseRows: Sendable {
         case range(Range<Int>)
@@ -478,10 +485,14 @@ extension Executor {
             let p = partials[k]
             do throws(QueryError) {
                 let (part, groups) = (rows.part(k, of: threads), compact.map { ($0.ofRow, $0.number, rows.count * k / threads) })
-                if slots.scaled {
-                    try self.denseScan(plan, key: key, rows: part, converter: converter, amounts: amounts, slots: slots, scaled: ScaledSlots.self, groups: groups, into: p)
-                } else {
-                    try self.denseScan(plan, key: key, rows: part, converter: converter, amounts: amounts, slots: slots, scaled: PlainSlots.self, groups: groups, into: p)
+                func scan<Scaling: SlotScaling, Signs: SubjectSigns>(_ scaled: Scaling.Type, _ signs: Signs.Type) throws(QueryError) {
+                    try self.denseScan(plan, key: key, rows: part, converter: converter, amounts: amounts, slots: slots, scaled: scaled, signs: signs, groups: groups, into: p)
+                }
+                switch (slots.scaled, !self.store.entrySign.isEmpty) {
+                case (true, false): try scan(ScaledSlots.self, OwnSigns.self)
+                case (false, false): try scan(PlainSlots.self, OwnSigns.self)
+                case (true, true): try scan(ScaledSlots.self, EntrySigns.self)
+                case (false, true): try scan(PlainSlots.self, EntrySigns.self)
                 }
             } catch {
                 p.failure = error
@@ -600,8 +611,8 @@ extension Executor {
     /// One thread's scan of its rows into `p`.
     /// `groups`: each row's product group worked out ahead (`CompactGroups`) for all the rows
     /// scanned, the group each product group is numbered, and where this part of the rows starts.
-    func denseScan<Scaling: SlotScaling>(_ plan: Plan, key: DenseKey, rows: DenseRows, converter: RowConverter?, amounts: RowConverter?,
-                   slots: SumSlots, scaled: Scaling.Type, groups: ([Int32], number: [Int32], from: Int)? = nil, into p: DensePartial) throws(QueryError) {
+    func denseScan<Scaling: SlotScaling, Signs: SubjectSigns>(_ plan: Plan, key: DenseKey, rows: DenseRows, converter: RowConverter?, amounts: RowConverter?,
+                   slots: SumSlots, scaled: Scaling.Type, signs: Signs.Type, groups: ([Int32], number: [Int32], from: Int)? = nil, into p: DensePartial) throws(QueryError) {
         let storeAmounts = store.amount
         let days = store.day
         let subject = plan.subject
@@ -622,6 +633,7 @@ extension Executor {
         let factors = slots.factor, errorWeight = slots.errorWeight, exactShift = slots.exactShift
         let isLate = converter?.rates.map(\.isLate) ?? []
         let isTransfer = store.isTransfer
+        let entrySign = store.entrySign
         let rowCurrency = store.currency
         // What the rows tally as they go, behind a pointer: the nested functions below change it
         // for nearly every row, and a variable they capture would be checked for exclusive
@@ -724,8 +736,9 @@ extension Executor {
         func visit(_ row: Int, _ position: Int) {
             let a = storeAmounts[row]
             switch subject {
-            case .expenses: guard a < 0 && !isTransfer[row] else { return }
-            case .income: guard a > 0 && !isTransfer[row] else { return }
+            // A part of a split entry is an expense or an income by its entry's sign (a split view's `entrySign`).
+            case .expenses: guard (Signs.ofEntries ? entrySign[row] < 0 : a < 0) && !isTransfer[row] else { return }
+            case .income: guard (Signs.ofEntries ? entrySign[row] > 0 : a > 0) && !isTransfer[row] else { return }
             case .transfers: guard isTransfer[row] else { return }
             case .entries: break
             }

@@ -519,10 +519,9 @@ public struct Executor: Sendable {
 
     @inline(__always)
     func passes(_ subject: Subject, _ row: Int) -> Bool {
-        let a = store.amount[row]
         switch subject {
-        case .expenses: return a < 0 && !store.isTransfer[row]
-        case .income: return a > 0 && !store.isTransfer[row]
+        case .expenses: return store.entrySign(at: row) < 0 && !store.isTransfer[row]
+        case .income: return store.entrySign(at: row) > 0 && !store.isTransfer[row]
         case .transfers: return store.isTransfer[row]
         case .entries: return true
         }
