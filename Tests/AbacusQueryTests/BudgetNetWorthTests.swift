@@ -127,7 +127,7 @@ import Testing
 
     /// An expense split into parts of both signs (a refund inside a purchase) is an expense in
     /// every part: grouped by category its parts add up to the ungrouped sum, and no part of it
-    /// is an income (SPEC §4 defines expenses and income by the entry's amount).
+    /// is an income (docs/ledger-format.md#splits: by the entry's amount).
     static let mixedSplits = Self.ledger(entries: [
         #"{"id": "e1", "bookId": "h", "amount": -100, "date": "2025-10-05", "category": "X", "splits": [{"amount": -160, "category": "G"}, {"amount": 60, "category": "H"}]}"#,
         #"{"id": "e2", "bookId": "h", "amount": 50, "date": "2025-10-06", "category": "Y", "splits": [{"amount": 70, "category": "G"}, {"amount": -20, "category": "H"}]}"#,
@@ -200,7 +200,7 @@ import Testing
     }
 
     /// A balance converted at the report date is the exact balance converted, rounded once: not
-    /// the balance as its own currency shows it (SPEC §9, each component converts exactly).
+    /// the balance as its own currency shows it (docs/language.md#balance).
     @Test func aBalanceConvertsExactlyNotAsItsOwnCurrencyShowsIt() throws {
         // A USD account paying ₹1000 at 88.77 rupees a dollar: −11.2651… dollars, shown −11.27;
         // converted back at the same rate it is −₹1000.00 exactly (−11.27 × 88.77 would be −1000.44).

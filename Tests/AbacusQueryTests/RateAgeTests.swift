@@ -107,7 +107,7 @@ let agingLedger = """
     }
 
     /// `convert`, `rate` and the reports use one rate on one day: past the maximum age it fails
-    /// them as it fails a query, naming the old leg of a chain (SPEC §10).
+    /// them as it fails a query, naming the old leg of a chain (docs/conversion.md#rate-age).
     @Test func maximumAgeRefusesConvertRateAndReports() throws {
         let s = try session(agingLedger)
         s.maxRateAge = 5

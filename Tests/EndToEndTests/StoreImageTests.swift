@@ -153,7 +153,7 @@ enum ImageRun {
 
     /// A ledger file broken since its image was saved (a month of 91, size and time kept) is
     /// refused as a cold start refuses it: exit status 2, its error once, no answer, whether the
-    /// script asks something, only runs a dot command, or runs nothing at all (SPEC §1, §2).
+    /// script asks something, only runs a dot command, or runs nothing at all (docs/ledger-format.md#errors).
     @Test func aLedgerBrokenSinceItsImageWasSavedIsExitStatus2() throws {
         let cache = ImageRun.cache()
         defer { try? FileManager.default.removeItem(atPath: cache) }

@@ -219,7 +219,7 @@ extension Session {
     /// The balance of an account on `day` in its own currency: its opening balance plus all its
     /// entries (transfers too) dated on or before `day` (the sum from `known` when it was asked ahead).
     /// The balance is exact, not rounded: a report converts it further, and each component
-    /// converts exactly (SPEC §9); it is rounded where it is shown.
+    /// converts exactly (docs/language.md#balance); it is rounded where it is shown.
     func balance(of book: Book, on day: Day, known: BalanceSums = BalanceSums(), trace: inout ReportTrace) throws(QueryError) -> Fraction {
         let (q, text) = Session.balanceQuery(book, on: day)
         let result: ResultSet
