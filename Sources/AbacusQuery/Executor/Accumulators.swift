@@ -235,13 +235,6 @@ struct Accumulators {
         return BoundedValue(approximate: WideDecimal(wideValue, scale: top), error: WideDecimal(wideError, scale: top + 1))
     }
 
-    /// Group g's sum rounded half-even to `scale` decimals where its 256-bit approximation
-    /// settles it, with no bounded value made (nearly every group): `.some(nil)` when the exact
-    /// sum is needed; nil when the bounded value must decide.
-    func roundedSum(_ g: Int, toScale scale: Int) -> ExactDecimal?? {
-        withReader { $0.roundedSum(g, toScale: scale) }
-    }
-
     /// A group's slots added up at the finest scale among those in use, with the bound of the
     /// error: ½ unit of each inexact factor's last place per unit of amount (at one more decimal).
     enum Aligned { case zero, value(Int256, scale: Int, error: Int256), tooWide }
@@ -300,8 +293,9 @@ struct SumReader {
     /// No error sum passed 128 bits.
     let errorsFit: Bool
 
-    /// Group g's sum rounded half-even to `scale` decimals where its approximation settles it
-    /// (`Accumulators.roundedSum`).
+    /// Group g's sum rounded half-even to `scale` decimals where its 256-bit approximation
+    /// settles it, with no bounded value made (nearly every group): `.some(nil)` when the exact
+    /// sum is needed; nil when the bounded value must decide.
     @inline(__always)
     func roundedSum(_ g: Int, toScale scale: Int) -> ExactDecimal?? {
         guard case .value(let value, let top, let error) = aligned(g) else { return nil }

@@ -203,26 +203,20 @@ public struct Executor: Sendable {
         /// once: to be rounded), not kept for every group.
         func sum(_ g: Int) -> BoundedValue { acc.sum(g) }
 
-        /// Group `g`'s sum or average rounded to `scale` where the approximation settles the
-        /// rounding (as `value` rounds it); nil where it does not, and for the other aggregates.
-        func settled(_ g: Int, _ aggregate: Aggregate, scale: Int) -> ExactDecimal? {
-            guard aggregate == .sum || aggregate == .avg, !acc.overflowed else { return nil }
-            let n = acc.counts[g]
-            if aggregate == .avg && n == 0 { return nil }
-            if aggregate == .sum, let r = acc.roundedSum(g, toScale: scale) { return r }
-            let s = sum(g)
-            return (aggregate == .avg ? s.divided(by: n) : s).roundedIfCertain(toScale: scale)
-        }
-
-        /// `settled` for every group, the groups shared between two threads when there are many;
-        /// `scale(g)` is group g's rounding scale (nil: it has no value to round).
+        /// Each group's sum or average rounded to `scale(g)` (nil: it has no value to round)
+        /// where the approximation settles the rounding (as `value` rounds it); nil where it
+        /// does not, and for the other aggregates. The groups are shared between two threads
+        /// when there are many; a sum is rounded straight from its slots (nearly always).
         func settledAll(_ aggregate: Aggregate, scale: @escaping (Int) -> Int?) -> [ExactDecimal?] {
             guard aggregate == .sum || aggregate == .avg, !acc.overflowed else { return Array(repeating: nil, count: groups.count) }
             return acc.withReader { reader in
                 Executor.mapInHalves(groups.count) { g in
                     guard let scale = scale(g) else { return nil }
                     if aggregate == .sum, let r = reader.roundedSum(g, toScale: scale) { return r }
-                    return self.settled(g, aggregate, scale: scale)
+                    let n = self.acc.counts[g]
+                    if aggregate == .avg && n == 0 { return nil }
+                    let s = self.sum(g)
+                    return (aggregate == .avg ? s.divided(by: n) : s).roundedIfCertain(toScale: scale)
                 }
             }
         }
