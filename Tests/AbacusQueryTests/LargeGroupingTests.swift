@@ -183,6 +183,25 @@ import Testing
         }
     }
 
+    /// A period key takes the largest stride of a product, wherever it is named, and the other
+    /// keys keep their order: rows come in day order, so the groups of one stretch of days lie
+    /// side by side in the accumulators. (That the answers are right is the kernels' agreement above.)
+    @Test func aPeriodKeyIsTheOutermostOfAProduct() throws {
+        let ledger = try LedgerLoader.load(documents: [("gen.json", LargeGroupingTests.ledger(seed: 5))])
+        let executor = Executor(ledger: ledger, columns: RateColumnCache(ledger: ledger, resolver: RateResolver(ledger: ledger)))
+        let rows = 0..<ledger.entries.count
+        for keys: [GroupKey] in [[.month, .party], [.party, .month], [.book, .day, .category], [.tag, .currency, .week]] {
+            guard case .product(let parts, let strides, let count, _)? = executor.denseKey(keys, rows: rows) else {
+                Issue.record("\(keys): no product"); continue
+            }
+            let p = try #require(keys.firstIndex { $0.isPeriod })
+            let others = keys.indices.filter { $0 != p }
+            #expect(strides[p] == others.reduce(1) { $0 * max(1, parts[$1].count) }, "\(keys)")
+            #expect(strides[others[0]] == 1 && count == strides[p] * max(1, parts[p].count), "\(keys)")
+            if others.count == 2 { #expect(strides[others[1]] == max(1, parts[others[0]].count), "\(keys)") }
+        }
+    }
+
     /// A dense scan shares slots between scales only past `shareSlotsAbove` accumulators
     /// (groups and the whole statement × one slot per scale): at the limit, the plain slots.
     @Test func slotsAreSharedOnlyPastTheLimit() throws {

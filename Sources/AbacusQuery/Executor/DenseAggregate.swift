@@ -63,6 +63,14 @@ extension Executor {
             }
         }
 
+        /// Whether tag is one of the keys (a row then may be in several groups).
+        var groupsByTag: Bool {
+            switch self {
+            case .tags, .product(_, _, _, _?): return true
+            default: return false
+            }
+        }
+
         /// A one-key part's lane code (as `Grouper` writes it) for an index.
         func code(_ index: Int) -> UInt32 {
             switch self {
@@ -210,13 +218,17 @@ extension Executor {
         guard let k = keys.first else { return DenseKey.none }
         guard keys.count == 1 else {
             var parts: [DenseKey] = []
-            var strides: [Int] = []
-            var count = 1
             for key in keys {
                 guard let part = denseKey([key], rows: rows) else { return nil }
-                strides.append(count)
                 parts.append(part)
-                count *= max(1, part.count)
+            }
+            // A period key takes the largest stride: rows come in day order, so the groups a
+            // stretch of rows adds to then lie side by side in the accumulators (in the cache).
+            var strides = [Int](repeating: 0, count: keys.count)
+            var count = 1
+            for i in keys.indices.sorted(by: { !keys[$0].isPeriod && keys[$1].isPeriod }) {
+                strides[i] = count
+                count *= max(1, parts[i].count)
                 if count > Executor.productGroups { return nil }
             }
             return .product(parts, strides: strides, count: count, tagAt: keys.firstIndex(of: .tag))
@@ -410,6 +422,12 @@ extension Executor {
     enum OwnSigns: SubjectSigns { static var ofEntries: Bool { false } }
     enum EntrySigns: SubjectSigns { static var ofEntries: Bool { true } }
 
+    /// Whether a dense scan groups by tag: a type, so that the scan of the other keys is
+    /// compiled with no tag code at all (its loop then keeps its registers for the sums).
+    protocol TagGrouping { static var byTag: Bool { get } }
+    enum NoTagKey: TagGrouping { static var byTag: Bool { false } }
+    enum TagKey: TagGrouping { static var byTag: Bool { true } }
+
     /// Rows a dense scan visits: a day range, or rows of posting lists.
     enum DenseRows: Sendable {
         case range(Range<Int>)
@@ -485,15 +503,18 @@ extension Executor {
             let p = partials[k]
             do throws(QueryError) {
                 let (part, groups) = (rows.part(k, of: threads), compact.map { ($0.ofRow, $0.number, rows.count * k / threads) })
+                // One compiled scan for each kind of slots, of signs and of tag key.
                 func scan<Scaling: SlotScaling, Signs: SubjectSigns>(_ scaled: Scaling.Type, _ signs: Signs.Type) throws(QueryError) {
-                    try self.denseScan(plan, key: key, rows: part, converter: converter, amounts: amounts, slots: slots, scaled: scaled, signs: signs, groups: groups, into: p)
+                    if key.groupsByTag {
+                        try self.denseScan(plan, key: key, rows: part, converter: converter, amounts: amounts, slots: slots, scaled: scaled, signs: signs, tags: TagKey.self, groups: groups, into: p)
+                    } else {
+                        try self.denseScan(plan, key: key, rows: part, converter: converter, amounts: amounts, slots: slots, scaled: scaled, signs: signs, tags: NoTagKey.self, groups: groups, into: p)
+                    }
                 }
-                switch (slots.scaled, !self.store.entrySign.isEmpty) {
-                case (true, false): try scan(ScaledSlots.self, OwnSigns.self)
-                case (false, false): try scan(PlainSlots.self, OwnSigns.self)
-                case (true, true): try scan(ScaledSlots.self, EntrySigns.self)
-                case (false, true): try scan(PlainSlots.self, EntrySigns.self)
+                func scan<Scaling: SlotScaling>(_ scaled: Scaling.Type) throws(QueryError) {
+                    if self.store.entrySign.isEmpty { try scan(scaled, OwnSigns.self) } else { try scan(scaled, EntrySigns.self) }
                 }
+                if slots.scaled { try scan(ScaledSlots.self) } else { try scan(PlainSlots.self) }
             } catch {
                 p.failure = error
             }
@@ -611,8 +632,8 @@ extension Executor {
     /// One thread's scan of its rows into `p`.
     /// `groups`: each row's product group worked out ahead (`CompactGroups`) for all the rows
     /// scanned, the group each product group is numbered, and where this part of the rows starts.
-    func denseScan<Scaling: SlotScaling, Signs: SubjectSigns>(_ plan: Plan, key: DenseKey, rows: DenseRows, converter: RowConverter?, amounts: RowConverter?,
-                   slots: SumSlots, scaled: Scaling.Type, signs: Signs.Type, groups: ([Int32], number: [Int32], from: Int)? = nil, into p: DensePartial) throws(QueryError) {
+    func denseScan<Scaling: SlotScaling, Signs: SubjectSigns, Tags: TagGrouping>(_ plan: Plan, key: DenseKey, rows: DenseRows, converter: RowConverter?, amounts: RowConverter?,
+                   slots: SumSlots, scaled: Scaling.Type, signs: Signs.Type, tags: Tags.Type, groups: ([Int32], number: [Int32], from: Int)? = nil, into p: DensePartial) throws(QueryError) {
         let storeAmounts = store.amount
         let days = store.day
         let subject = plan.subject
@@ -653,6 +674,7 @@ extension Executor {
         case .product(_, let strides, _, let tagAt?): tagStride = strides[tagAt]
         default: tagStride = 0
         }
+        precondition(Tags.byTag == (tagStride > 0), "a dense scan compiled for the wrong key")
         // The tag columns only for a tag key: a store image checks them when first read.
         let (tagStart, tagCodes) = tagStride > 0 ? (store.tagStart, store.tagCodes) : (StoreColumn<UInt32>([0]), StoreColumn<UInt32>())
         let firstTags = tagStride > 0 ? FirstTags(store) : nil
@@ -689,30 +711,31 @@ extension Executor {
         if case .range(let r) = rows { firstRow = r.lowerBound } else { firstRow = 0 }
 
         /// The row's group (the first, for a row with several tags; `moreTags` gives the rest);
-        /// `position` is the row's place among the rows scanned.
+        /// `position` is the row's place among the rows scanned, `first` its first tag code + 1
+        /// (0 without tags, or without a tag key).
         @inline(__always)
-        func group(_ row: Int, _ position: Int) -> Int {
+        func group(_ row: Int, _ position: Int, first: Int) -> Int {
             switch kind {
             case .none: return 0
             case .codes: return Int(column[row]) + 1
             case .currency: return Int(table[Int(rowCurrency[row].packed)]) + 1
             case .period: return Int(table[Int(days[row] - base)]) + 1
-            case .tags: return 1 &+ firstTags.unsafelyUnwrapped.first(row)
+            case .tags: return 1 &+ first
             case .product: return Int(productGroup[productFrom &+ position])
             case .compact: return Int(number[Int(productGroup[productFrom &+ position])])
             case .codesAndTag:
-                return 1 &+ Int(column[row]) &* codeStride &+ firstTags.unsafelyUnwrapped.first(row) &* tagStride
+                return 1 &+ Int(column[row]) &* codeStride &+ first &* tagStride
             }
         }
         /// The row's groups after its first, for a row with several tags: tag position t is
         /// group `base + (tag code + 1) × stride` (empty unless grouping by tag).
         @inline(__always)
-        func moreTags(_ row: Int, first g: Int) -> (positions: Range<Int>, base: Int, stride: Int) {
+        func moreTags(_ row: Int, group g: Int, first: Int) -> (positions: Range<Int>, base: Int, stride: Int) {
             // Most groupings have no tag key: they never touch the tag columns.
-            guard tagStride > 0 else { return (0..<0, 0, 0) }
+            guard Tags.byTag else { return (0..<0, 0, 0) }
             // No branch on whether the row has tags (`FirstTags`): without, the range is empty.
             let next = Int(tagStart[row]) &+ 1
-            return (next..<Swift.max(next, Int(tagStart[row &+ 1])), g &- firstTags.unsafelyUnwrapped.first(row) &* tagStride, tagStride)
+            return (next..<Swift.max(next, Int(tagStart[row &+ 1])), g &- first &* tagStride, tagStride)
         }
         /// Adds a product (and, to an inexact slot, its error) to a cell.
         @inline(__always)
@@ -746,8 +769,9 @@ extension Executor {
                 if !masks.passes(row, currency: rowCurrency, day: days) { return }
             } else if let filter, !evaluate(filter, row, flip: flip, amounts: amounts, tally: &state.pointee.filterTally) { return }
             // The row's one group (0 without keys); group 0 is made from the groups afterwards.
-            let g = group(row, position)
-            let more = moreTags(row, first: g)
+            let first = Tags.byTag ? firstTags.unsafelyUnwrapped.first(row) : 0
+            let g = group(row, position, first: first)
+            let more = moreTags(row, group: g, first: first)
             counts[g] &+= 1
             if counting {
                 for t in more.positions {
