@@ -84,7 +84,9 @@ public final class Shell {
     var liveRates: LiveRates?
     let environment: [String: String]
     /// Where results go: text with its line ends (stdout unless a test captures it).
-    public var writeOut: (String) -> Void = { FileHandle.standardOutput.write(Data($0.utf8)) }
+    public var writeOut: (String) -> Void = { FileHandle.standardOutput.write(Data($0.utf8)) } { didSet { writesStandardOutput = false } }
+    /// `writeOut` is stdout's own: a big answer's bytes may go there as they are (`Renderer.write`).
+    private var writesStandardOutput = true
     /// Where diagnostics go: text with its line ends.
     public var writeErr: (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }
 
@@ -435,6 +437,17 @@ public final class Shell {
         return statement(text) { Diagnostic.render($0, statement: text, location: location) }
     }
 
+    /// Stdout, when it is a pipe, holds up to 1 MB (Linux's limit for a user; 64 KB before), so
+    /// that a big answer is handed over in a few writes instead of waiting for the reader
+    /// every 64 KB. Asked once, at the first big answer; elsewhere (a file, a terminal) nothing changes.
+    static let roomyStandardOutputPipe: Void = {
+        #if os(Linux)
+        var st = stat()
+        // F_SETPIPE_SZ (1031) is not in Swift's Glibc module.
+        if fstat(1, &st) == 0, st.st_mode & S_IFMT == S_IFIFO { _ = fcntl(1, 1031, Int32(1 << 20)) }
+        #endif
+    }()
+
     /// Runs a query-language statement and prints its result; false when it failed or was stopped.
     func statement(_ text: String, diagnose: (QueryError) -> String) -> Bool {
         let started = DispatchTime.now()
@@ -453,7 +466,12 @@ public final class Shell {
             case .table(let result):
                 if renderer.format != .json { result.warnings.forEach { report("warning: " + $0) } }
                 let sink: (String) -> Void = outputToStderr ? writeErr : writeOut
-                guard renderer.write(result, to: sink, isCancelled: { interrupted != 0 }) else { throw stopped }
+                let bytes: ((UnsafeRawBufferPointer) -> Void)? = outputToStderr || !writesStandardOutput ? nil : { raw in
+                    guard let base = raw.baseAddress, raw.count > 0 else { return }
+                    _ = Shell.roomyStandardOutputPipe
+                    FileHandle.standardOutput.write(Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: raw.count, deallocator: .none))
+                }
+                guard renderer.write(result, to: sink, bytes: bytes, isCancelled: { interrupted != 0 }) else { throw stopped }
             case .message(let m):
                 // CSV and markdown output holds only answers: a note goes to stderr.
                 if renderer.format.holdsOnlyTables { tell(m) } else { say(renderer.render(message: m)) }

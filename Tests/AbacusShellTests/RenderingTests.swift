@@ -128,6 +128,13 @@ import Testing
         let names = ["pärty", "mo\"nth", "currency", "count", "amount", "tags", "share"]
         let r = ResultSet(columns: names.map { Column($0, .text) }, rows: rows, currency: nil)
         let text = Renderer(format: .json, money: MoneyFormat()).render(r)
+        // Written to a sink of bytes (stdout's, in the shell), the answer is the same text.
+        var sent: [UInt8] = []
+        var bytesSent = 0
+        #expect(Renderer(format: .json, money: MoneyFormat()).write(r, to: { sent += $0.utf8 }, bytes: { bytesSent += $0.count; sent += $0 }))
+        #expect(String(decoding: sent, as: UTF8.self) == text + "\n")
+        // Only the rows of a long result go as bytes (two halves written side by side).
+        #expect((bytesSent > 0) == (count >= Renderer.jsonHalvesFrom))
         let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         let back = try #require(object["rows"] as? [[String: Any]])
         #expect(back.count == rows.count)

@@ -45,14 +45,17 @@ public struct Renderer {
 
     /// Writes `r` to `sink` a few hundred rows at a time, every line with its line end (CSV
     /// records end in CRLF, RFC 4180). Between pieces it asks `isCancelled`, so Ctrl-C stops a
-    /// long listing at once; false when it stopped.
-    public func write(_ r: ResultSet, to sink: (String) -> Void, isCancelled: () -> Bool = { false }) -> Bool {
+    /// long listing at once; false when it stopped. `bytes`, when given, goes where `sink` goes
+    /// and takes UTF-8 as it was written (a big JSON answer then is not copied into text first).
+    public func write(_ r: ResultSet, to sink: (String) -> Void, bytes: ((UnsafeRawBufferPointer) -> Void)? = nil,
+                      isCancelled: () -> Bool = { false }) -> Bool {
         // JSON has every column; the others leave out what was not asked for (`list … show …`).
         // JSON and CSV hold a crosstab's cells only, not its Total and Average.
         var r = format == .json ? r : r.withoutOptionalColumns
         if format == .json || format == .csv { r = r.withoutSummaryColumns }
         var renderer = self
         if format != .json && format != .csv { renderer.symbols = money.distinct(for: Renderer.currencies(of: r)) }
+        if format == .json { return renderer.json(r, to: sink, bytes: bytes, isCancelled: isCancelled) }
         return renderer.draw(r, to: sink, isCancelled: isCancelled)
     }
 
@@ -72,7 +75,7 @@ public struct Renderer {
             if let chart = Chart(renderer: self).render(r) { sink(chart + "\n"); return true }
             return table(r, to: sink, isCancelled: isCancelled)
         case .markdown: return markdown(r, to: sink, isCancelled: isCancelled)
-        case .json: return json(r, to: sink, isCancelled: isCancelled)
+        case .json: return json(r, to: sink, bytes: nil, isCancelled: isCancelled)
         case .csv: return csv(r, to: sink, isCancelled: isCancelled)
         }
     }
@@ -335,26 +338,32 @@ public struct Renderer {
 
     // MARK: JSON
 
-    func json(_ r: ResultSet, to sink: (String) -> Void, isCancelled: () -> Bool) -> Bool {
+    func json(_ r: ResultSet, to sink: (String) -> Void, bytes: ((UnsafeRawBufferPointer) -> Void)?, isCancelled: () -> Bool) -> Bool {
         let names = r.names.map(JSONText.quote)
         sink("{\"columns\":[" + names.joined(separator: ",") + "],\"rows\":[")
         let rows = JSONRows(names: names)
         var out = JSONBytes(plain: plain)
         if r.rows.count >= Renderer.jsonHalvesFrom && onlineProcessors > 1 {
-            // Many rows: two halves written side by side, each into bytes of its own and made
-            // text by its own thread (checked as UTF-8), then sent in order.
+            // Many rows: two halves written side by side, each into bytes of its own, then sent
+            // in order: as they are to `bytes`, else each made text by its own thread.
             if isCancelled() { sink("\n"); return false }
-            let halves = [Slot<String>(), Slot<String>()]
+            let halves = [Slot<[UInt8]>(), Slot<[UInt8]>()]
+            let texts = [Slot<String>(), Slot<String>()]
             let job = JSONHalves(renderer: self, rows: r.rows, writer: rows)
+            let asText = bytes == nil
             DispatchQueue.concurrentPerform(iterations: 2) { k in
                 let n = job.rows.count
                 var half = JSONBytes(plain: job.renderer.plain)
                 job.writer.write(job.rows[n * k / 2..<n * (k + 1) / 2], after: k > 0, into: &half)
-                halves[k].value = String(decoding: half.bytes, as: UTF8.self)
+                // The bytes are UTF-8: names from Swift strings, the rest ASCII.
+                if asText { texts[k].value = String(decoding: half.bytes, as: UTF8.self) } else { halves[k].value = half.bytes }
             }
             if isCancelled() { sink("\n"); return false }
-            sink(halves[0].value ?? "")
-            sink(halves[1].value ?? "")
+            if let bytes {
+                for half in halves { half.value?.withUnsafeBytes(bytes) }
+            } else {
+                for text in texts { sink(text.value ?? "") }
+            }
         } else {
             // A piece of a few hundred rows at a time, looking for Ctrl-C between them.
             var lo = 0
