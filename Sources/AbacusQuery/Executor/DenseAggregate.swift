@@ -26,14 +26,27 @@ private func glibcMallopt(_ parameter: Int32, _ value: Int32) -> Int32
 #endif
 
 /// The row at each position of the rows a dense scan visits.
-private protocol RowAt { func row(_ position: Int) -> Int }
+private protocol RowAt {
+    func row(_ position: Int) -> Int
+    /// Whether the rows at `positions` are all rows of a store of `count` rows.
+    func within(_ count: Int, at positions: Range<Int>) -> Bool
+}
 private struct RangeRows: RowAt {
     let first: Int
     @inline(__always) func row(_ position: Int) -> Int { first &+ position }
+    func within(_ count: Int, at positions: Range<Int>) -> Bool {
+        positions.isEmpty || (first >= 0 && first + positions.lowerBound >= 0 && first + positions.upperBound <= count)
+    }
 }
 private struct ListRows: RowAt {
     let rows: UnsafeBufferPointer<Int>
     @inline(__always) func row(_ position: Int) -> Int { rows[position] }
+    func within(_ count: Int, at positions: Range<Int>) -> Bool {
+        // One comparison at the end, not a branch for every row.
+        var top: UInt = 0
+        for k in positions { top = Swift.max(top, UInt(bitPattern: rows[k])) }
+        return positions.isEmpty || top < UInt(count)
+    }
 }
 
 extension Executor {
@@ -138,27 +151,39 @@ extension Executor {
         init(_ b: UnsafeMutableBufferPointer<Int32>) { base = b.baseAddress }
     }
 
-    /// `productGroups` for the positions `span`, a block of rows at a time.
+    /// `productGroups` for the positions `span`, a block of rows at a time. The block's rows are
+    /// checked to be the store's once, and the columns then read with no check per row (so
+    /// that each key's loop over a block is one the compiler can vectorise).
     private static func productBlocks<R: RowAt>(_ parts: [DenseKey], _ strides: [Int], _ rows: R, _ span: Range<Int>,
                                                 store: EntryStore, into out: UnsafeMutablePointer<Int32>) {
         let days = store.day, currency = store.currency
+        // The rows every column read holds.
+        var count = min(days.count, currency.count)
+        for case .codes(let column, _) in parts { count = min(count, column.count) }
         let block = 2048
         var lo = span.lowerBound
         while lo < span.upperBound {
             let hi = min(span.upperBound, lo + block)
+            precondition(rows.within(count, at: lo..<hi), "a dense scan's rows are the store's")
             for k in lo..<hi { out[k] = 1 }
             for (part, stride) in zip(parts, strides) {
                 let s = Int32(stride)
                 switch part {
                 case .codes(let column, _):
-                    for k in lo..<hi { out[k] &+= Int32(truncatingIfNeeded: column[rows.row(k)]) &* s }
+                    column.withUnsafeBufferPointer { c in
+                        for k in lo..<hi { out[k] &+= Int32(truncatingIfNeeded: c[rows.row(k)]) &* s }
+                    }
                 case .currency(let table, _):
                     table.withUnsafeBufferPointer { t in
-                        for k in lo..<hi { out[k] &+= t[Int(currency[rows.row(k)].packed)] &* s }
+                        currency.withUnsafeBufferPointer { c in
+                            for k in lo..<hi { out[k] &+= t[Int(c[rows.row(k)].packed)] &* s }
+                        }
                     }
                 case .period(let table, let base, _):
                     table.withUnsafeBufferPointer { t in
-                        for k in lo..<hi { out[k] &+= t[Int(days[rows.row(k)] &- base)] &* s }
+                        days.withUnsafeBufferPointer { d in
+                            for k in lo..<hi { out[k] &+= t[Int(d[rows.row(k)] &- base)] &* s }
+                        }
                     }
                 case .tags:
                     // Read here, not ahead: a store image checks the tag columns when first read.
