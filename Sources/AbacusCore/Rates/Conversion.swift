@@ -446,18 +446,19 @@ public struct ConversionTally: Sendable {
         p.unconverted = same
         p.bookedNormalized = normalized
         p.bookedConversionRate = conversionRate
+        // Each rate's fields read where they lie: a whole rate copied is a dozen references retained.
+        let rates = c.rates
         for (i, n) in perRate.enumerated() where n > 0 {
-            let r = c.rates[i]
-            switch r.resolved.origin {
+            switch rates[i].kind {
             case .whatIf: p.whatIf += n
             case .locked: p.bookedLocked += n
             case .bookedShare: p.bookedNormalized += n
             case .custom: p.custom += n
             case .market:
                 p.market += n
-                if let d = r.oldestDay, p.oldestMarketDay.map({ d < $0 }) ?? true { p.oldestMarketDay = d }
-                if let d = r.newestDay, p.newestMarketDay.map({ d > $0 }) ?? true { p.newestMarketDay = d }
-                if let age = r.age?.ageInDays, age > RateAgePolicy.staleAfterDays {
+                if let d = rates[i].oldestDay, p.oldestMarketDay.map({ d < $0 }) ?? true { p.oldestMarketDay = d }
+                if let d = rates[i].newestDay, p.newestMarketDay.map({ d > $0 }) ?? true { p.newestMarketDay = d }
+                if let age = rates[i].age?.ageInDays, age > RateAgePolicy.staleAfterDays {
                     p.staleMarket += n
                     p.oldestMarketAgeInDays = max(p.oldestMarketAgeInDays ?? 0, age)
                 }
@@ -469,9 +470,10 @@ public struct ConversionTally: Sendable {
     /// Market rates dated after the entries they priced (the oldest there was), per pair.
     public func lateRateUses(_ c: some ConversionRates) -> [LateRateUse] {
         var late: [CurrencyPair: LateRateUse] = [:]
-        for (i, n) in perRate.enumerated() where n > 0 && c.rates[i].isLate {
-            guard case .market(let q) = c.rates[i].resolved.origin else { continue }
-            let pair = c.rates[i].resolved.pair
+        let rates = c.rates
+        for (i, n) in perRate.enumerated() where n > 0 && rates[i].isLate {
+            guard case .market(let q) = rates[i].resolved.origin else { continue }
+            let pair = rates[i].resolved.pair
             // The day a rate was asked for: the entry's, or the valuation date of `at DATE`.
             var first = Day(number: firstDay[i]), last = Day(number: lastDay[i])
             if let d = c.asOf { first = d; last = d }
@@ -487,8 +489,9 @@ public struct ConversionTally: Sendable {
     /// Under `at latest`: pairs whose newest market rate is older than today.
     public func staleRates(_ c: some ConversionRates) -> [StaleRate] {
         var stale: [CurrencyPair: StaleRate] = [:]
-        for (i, n) in perRate.enumerated() where n > 0 {
-            if let s = c.rates[i].stale { stale[s.pair] = s }
+        let rates = c.rates
+        for (i, n) in perRate.enumerated() where n > 0 && rates[i].stale != nil {
+            if let s = rates[i].stale { stale[s.pair] = s }
         }
         return stale.values.sorted { ($0.pair.from, $0.pair.to) < ($1.pair.from, $1.pair.to) }
     }
@@ -498,12 +501,12 @@ public struct ConversionTally: Sendable {
     /// `at latest` whose age is already told by `staleRates` are left out unless `includingLatest`.
     public func agedRates(_ c: some ConversionRates, olderThan days: Int, includingLatest: Bool = true) -> [AgedRateUse] {
         var aged: [CurrencyPair: AgedRateUse] = [:]
-        for (i, n) in perRate.enumerated() where n > 0 {
-            let r = c.rates[i]
-            guard let age = r.age, includingLatest || r.stale == nil, case .market(let q) = r.resolved.origin else { continue }
+        let rates = c.rates
+        for (i, n) in perRate.enumerated() where n > 0 && rates[i].age != nil {
+            guard let age = rates[i].age, includingLatest || rates[i].stale == nil, case .market(let q) = rates[i].resolved.origin else { continue }
             let old = age.legs(olderThan: days)
             guard !old.isEmpty else { continue }
-            let pair = r.resolved.pair
+            let pair = rates[i].resolved.pair
             var use = aged[pair] ?? AgedRateUse(pair: pair, via: q.via, entries: 0, oldestAgeInDays: 0, legs: [:])
             use.entries += n
             use.oldestAgeInDays = max(use.oldestAgeInDays, age.ageInDays)

@@ -16,7 +16,7 @@ import Synchronization
 /// How one rate converts: its source, the decimal factor amounts are multiplied by,
 /// and what a query must say about it.
 public struct ColumnRate: Sendable {
-    public var resolved: ResolvedRate
+    public private(set) var resolved: ResolvedRate
     /// The rate itself when it is a decimal, else the quotient to 34 significant digits.
     public var factor: ExactDecimal
     /// True when `factor` is the rate exactly (a decimal rate, or a quotient that terminates).
@@ -31,12 +31,22 @@ public struct ColumnRate: Sendable {
     /// A market rate older than `RateAgePolicy.noticedAfterDays` on the day it is used for: such a
     /// rate has an id of its own for that day, so that its entries and age can be told.
     public var age: RateAge?
+    /// Where the rate came from, without what it came with (`resolved.origin`).
+    public var kind: Kind
+    public enum Kind: Sendable { case whatIf, locked, custom, market, bookedShare }
 
     init?(_ resolved: ResolvedRate, stale: StaleRate? = nil, age: RateAge? = nil) {
         guard let (f, exact) = resolved.rate.factorAndExactness else { return nil }
         self.resolved = resolved
         self.factor = f
         self.isExact = exact
+        switch resolved.origin {
+        case .whatIf: kind = .whatIf
+        case .locked: kind = .locked
+        case .custom: kind = .custom
+        case .market: kind = .market
+        case .bookedShare: kind = .bookedShare
+        }
         if case .market(let q) = resolved.origin {
             isLate = q.isAfterRequestedDay
             (oldestDay, newestDay) = (q.oldestDay, q.newestDay)
