@@ -665,6 +665,7 @@ extension Executor {
         let flip = subject == .expenses
         let filter = plan.filter
         let masks = filter.flatMap { MaskFilter($0, store: store) }
+        let rowFilter = masks == nil ? filter.map { RowFilter($0, store: store, amounts: amounts) } : nil
         let counting = plan.aggregate == .count
         let s = slots.scales.count
         let sameSlot = slots.same
@@ -790,9 +791,9 @@ extension Executor {
             case .transfers: guard isTransfer[row] else { return }
             case .entries: break
             }
-            if let masks {
-                if !masks.passes(row, currency: rowCurrency, day: days) { return }
-            } else if let filter, !evaluate(filter, row, flip: flip, amounts: amounts, tally: &state.pointee.filterTally) { return }
+            // Through `?.`: `if let` would copy the filter (and count its references) for every row.
+            if masks?.passes(row, currency: rowCurrency, day: days) == false { return }
+            if rowFilter?.passes(row, flip: flip, tally: &state.pointee.filterTally) == false { return }
             // The row's one group (0 without keys); group 0 is made from the groups afterwards.
             let first = Tags.byTag ? firstTags.unsafelyUnwrapped.first(row) : 0
             let g = group(row, position, first: first)

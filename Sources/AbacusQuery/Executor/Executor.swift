@@ -427,7 +427,7 @@ public struct Executor: Sendable {
         var filterTally = amounts.map(ConversionTally.init)
         let flip = plan.subject == .expenses
         let subject = plan.subject
-        let filter = plan.filter
+        let filter = plan.filter.map { RowFilter($0, store: store, amounts: amounts) }
         // Checked every 64k rows: Ctrl-C stops a long scan.
         let stride = 1 << 16
         switch rows ?? planRows(plan) {
@@ -435,14 +435,14 @@ public struct Executor: Sendable {
             for (k, row) in list.enumerated() {
                 if k & (stride - 1) == stride - 1, isCancelled() { throw QueryError(.cancelled, at: nil) }
                 guard passes(subject, row) else { continue }
-                if let filter, !evaluate(filter, row, flip: flip, amounts: amounts, tally: &filterTally) { continue }
+                if filter?.passes(row, flip: flip, tally: &filterTally) == false { continue }
                 try body(row, &state)
             }
         case .range(let range):
             for row in range {
                 if row & (stride - 1) == stride - 1, isCancelled() { throw QueryError(.cancelled, at: nil) }
                 guard passes(subject, row) else { continue }
-                if let filter, !evaluate(filter, row, flip: flip, amounts: amounts, tally: &filterTally) { continue }
+                if filter?.passes(row, flip: flip, tally: &filterTally) == false { continue }
                 try body(row, &state)
             }
         }
@@ -519,92 +519,6 @@ public struct Executor: Sendable {
         case .transfers: return store.isTransfer[row]
         case .entries: return true
         }
-    }
-
-    func evaluate(_ p: Predicate, _ row: Int, flip: Bool, amounts: RowConverter?, tally: inout ConversionTally?) -> Bool {
-        switch p {
-        case .always(let b): return b
-        case .code(let column, let mask):
-            let c = Int(store.code(column, row))
-            return c < mask.count && mask[c]
-        case .tags(let mask):
-            let tags = store.tags(at: row)
-            if tags.isEmpty { return mask[0] }
-            for t in tags where Int(t) + 1 < mask.count && mask[Int(t) + 1] { return true }
-            return false
-        case .amount(let op, let x):
-            let a = flip ? -store.amount[row] : store.amount[row]
-            let order: Int
-            if let amounts {
-                let id = amounts.id(row)
-                tally?.count(id, day: store.day[row])
-                guard let v = amounts.bounded(row, id: id, amount: a, negate: flip) else { return false }
-                order = Executor.compare(v, x) { amounts.exactValue(amount: a, id: id) }
-            } else {
-                let v = ExactDecimal(significand: a, scale: store.amountScale)
-                order = v < x ? -1 : (v == x ? 0 : 1)
-            }
-            switch op {
-            case .equal, .isIn: return order == 0
-            case .notEqual, .notIn: return order != 0
-            case .less: return order < 0
-            case .lessOrEqual: return order <= 0
-            case .greater: return order > 0
-            case .greaterOrEqual: return order >= 0
-            case .contains: return false
-            }
-        case .amountIn(let xs):
-            guard let first = xs.first, let last = xs.last else { return false }
-            let a = flip ? -store.amount[row] : store.amount[row]
-            guard let amounts else {
-                let v = ExactDecimal(significand: a, scale: store.amountScale)
-                return Executor.sortedContains(xs, v)
-            }
-            let id = amounts.id(row)
-            tally?.count(id, day: store.day[row])
-            guard let v = amounts.bounded(row, id: id, amount: a, negate: flip) else { return false }
-            // The listed values within the value's error bound, each settled exactly (nearly always none or one).
-            let low = v.approximate + WideDecimal(-v.error.significand, scale: v.error.scale), high = v.approximate + v.error
-            guard !(high < WideDecimal(first)), !(WideDecimal(last) < low) else { return false }
-            var lo = 0, hi = xs.count
-            while lo < hi { let mid = (lo + hi) / 2; if WideDecimal(xs[mid]) < low { lo = mid + 1 } else { hi = mid } }
-            while lo < xs.count, !(high < WideDecimal(xs[lo])) {
-                if Executor.compare(v, xs[lo], exact: { amounts.exactValue(amount: a, id: id) }) == 0 { return true }
-                lo += 1
-            }
-            return false
-        case .days(let r):
-            let d = store.day[row]
-            return d >= r.first.number && d <= r.last.number
-        case .and(let ps):
-            for q in ps where !evaluate(q, row, flip: flip, amounts: amounts, tally: &tally) { return false }
-            return true
-        case .or(let ps):
-            for q in ps where evaluate(q, row, flip: flip, amounts: amounts, tally: &tally) { return true }
-            return false
-        case .not(let q):
-            return !evaluate(q, row, flip: flip, amounts: amounts, tally: &tally)
-        }
-    }
-
-    /// Binary search in a sorted list.
-    static func sortedContains(_ xs: [ExactDecimal], _ v: ExactDecimal) -> Bool {
-        var lo = 0, hi = xs.count
-        while lo < hi { let mid = (lo + hi) / 2; if xs[mid] < v { lo = mid + 1 } else { hi = mid } }
-        return lo < xs.count && xs[lo] == v
-    }
-
-    /// Compares a converted value with a number exactly: the approximation decides unless
-    /// the number lies within its error, then the exact value does.
-    static func compare(_ v: BoundedValue, _ x: ExactDecimal, exact: () -> Fraction) -> Int {
-        let w = WideDecimal(x)
-        if v.isExact { return v.approximate < w ? -1 : (v.approximate == w ? 0 : 1) }
-        let low = v.approximate + WideDecimal(-v.error.significand, scale: v.error.scale)
-        let high = v.approximate + v.error
-        if high < w { return -1 }
-        if w < low { return 1 }
-        let e = exact(), f = Fraction(x)
-        return e < f ? -1 : (e == f ? 0 : 1)
     }
 
     // MARK: Helpers
