@@ -426,7 +426,7 @@ public struct Executor: Sendable {
         let amounts = plan.filter?.testsAmount == true ? (converter ?? self.converter(plan)) : nil
         var filterTally = amounts.map(ConversionTally.init)
         let flip = plan.subject == .expenses
-        let subject = plan.subject
+        let subject = SubjectTest(plan.subject, store: store)
         let filter = plan.filter.map { RowFilter($0, store: store, amounts: amounts) }
         // Checked every 64k rows: Ctrl-C stops a long scan.
         let stride = 1 << 16
@@ -434,14 +434,14 @@ public struct Executor: Sendable {
         case .list(let list):
             for (k, row) in list.enumerated() {
                 if k & (stride - 1) == stride - 1, isCancelled() { throw QueryError(.cancelled, at: nil) }
-                guard passes(subject, row) else { continue }
+                guard subject.passes(row) else { continue }
                 if filter?.passes(row, flip: flip, tally: &filterTally) == false { continue }
                 try body(row, &state)
             }
         case .range(let range):
             for row in range {
                 if row & (stride - 1) == stride - 1, isCancelled() { throw QueryError(.cancelled, at: nil) }
-                guard passes(subject, row) else { continue }
+                guard subject.passes(row) else { continue }
                 if filter?.passes(row, flip: flip, tally: &filterTally) == false { continue }
                 try body(row, &state)
             }
@@ -511,13 +511,26 @@ public struct Executor: Sendable {
         return rows
     }
 
-    @inline(__always)
-    func passes(_ subject: Subject, _ row: Int) -> Bool {
-        switch subject {
-        case .expenses: return store.entrySign(at: row) < 0 && !store.isTransfer[row]
-        case .income: return store.entrySign(at: row) > 0 && !store.isTransfer[row]
-        case .transfers: return store.isTransfer[row]
-        case .entries: return true
+    /// Whether a row is of a statement's subject, with the columns that tell taken out of the
+    /// store once (read through the store, each was a reference counted at every row).
+    struct SubjectTest {
+        let subject: Subject
+        let amount: StoreColumn<Int128>, entrySign: StoreColumn<Int8>, isTransfer: StoreColumn<Bool>
+
+        init(_ subject: Subject, store: EntryStore) {
+            self.subject = subject
+            (amount, entrySign, isTransfer) = (store.amount, store.entrySign, store.isTransfer)
+        }
+
+        @inline(__always)
+        func passes(_ row: Int) -> Bool {
+            // A part of a split entry is an expense or an income by its entry's sign (`EntryStore.entrySign(at:)`).
+            switch subject {
+            case .expenses: return (entrySign.isEmpty ? amount[row] < 0 : entrySign[row] < 0) && !isTransfer[row]
+            case .income: return (entrySign.isEmpty ? amount[row] > 0 : entrySign[row] > 0) && !isTransfer[row]
+            case .transfers: return isTransfer[row]
+            case .entries: return true
+            }
         }
     }
 
