@@ -244,6 +244,34 @@ struct Accumulators {
         withReader { $0.aligned(g) }
     }
 
+    /// The sum of several groups (a crosstab's row and column totals, the total of `top N`)
+    /// rounded half-even to `scale` from their slots added in 256 bits, as one group's is
+    /// (`SumReader.roundedSum`), with no bounded value made: `.some(nil)` when the exact sums
+    /// are needed, nil when the bounded values must decide (or a sum passes 256 bits).
+    func roundedSum(of groups: [Int], toScale scale: Int) -> ExactDecimal?? {
+        guard !overflowed, errorOverflows.isEmpty, slotCount > 0 else { return nil }
+        var sums = [Int256](repeating: .zero, count: slotCount), errors = [Int128](repeating: 0, count: slotCount)
+        for g in groups {
+            let b = base(g)
+            for k in 0..<slotCount {
+                if sums[k].add(sum(at: b + k)) { return nil }
+                let (e, o) = errors[k].addingReportingOverflow(error(at: b + k))
+                if o { return nil }
+                errors[k] = e
+            }
+        }
+        return slots.scales.withUnsafeBufferPointer { scales in
+            slots.inexact.withUnsafeBufferPointer { inexact in
+                sums.withUnsafeBufferPointer { s in
+                    errors.withUnsafeBufferPointer { e in
+                        SumReader(sums: s.baseAddress, errors: e.baseAddress, cells: slotCount, denseGroup: nil, slotCount: slotCount,
+                                  scales: scales.baseAddress, inexact: inexact.baseAddress, errorsFit: true).roundedSum(0, toScale: scale)
+                    }
+                }
+            }
+        }
+    }
+
     /// The sums and error sums read in place through pointers taken once, for as many groups
     /// as `body` reads: reading them through `self` group by group retains the buffers each
     /// time, and two threads retaining one buffer contend for its reference count.

@@ -136,6 +136,8 @@ public struct Executor: Sendable {
         case .count:
             return .count(groups.reduce(0) { $0 + scan.acc.counts[$1] })
         case .sum, .avg:
+            // A sum from the groups' slots added in 256 bits, nearly always; else their bounded values.
+            if plan.aggregate == .sum, case let r?? = scan.acc.roundedSum(of: groups, toScale: target.minorUnits) { return .money(r, target) }
             var total = BoundedValue(approximate: .zero)
             var n = 0
             for g in groups {
