@@ -329,7 +329,7 @@ struct CSVRateReader {
             guard v.isPositive else { throw CSVFailure(offset: at, message: "found \(v), expected \(what): rates must be positive") }
             return v
         case .failure(.notExact):
-            throw CSVFailure(offset: at, message: "\(rows.text(f)) cannot be held exactly (at most 38 significant digits and 38 decimals); it is refused rather than rounded")
+            throw CSVFailure(offset: at, message: ExactDecimal.notExactMessage(rows.text(f)))
         case .failure(.notANumber):
             throw CSVFailure(offset: at, message: "found \(quoted(rows.text(f))), expected \(what) (a decimal number such as 1.0876\(allowMissing ? ", or N/A" : ""))")
         }
