@@ -222,6 +222,8 @@ private struct RowReader {
         case .notAnAmount:
             let example = rules.decimalComma ? "1.204,75" : "1,204.75"
             throw fail("column \(column) (\(what))", "found \(shown(text)), expected an amount such as \(example) (decimal = \"\(rules.decimalComma ? "," : ".")\" in the rules)")
+        case .notExact:
+            throw fail("column \(column) (\(what))", ExactDecimal.notExactMessage(shown(text)))
         }
     }
 

@@ -49,6 +49,10 @@ struct ImportCSV: ParsableCommand {
     @Option(help: ArgumentHelp("Write the ledger file here (default: stdout).", valueName: "FILE"))
     var out: String?
 
+    /// Taken for scripts that give it to every call (README.md, "Bringing in data").
+    @Flag(help: "Accepted, here or before import-csv, and changes nothing: the import never reads ~/.abacusrc.")
+    var noRc = false
+
     mutating func run() throws {
         do {
             if let out { try StatementImporter.checkOutput(out, statement: statement, rules: rules, against: against) }

@@ -225,8 +225,10 @@ func runCommand<Command: ParsableCommand>(_ type: Command.Type, _ arguments: [St
 }
 
 // The root command takes ledger files as its arguments, so swift-argument-parser would
-// read `import-csv` as one: the subcommand is picked here, by its name in first place.
-if CommandLine.arguments.dropFirst().first == ImportCSV.word {
-    runCommand(ImportCSV.self, Array(CommandLine.arguments.dropFirst(2)))
+// read `import-csv` as one: the subcommand is picked here, by its name in first place,
+// after any `--no-rc` (scripts give it to every call; the import reads no rc file).
+let noRCs = CommandLine.arguments.dropFirst().prefix { $0 == "--no-rc" }.count
+if CommandLine.arguments.dropFirst(1 + noRCs).first == ImportCSV.word {
+    runCommand(ImportCSV.self, Array(CommandLine.arguments.dropFirst(2 + noRCs)))
 }
 runCommand(Abacus.self, nil)

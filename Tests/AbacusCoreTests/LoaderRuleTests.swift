@@ -380,6 +380,16 @@ func row(of id: String, in ledger: Ledger) -> Int? {
     #expect(l.entries.count == 2)
 }
 
+/// The mark is no column: an error on line 1 names the same column with it as without it.
+@Test func aByteOrderMarkIsNoColumn() throws {
+    let text = #"{"version": 1, "defaultCurrency": "XYZ"}"#
+    for document in [text, "\u{FEFF}" + text] {
+        let error = #expect(throws: LoadError.self) { try load(document) }
+        #expect(error?.line == 1)
+        #expect(error?.column == 35, "\(error?.description ?? "")")
+    }
+}
+
 @Test func unknownFieldsAreIgnored() throws {
     let text = ledger(
         version: #""version": 1, "generator": {"name": "app", "build": [1, 2, {"x": null}], "beta": true},"#,

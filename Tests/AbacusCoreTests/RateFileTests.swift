@@ -107,6 +107,22 @@ func cur(_ s: String) -> Currency { Currency(code: s)! }
         #expect(ledger.pairs[0].order == 1)
     }
 
+    /// One snapshot a day for each base (README.md, "Rate files"): other bases that day, or the
+    /// same base on other days, are no repeat.
+    @Test func jsonSnapshotsOfOtherBasesOrDaysAreNoRepeat() throws {
+        let text = """
+        [
+          {"base": "USD", "date": "2025-10-01", "rates": {"INR": 88.79}},
+          {"base": "SGD", "date": "2025-10-01", "rates": {"INR": 68.8}},
+          {"base": "USD", "date": "2025-10-02", "rates": {"INR": 88.9}},
+          {"from": "USD", "to": "INR", "rate": 88.8, "date": "2025-10-01"}
+        ]
+        """
+        let f = try RateFile.parse(text: text, path: "rates.json")
+        #expect(f.snapshots.map(\.base) == [cur("USD"), cur("SGD"), cur("USD")])
+        #expect(f.pairs.count == 1)
+    }
+
     @Test func aFileAddedLaterWinsOnItsDate() throws {
         var ledger = try LedgerLoader.load(documents: [(name: "l.json", text: #"{"version": 1, "defaultCurrency": "INR"}"#)])
         ledger.addRates(try RateFile.parse(text: "date,base,currency,rate\n2025-10-01,USD,INR,88\n", path: "a.csv"))
@@ -137,6 +153,8 @@ func cur(_ s: String) -> Currency { Currency(code: s)! }
         Refusal(name: "ECB unknown currency", text: "Date,USD,XYZ,\n2025-10-01,1.1,2,\n", line: 1, column: 10, words: "found \"XYZ\", expected an ISO 4217"),
         Refusal(name: "ECB lower-case code", text: "Date,usd,\n", line: 1, column: 6, words: "did you mean \"USD\"?"),
         Refusal(name: "ECB text after the trailing comma", text: "Date,USD,\n2025-10-01,1.1,9\n", line: 2, column: 16, words: "after the last column"),
+        Refusal(name: "ECB unknown currency after a byte-order mark", text: "\u{FEFF}Date,USD,XYZ,\n2025-10-01,1.1,2,\n",
+                line: 1, column: 10, words: "found \"XYZ\", expected an ISO 4217"),
         Refusal(name: "inexact number", text: "Date,USD,\n2025-10-01,1.123456789012345678901234567890123456789,\n",
                 line: 2, column: 12, words: "cannot be held exactly"),
         Refusal(name: "long form bad code", text: "date,base,currency,rate\n2025-10-01,USD,INR,88\n2025-10-01,USD,ABC,1\n",
@@ -150,6 +168,11 @@ func cur(_ s: String) -> Currency { Currency(code: s)! }
         Refusal(name: "JSON pair without a date", text: "[\n  {\"from\": \"SGD\", \"to\": \"INR\", \"rate\": 68.8}\n]",
                 line: 2, column: 3, words: "missing \"date\""),
         Refusal(name: "JSON negative rate", text: "[{\"base\": \"USD\", \"date\": \"2025-10-01\", \"rates\": {\"INR\": -1}}]",
+                line: 1, column: 57, words: "must be positive"),
+        Refusal(name: "JSON the same base twice on a day",
+                text: "[\n  {\"base\": \"USD\", \"date\": \"2025-10-01\", \"rates\": {\"INR\": 88.79}},\n  {\"date\": \"2025-10-01\", \"base\": \"USD\", \"rates\": {\"SGD\": 1.29}}\n]",
+                line: 3, column: 3, words: "found USD on 2025-10-01 again (first on line 2), expected one snapshot a day for each base"),
+        Refusal(name: "JSON negative rate after a byte-order mark", text: "\u{FEFF}[{\"base\": \"USD\", \"date\": \"2025-10-01\", \"rates\": {\"INR\": -1}}]",
                 line: 1, column: 57, words: "must be positive"),
         Refusal(name: "JSON object, not an array", text: "{\"version\": 1}", line: 1, column: 1, words: "expected a JSON array"),
         Refusal(name: "empty file", text: "\n", line: nil, column: nil, words: "the file is empty"),

@@ -110,6 +110,18 @@ struct StatementRuleTests {
         #expect(try entries("2025-11-01,\"12,34,567.5\"\n2025-11-02,1 000 000\n", r).map { $0.amount.normalized.description } == ["1234567.5", "1000000"])
     }
 
+    /// An amount of more digits than Abacus holds exactly is refused as the ledger loader
+    /// refuses one (docs/ledger-format.md#numbers), not called "not an amount".
+    @Test func anAmountTooLongToHoldExactlyIsSaidToBe() throws {
+        let r = try rules("date = { column = 1, format = \"yyyy-MM-dd\" }\namount = { column = 2 }")
+        #expect(importFailure("2025-11-01,1234567890123456789012345678901234567890.00\n", r)
+                == "statement.csv:1: column 2 (amount): \"1234567890123456789012345678901234567890.00\" cannot be held exactly (at most 38 significant digits and 38 decimals); it is refused rather than rounded")
+        #expect(importFailure("2025-11-01,\"(1,234,567,890,123,456,789,012,345,678,901,234,567,890)\"\n", r)?
+                    .hasSuffix("cannot be held exactly (at most 38 significant digits and 38 decimals); it is refused rather than rounded") == true)
+        // 38 digits are held.
+        #expect(try entries("2025-11-01,-12345678901234567890123456789012345678\n", r).first?.amount.description == "-12345678901234567890123456789012345678")
+    }
+
     @Test func aHeaderToSkipAndTheLinesErrorsName() throws {
         let r = try rules("skip = 1\ndate = { column = 1, format = \"yyyy-MM-dd\" }\namount = { column = 2 }")
         #expect(try entries("Date,Amount\n2025-11-01,5\n", r).count == 1)

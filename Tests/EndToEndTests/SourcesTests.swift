@@ -91,6 +91,20 @@ struct ImportCSVBinaryTests {
         #expect(demo.stdout.components(separatedBy: "\"id\":\"csv-").count == 10)
     }
 
+    /// `--no-rc`, which scripts give every call, is accepted after `import-csv` and before it:
+    /// the import reads no rc file, so the output is the same.
+    @Test func noRCIsAcceptedAfterOrBeforeImportCSV() throws {
+        let arguments = ["import-csv", "Examples/statement.csv", "--rules", "Examples/statement.toml"]
+        let plain = try Binary.run(arguments)
+        #expect(plain.status == 0)
+        for withNoRC in [arguments + ["--no-rc"], ["--no-rc"] + arguments] {
+            let r = try Binary.run(withNoRC)
+            #expect(r.status == 0, "\(withNoRC): \(r.stderr)")
+            #expect(r.stdout == plain.stdout)
+        }
+        #expect(try Binary.run(["import-csv", "--help"]).stdout.contains("--no-rc"))
+    }
+
     @Test func aBadRowStopsTheImportNamingFileAndLineAndWritesNothing() throws {
         let csv = try Binary.temporaryFile("bad-row.csv", """
             Date,Narration,Ref No,Withdrawal Amt,Deposit Amt,Mode,Remarks

@@ -37,8 +37,11 @@ struct JSONReader {
         self.base = buffer.baseAddress ?? UnsafePointer(JSONReader.emptyByte)
         self.count = buffer.count
         // A UTF-8 byte-order mark is accepted and skipped.
-        if count >= 3 && base[0] == 0xEF && base[1] == 0xBB && base[2] == 0xBF { pos = 3 }
+        if hasByteOrderMark { pos = 3 }
     }
+
+    /// Whether the text starts with a UTF-8 byte-order mark (EF BB BF).
+    var hasByteOrderMark: Bool { count >= 3 && base[0] == 0xEF && base[1] == 0xBB && base[2] == 0xBF }
 
     nonisolated(unsafe) private static let emptyByte: UnsafeMutablePointer<UInt8> = {
         let p = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
@@ -406,10 +409,11 @@ struct JSONReader {
         return i
     }
 
-    /// 1-based line and column (in Unicode scalars) of a byte offset.
+    /// 1-based line and column (in Unicode scalars) of a byte offset. A byte-order mark is no
+    /// column: line 1 is counted from the character after it, as an editor shows it.
     func lineAndColumn(of offset: Int) -> (line: Int, column: Int) {
         var line = 1, column = 1
-        var i = 0
+        var i = hasByteOrderMark ? 3 : 0
         let end = min(offset, count)
         while i < end {
             let b = base[i]

@@ -171,7 +171,7 @@ struct FileParser {
         } catch {
             switch error.kind {
             case .notANumber: throw rule("invalid number '\(error.text)'", at: error.offset)
-            case .notExact: throw rule("\(error.text) cannot be held exactly (at most 38 significant digits and 38 decimals); it is refused rather than rounded", at: error.offset)
+            case .notExact: throw rule(ExactDecimal.notExactMessage(error.text), at: error.offset)
             }
         }
     }

@@ -167,6 +167,12 @@ public struct ExactDecimal: Sendable, CustomStringConvertible {
         case notExact
     }
 
+    /// What a refusal says of `text`, a number that is `.notExact`: the one wording of the
+    /// ledger, rate files and bank statements (docs/ledger-format.md#numbers).
+    public static func notExactMessage(_ text: String) -> String {
+        "\(text) cannot be held exactly (at most \(maxDigits) significant digits and \(maxScale) decimals); it is refused rather than rounded"
+    }
+
     /// Parses the JSON number grammar `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`
     /// over exactly the given bytes.
     public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<ExactDecimal, ParseFailure> {

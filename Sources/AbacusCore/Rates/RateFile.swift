@@ -9,7 +9,8 @@
 // since replaced (CYP, EEK, …), which are read, checked and left out. Each ECB
 // row becomes one snapshot based on EUR; the long form groups its rows by date and
 // base into snapshots; the JSON form is read by the ledger's own `FileParser`, so
-// its objects obey exactly the rules of a ledger's `rates`.
+// its objects obey exactly the rules of a ledger's `rates`, and, as in the CSV forms,
+// a date and base may have one snapshot only.
 //
 // Every number is an exact decimal (`ExactDecimal`'s parser: nothing that cannot be
 // held exactly), every code ISO 4217, every rate positive, every date real. Loading
@@ -128,20 +129,37 @@ public enum RateFile {
 }
 
 extension FileParser {
-    /// A JSON array of market rate objects (snapshots and pairs), nothing after it.
+    /// A JSON array of market rate objects (snapshots and pairs), nothing after it. As in the
+    /// CSV forms, a date and base may appear once (README.md, "Rate files"): a second snapshot
+    /// of them is refused where it begins.
     mutating func parseRateArray(into b: inout LedgerBuilder) throws {
         try reader.beginArray("a JSON array of rate snapshots and pairs")
         var first = true
+        // Where the snapshot of each date and base begins.
+        var snapshotAt: [DayAndBase: Int] = [:]
         index = 0
         while try reader.nextElement(&first) {
             field = ""
+            let objectStart = reader.skipSpace(from: reader.pos)
+            let before = b.snapshots.count
             try parseRate(into: &b, custom: false)
+            if b.snapshots.count > before, let s = b.snapshots.last {
+                let key = DayAndBase(day: s.day, base: s.base)
+                if let earlier = snapshotAt[key] {
+                    let line = reader.lineAndColumn(of: earlier).line
+                    throw rule("found \(s.base) on \(s.day) again (first on line \(line)), expected one snapshot a day for each base", at: objectStart)
+                }
+                snapshotAt[key] = objectStart
+            }
             index += 1
         }
         index = -1
         try reader.expectEnd()
     }
 }
+
+/// A snapshot's date and base: a rate file holds one snapshot of each.
+struct DayAndBase: Hashable { var day: Day; var base: Currency }
 
 // MARK: - CSV
 
@@ -311,7 +329,7 @@ struct CSVRateReader {
             guard v.isPositive else { throw CSVFailure(offset: at, message: "found \(v), expected \(what): rates must be positive") }
             return v
         case .failure(.notExact):
-            throw CSVFailure(offset: at, message: "\(rows.text(f)) cannot be held exactly (at most 38 significant digits and 38 decimals); it is refused rather than rounded")
+            throw CSVFailure(offset: at, message: ExactDecimal.notExactMessage(rows.text(f)))
         case .failure(.notANumber):
             throw CSVFailure(offset: at, message: "found \(quoted(rows.text(f))), expected \(what) (a decimal number such as 1.0876\(allowMissing ? ", or N/A" : ""))")
         }
@@ -421,7 +439,6 @@ struct CSVRateReader {
         return RateFileContents(path: path, source: source, format: .longCSV, snapshots: snapshots, pairs: [], skippedCurrencies: [])
     }
 
-    struct DayAndBase: Hashable { var day: Day; var base: Currency }
     struct DayBaseCurrency: Hashable { var day: Day; var base: Currency; var currency: Currency }
 }
 

@@ -6,7 +6,8 @@
 // mean a negative amount, as accountants write it. Anything else (a second decimal
 // separator, a letter, a currency symbol) makes the text not an amount: a guess would
 // put a wrong number in the ledger. The value is an exact decimal; binary floating
-// point never sees it.
+// point never sees it, and an amount of more digits than one holds is refused as the
+// ledger refuses it (docs/ledger-format.md#numbers), never rounded.
 
 import AbacusCore
 
@@ -15,6 +16,8 @@ enum AmountText {
         case empty
         case amount(ExactDecimal)
         case notAnAmount
+        /// An amount, but of more digits than an exact decimal holds.
+        case notExact
     }
 
     static func read(_ text: String, decimalComma: Bool) -> Reading {
@@ -52,7 +55,10 @@ enum AmountText {
         let digits = whole.drop(while: { $0 == "0" })
         var plain = (negative ? "-" : "") + (digits.isEmpty ? "0" : String(digits))
         if !fraction.isEmpty { plain += "." + fraction }
-        guard let value = ExactDecimal(plain) else { return .notAnAmount }
-        return .amount(value)
+        switch plain.withUTF8({ ExactDecimal.parse($0) }) {
+        case .success(let value): return .amount(value)
+        case .failure(.notExact): return .notExact
+        case .failure(.notANumber): return .notAnAmount
+        }
     }
 }
