@@ -49,5 +49,29 @@ struct AmountFilterTests {
             }
         }
         #expect(decidedExactly > 0, "some threshold lies beside a row's exact value")
+        // `amount in (…)`: a binary search over the listed values, each step decided as above.
+        // Lists of rows' values at 28 decimals (equal to a row's exact value when it has no
+        // more decimals) and at 20 (beside them, for a cut quotient).
+        var listedRows = 0
+        for _ in 0..<6 {
+            let rows = (0..<5).map { _ in Int(dice.next() % UInt64(store.count)) }
+            var listed = Set<String>()
+            for row in rows {
+                guard let x = exact[row].rounded(toScale: 28) else { continue }
+                listed.insert(x.description)
+                if let beside = exact[row].rounded(toScale: 20) { listed.insert(beside.description) }
+            }
+            try #require(!listed.isEmpty)
+            let xs = listed.compactMap(ExactDecimal.init).map(Fraction.init)
+            let want = exact.filter { v in xs.contains { $0 == v } }.count
+            if want > 0 { listedRows += 1 }
+            let q = "count entries in \(target) where amount in (\(listed.sorted().joined(separator: ", ")))"
+            for session in sessions {
+                let r = try session.run(q)
+                guard case .count(let n)? = r.rows.first?.first else { Issue.record("no count"); continue }
+                #expect(n == want, "\(q)")
+            }
+        }
+        #expect(listedRows > 0, "\(target): some listed value is a row's exact value")
     }
 }

@@ -39,6 +39,30 @@ import Testing
         return (rows, ranked.isEmpty ? nil : total)
     }
 
+    /// `list … order by NAME` ranks each distinct name once and puts the rows in order of their
+    /// ranks (Executor.orderedByName): the ids it lists must be those of the rows sorted by the
+    /// name they show (Listing.before: any letter case, "(none)" last) and then by date, cut to N.
+    @Test func orderByANameListsWhatSortingByThatNameLists() throws {
+        let ledger = try LedgerLoader.load(documents: [("gen.json", LargeGroupingTests.ledger(seed: 8))])
+        let store = ledger.entries
+        let session = Session(ledger: ledger, today: Day(year: 2025, month: 12, day: 31)!)
+        let executor = Executor(ledger: ledger, columns: RateColumnCache(ledger: ledger, resolver: RateResolver(ledger: ledger)))
+        let expenses = (0..<store.count).filter { store.amount[$0] < 0 && !store.isTransfer[$0] }
+        for (key, k) in [("book", GroupKey.book), ("category", .category), ("party", .party), ("currency", .currency)] {
+            for descending in [false, true] {
+                for top in [nil, 25] as [Int?] {
+                    let want = expenses.sorted { a, b in
+                        Listing.before(executor.listLabel(k, a), a, executor.listLabel(k, b), b, descending: descending)
+                    }.prefix(top ?? expenses.count).map { store.id(at: $0) }
+                    let q = "list expenses\(k == .currency ? " in native" : "") order by \(key)\(descending ? " desc" : "")\(top.map { " top \($0)" } ?? "")"
+                    let r = try session.run(q)
+                    let got = r.rows.map { row -> String in if case .text(let id) = row[0] { return id } else { return "?" } }
+                    #expect(got == Array(want), "\(q)")
+                }
+            }
+        }
+    }
+
     @Test(arguments: [11, 12, 13, 14, 15, 16] as [UInt64])
     func topNListsWhatTheReferenceLists(seed: UInt64) throws {
         let ledger = try LedgerLoader.load(documents: [("gen.json", ExactAggregationPropertyTests.ledger(seed: seed))])

@@ -22,8 +22,8 @@ final class RowFilter: @unchecked Sendable {
         case tags(mask: Int)
         /// The amount as the statement shows it, compared with `values[x]`.
         case amount(ComparisonOperator, x: Int)
-        /// The amount is one of `lists[list]` (sorted, distinct).
-        case amountIn(list: Int)
+        /// The amount is one of `values[range]` (sorted, distinct).
+        case amountIn(Range<Int>)
         case days(Int32, Int32)
         /// Children: `children[range]`.
         case and(Range<Int>)
@@ -42,7 +42,6 @@ final class RowFilter: @unchecked Sendable {
     /// Each value's significand at each scale from its own up (nil past 256 bits): what a
     /// product at that scale is compared with.
     private let valueAt: [[Int256?]]
-    private let lists: [[ExactDecimal]]
     private let root: Int
 
     // The columns the conditions read (empty unless one does: a store image checks some
@@ -69,7 +68,7 @@ final class RowFilter: @unchecked Sendable {
     init(_ p: Predicate, store: EntryStore, amounts converter: RowConverter?) {
         var layout = Layout(store: store)
         root = layout.add(p)
-        (nodes, children, maskBits, maskStart, values, lists) = (layout.nodes, layout.children, layout.maskBits, layout.maskStart, layout.values, layout.lists)
+        (nodes, children, maskBits, maskStart, values) = (layout.nodes, layout.children, layout.maskBits, layout.maskStart, layout.values)
         valueAt = layout.values.map { x in
             (0...RowFilter.topScale).map { s in s < x.scale ? nil : Int256(x.significand).timesPowerOfTen(s - x.scale) }
         }
@@ -96,7 +95,6 @@ final class RowFilter: @unchecked Sendable {
         var maskBits: [Bool] = []
         var maskStart: [Int] = [0]
         var values: [ExactDecimal] = []
-        var lists: [[ExactDecimal]] = []
         var category = StoreColumn<UInt32>(), book = StoreColumn<UInt32>(), party = StoreColumn<UInt32>()
         var payment = StoreColumn<UInt32>(), remarks = StoreColumn<UInt32>()
         var tagStart = StoreColumn<UInt32>(), tagCodes = StoreColumn<UInt32>()
@@ -125,8 +123,8 @@ final class RowFilter: @unchecked Sendable {
                 values.append(x)
                 node = .amount(op, x: values.count - 1)
             case .amountIn(let xs):
-                lists.append(xs)
-                node = .amountIn(list: lists.count - 1)
+                values += xs
+                node = .amountIn((values.count - xs.count)..<values.count)
             case .days(let r): node = .days(r.first.number, r.last.number)
             case .and(let ps), .or(let ps):
                 let positions = ps.map { add($0) }
@@ -182,8 +180,8 @@ final class RowFilter: @unchecked Sendable {
             case .greaterOrEqual: return order >= 0
             case .contains: return false
             }
-        case .amountIn(let list):
-            return contains(row, lists[list], flip: flip, tally: &tally)
+        case .amountIn(let range):
+            return contains(row, range, flip: flip, tally: &tally)
         case .days(let first, let last):
             let d = day[row]
             return d >= first && d <= last
@@ -216,31 +214,47 @@ final class RowFilter: @unchecked Sendable {
         return id
     }
 
-    /// The row's amount as the statement shows it against `x` (−1, 0, 1); nil when the row
-    /// has no usable rate (it passes no amount condition; the statement fails after the scan).
-    private func order(_ row: Int, _ xi: Int, flip: Bool, tally: inout ConversionTally?) -> Int? {
-        let a = flip ? -amount[row] : amount[row], x = values[xi]
-        guard converts else {
-            let v = ExactDecimal(significand: a, scale: amountScale)
-            return v < x ? -1 : (v == x ? 0 : 1)
-        }
+    /// A row's amount as the statement shows it, converted: its 256-bit product at a scale.
+    private struct Converted {
+        var product: Int256, scale: Int
+        /// At an inexact (cut quotient) factor: the product is within its error of the value.
+        var inexact: Bool
+        var amount: Int128, id: Int32
+    }
+
+    /// The row converted (its rate counted in `tally`); nil when it has no usable rate (it
+    /// passes no amount condition; the statement fails after the scan).
+    @inline(__always)
+    private func converted(_ row: Int, _ a: Int128, flip: Bool, tally: inout ConversionTally?) -> Converted? {
         let id = rateID(row, tally: &tally)
-        let product: Int256, scale: Int
-        var inexact = false
         if id >= 0 {
             let i = Int(id)
-            (product, scale, inexact) = (Int256(a, times: factor[i]), amountScale + factorScale[i], !factorIsExact[i])
-        } else if id == RateColumn.same {
-            (product, scale) = (Int256(a), amountScale)
-        } else {
-            // A booked value (a few rows), or no rate.
-            guard let (p, s) = converter?.product(row, id: id, amount: a, negate: flip) else { return nil }
-            (product, scale) = (p, s)
+            return Converted(product: Int256(a, times: factor[i]), scale: amountScale + factorScale[i], inexact: !factorIsExact[i], amount: a, id: id)
         }
-        if let o = order(product, scale: scale, error: inexact ? a : nil, xi) { return o }
-        // x within the product's error (or past 256 bits): the exact value decides.
-        guard let converter, let v = converter.bounded(row, id: id, amount: a, negate: flip) else { return nil }
-        return RowFilter.compare(v, x) { converter.exactValue(amount: a, id: id) }
+        if id == RateColumn.same { return Converted(product: Int256(a), scale: amountScale, inexact: false, amount: a, id: id) }
+        // A booked value (a few rows), or no rate.
+        guard let (p, s) = converter?.product(row, id: id, amount: a, negate: flip) else { return nil }
+        return Converted(product: p, scale: s, inexact: false, amount: a, id: id)
+    }
+
+    /// The row's amount as the statement shows it against `values[xi]` (−1, 0, 1); nil when
+    /// the row has no usable rate.
+    private func order(_ row: Int, _ xi: Int, flip: Bool, tally: inout ConversionTally?) -> Int? {
+        let a = flip ? -amount[row] : amount[row]
+        guard converts else {
+            let v = ExactDecimal(significand: a, scale: amountScale), x = values[xi]
+            return v < x ? -1 : (v == x ? 0 : 1)
+        }
+        guard let c = converted(row, a, flip: flip, tally: &tally) else { return nil }
+        return order(c, xi, row, flip: flip)
+    }
+
+    /// A converted row against `values[xi]`: in 256 bits, or exactly where those cannot tell.
+    private func order(_ c: Converted, _ xi: Int, _ row: Int, flip: Bool) -> Int? {
+        if let o = order(c.product, scale: c.scale, error: c.inexact ? c.amount : nil, xi) { return o }
+        // The value within the product's error (or past 256 bits): the exact value decides.
+        guard let converter, let v = converter.bounded(row, id: c.id, amount: c.amount, negate: flip) else { return nil }
+        return RowFilter.compare(v, values[xi]) { converter.exactValue(amount: c.amount, id: c.id) }
     }
 
     /// The finest scale a product or a value is compared at: an amount's and a rate's, each at most 38.
@@ -270,10 +284,10 @@ final class RowFilter: @unchecked Sendable {
     }
 
     /// Binary search in a sorted list.
-    static func sortedContains(_ xs: [ExactDecimal], _ v: ExactDecimal) -> Bool {
-        var lo = 0, hi = xs.count
+    static func sortedContains(_ xs: ArraySlice<ExactDecimal>, _ v: ExactDecimal) -> Bool {
+        var lo = xs.startIndex, hi = xs.endIndex
         while lo < hi { let mid = (lo + hi) / 2; if xs[mid] < v { lo = mid + 1 } else { hi = mid } }
-        return lo < xs.count && xs[lo] == v
+        return lo < xs.endIndex && xs[lo] == v
     }
 
     /// Compares a converted value with a number exactly: the approximation decides unless
@@ -289,21 +303,19 @@ final class RowFilter: @unchecked Sendable {
         return e < f ? -1 : (e == f ? 0 : 1)
     }
 
-    /// Whether the row's amount as the statement shows it is one of `xs` (sorted, distinct).
-    private func contains(_ row: Int, _ xs: [ExactDecimal], flip: Bool, tally: inout ConversionTally?) -> Bool {
-        guard let first = xs.first, let last = xs.last else { return false }
+    /// Whether the row's amount as the statement shows it is one of `values[range]` (sorted,
+    /// distinct): a binary search, each step decided as an amount condition is.
+    private func contains(_ row: Int, _ range: Range<Int>, flip: Bool, tally: inout ConversionTally?) -> Bool {
+        guard !range.isEmpty else { return false }
         let a = flip ? -amount[row] : amount[row]
-        guard let converter else { return RowFilter.sortedContains(xs, ExactDecimal(significand: a, scale: amountScale)) }
-        let id = rateID(row, tally: &tally)
-        guard let v = converter.bounded(row, id: id, amount: a, negate: flip) else { return false }
-        // The listed values within the value's error bound, each settled exactly (nearly always none or one).
-        let low = v.approximate + WideDecimal(-v.error.significand, scale: v.error.scale), high = v.approximate + v.error
-        guard !(high < WideDecimal(first)), !(WideDecimal(last) < low) else { return false }
-        var lo = 0, hi = xs.count
-        while lo < hi { let mid = (lo + hi) / 2; if WideDecimal(xs[mid]) < low { lo = mid + 1 } else { hi = mid } }
-        while lo < xs.count, !(high < WideDecimal(xs[lo])) {
-            if RowFilter.compare(v, xs[lo], exact: { converter.exactValue(amount: a, id: id) }) == 0 { return true }
-            lo += 1
+        guard converts else { return RowFilter.sortedContains(values[range], ExactDecimal(significand: a, scale: amountScale)) }
+        guard let c = converted(row, a, flip: flip, tally: &tally) else { return false }
+        var lo = range.lowerBound, hi = range.upperBound
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            guard let o = order(c, mid, row, flip: flip) else { return false }
+            if o == 0 { return true }
+            if o > 0 { lo = mid + 1 } else { hi = mid }
         }
         return false
     }
