@@ -133,6 +133,25 @@ import Testing
         }
     }
 
+    /// `by top category` in the dense kernel reads each category's root from a table
+    /// (`DenseKey.mapped`): over a tree two levels deep, a root without entries of its own and
+    /// categories outside the tree, it must group as the general path does, alone, in a product
+    /// of keys, and in a crosstab.
+    @Test func topCategoryGroupsAsTheGeneralPathDoes() throws {
+        let tree = #""categories": [{"name": "C0"}, {"name": "C1", "parent": "C0"}, {"name": "C2", "parent": "C1"},"#
+            + #" {"name": "C3"}, {"name": "C4", "parent": "C3"}, {"name": "Z"}, {"name": "C5", "parent": "Z"}],"#
+        let text = LargeGroupingTests.ledger(seed: 9).replacingOccurrences(of: #""version": 1,"#, with: #""version": 1, "# + tree)
+        let ledger = try LedgerLoader.load(documents: [("tree.json", text)])
+        #expect(ledger.rootCategory("C2") == "C0" && ledger.rootCategory("C5") == "Z" && ledger.rootCategory("C6") == "C6")
+        let today = Day(year: 2025, month: 12, day: 31)!
+        let r = try Session(ledger: ledger, today: today).run("count entries by top category")
+        #expect(r.rows.compactMap { row -> String? in if case .text(let s) = row[0] { return s } else { return nil } } == ["C0", "C3", "C6", "Z"])
+        for q in ["sum expenses in INR by top category", "count entries by top category, month", "avg expenses in EUR by book, top category",
+                  "max income in USD by top category, party", "sum expenses in INR by top category per month", "count expenses by tag, top category"] {
+            LargeGroupingTests.expectKernelsAgree(ledger, today, q, [(2, 0), (2, Executor.compactAbove), (Executor.parallelRows, 0)])
+        }
+    }
+
     @Test func theDenseKernelAgreesWithTheGeneralPathOnThousandsOfGroups() throws {
         let ledger = try LedgerLoader.load(documents: [("gen.json", LargeGroupingTests.ledger(seed: 5))])
         let today = Day(year: 2025, month: 12, day: 31)!

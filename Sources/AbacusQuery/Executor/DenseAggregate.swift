@@ -61,6 +61,9 @@ extension Executor {
         case period(table: [Int32], base: Int32, codes: [UInt32])
         /// Each tag of a row: group = tag code + 2; group 1 is "no tags".
         case tags(count: Int)
+        /// A code column read through a table (`top category`: each category's root):
+        /// group = table[code] + 1.
+        case mapped(StoreColumn<UInt32>, table: [Int32], count: Int)
         /// Several keys: group = 1 + Σ index(key) × stride(key), each index below its key's size;
         /// `tagAt` is the key that is `tag`, whose every tag is a group of its own.
         case product([DenseKey], strides: [Int], count: Int, tagAt: Int?)
@@ -68,7 +71,7 @@ extension Executor {
         var count: Int {
             switch self {
             case .none: return 0
-            case .codes(_, let n): return n
+            case .codes(_, let n), .mapped(_, _, let n): return n
             case .currency(_, let c): return c.count
             case .period(_, _, let codes): return codes.count
             case .tags(let n): return n + 1
@@ -87,7 +90,7 @@ extension Executor {
         /// A one-key part's lane code (as `Grouper` writes it) for an index.
         func code(_ index: Int) -> UInt32 {
             switch self {
-            case .codes, .tags, .none, .product: return UInt32(index)
+            case .codes, .mapped, .tags, .none, .product: return UInt32(index)
             case .currency(_, let currencies): return UInt32(currencies[index].packed)
             case .period(_, _, let codes): return codes[index]
             }
@@ -159,7 +162,10 @@ extension Executor {
         let days = store.day, currency = store.currency
         // The rows every column read holds.
         var count = min(days.count, currency.count)
-        for case .codes(let column, _) in parts { count = min(count, column.count) }
+        for part in parts {
+            if case .codes(let column, _) = part { count = min(count, column.count) }
+            if case .mapped(let column, _, _) = part { count = min(count, column.count) }
+        }
         let block = 2048
         var lo = span.lowerBound
         while lo < span.upperBound {
@@ -172,6 +178,13 @@ extension Executor {
                 case .codes(let column, _):
                     column.withUnsafeBufferPointer { c in
                         for k in lo..<hi { out[k] &+= Int32(truncatingIfNeeded: c[rows.row(k)]) &* s }
+                    }
+                case .mapped(let column, let table, _):
+                    // The table has an entry for every code the column holds (`denseKey`).
+                    table.withUnsafeBufferPointer { t in
+                        column.withUnsafeBufferPointer { c in
+                            for k in lo..<hi { out[k] &+= t[Int(c[rows.row(k)])] &* s }
+                        }
                     }
                 case .currency(let table, _):
                     table.withUnsafeBufferPointer { t in
@@ -285,8 +298,10 @@ extension Executor {
         case .tag:
             return .tags(count: store.tags.count)
         case .topCategory:
-            // Roots are looked up row by row: the general path.
-            return nil
+            // Each category's group is its root's code (as `Grouper` finds it).
+            let roots = ledger.rootCategoryCodes.map { Int32($0) }
+            guard roots.count == store.categories.count else { return nil }
+            return .mapped(store.category, table: roots, count: store.categories.count)
         }
     }
 
@@ -432,7 +447,7 @@ extension Executor {
     }
 
     /// How a dense scan finds a row's group: `DenseKey` taken apart.
-    enum DenseKind { case none, codes, currency, period, tags, product, compact, codesAndTag }
+    enum DenseKind { case none, codes, mapped, currency, period, tags, product, compact, codesAndTag }
 
     /// Whether a dense scan's slots are shared between scales (`SumSlots.scaled`): a type, so that
     /// the scan is compiled twice and the unscaled one weighs no error sum and scales no product.
@@ -579,7 +594,7 @@ extension Executor {
             var k = GroupCodes.zero
             switch key {
             case .none: break
-            case .codes: k[0] = UInt32(dense - 1)
+            case .codes, .mapped: k[0] = UInt32(dense - 1)
             case .currency(_, let currencies): k[0] = UInt32(currencies[dense - 1].packed)
             case .period(_, _, let codes): k[0] = codes[dense - 1]
             case .tags: k[0] = UInt32(dense - 1)
@@ -715,6 +730,7 @@ extension Executor {
         switch key {
         case .none: kind = .none
         case .codes(let c, _): (kind, column) = (.codes, c)
+        case .mapped(let c, let t, _): (kind, column, table) = (.mapped, c, t)
         case .currency(let t, _): (kind, table) = (.currency, t)
         case .period(let t, let b, _): (kind, table, base) = (.period, t, b)
         case .tags: kind = .tags
@@ -744,6 +760,7 @@ extension Executor {
             switch kind {
             case .none: return 0
             case .codes: return Int(column[row]) + 1
+            case .mapped: return Int(table[Int(column[row])]) + 1
             case .currency: return Int(table[Int(rowCurrency[row].packed)]) + 1
             case .period: return Int(table[Int(days[row] - base)]) + 1
             case .tags: return 1 &+ first
