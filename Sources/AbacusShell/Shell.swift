@@ -437,14 +437,16 @@ public final class Shell {
         return statement(text) { Diagnostic.render($0, statement: text, location: location) }
     }
 
-    /// Stdout, when it is a pipe, holds up to 1 MB (Linux's limit for a user; 64 KB before), so
-    /// that a big answer is handed over in a few writes instead of waiting for the reader
-    /// every 64 KB. Asked once, at the first big answer; elsewhere (a file, a terminal) nothing changes.
+    /// Stdout, when it is a pipe, holds up to 1 MB (Linux's limit for a user; 64 KB by
+    /// default), so that a big answer is handed over in a few writes instead of waiting for the
+    /// reader every 64 KB. Asked once, at the first big answer, and only to grow (a pipe its
+    /// reader made bigger stays so); if the system says no, the pipe stays as it was. Elsewhere
+    /// (a file, a terminal) nothing changes.
     static let roomyStandardOutputPipe: Void = {
         #if os(Linux)
         var st = stat()
-        // F_SETPIPE_SZ (1031) is not in Swift's Glibc module.
-        if fstat(1, &st) == 0, st.st_mode & S_IFMT == S_IFIFO { _ = fcntl(1, 1031, Int32(1 << 20)) }
+        // F_GETPIPE_SZ (1032) and F_SETPIPE_SZ (1031) are not in Swift's Glibc module.
+        if fstat(1, &st) == 0, st.st_mode & S_IFMT == S_IFIFO, fcntl(1, 1032) < 1 << 20 { _ = fcntl(1, 1031, Int32(1 << 20)) }
         #endif
     }()
 

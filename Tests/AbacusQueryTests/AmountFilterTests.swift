@@ -73,5 +73,18 @@ struct AmountFilterTests {
             }
         }
         #expect(listedRows > 0, "\(target): some listed value is a row's exact value")
+        // A list longer than the values made at every scale (`RowFilter.valuesMadeAtEveryScale`):
+        // the rows' values sort after 1,100 smaller ones and are compared exactly.
+        let fillers = (1...1100).map { "-\(1_000_000_000_000 + $0).5" }
+        // Rows whose exact values have at most 28 decimals: each is in the list.
+        let rowsListed = Array(exact.compactMap { v in v.rounded(toScale: 28).flatMap { Fraction($0) == v ? $0 : nil } }.prefix(8))
+        let xs = rowsListed.map(Fraction.init)
+        let want = exact.filter { v in xs.contains { $0 == v } }.count
+        #expect(want >= rowsListed.count && !rowsListed.isEmpty, "\(target): rows with exact values to list")
+        let q = "count entries in \(target) where amount in (\((fillers + rowsListed.map(\.description)).joined(separator: ", ")))"
+        for session in sessions {
+            guard case .count(let n)? = try session.run(q).rows.first?.first else { Issue.record("no count"); continue }
+            #expect(n == want, "\(target): a list of \(fillers.count + rowsListed.count) values")
+        }
     }
 }

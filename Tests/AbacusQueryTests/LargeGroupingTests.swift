@@ -152,6 +152,39 @@ import Testing
         }
     }
 
+    /// Products at one cut quotient factor that cancel to zero keep their error: 100 GBP in
+    /// January and −100 GBP in February at rates whose quotients into USD cut to the same 34
+    /// digits (1/3 and 1/2.99…9) add to exactly 0 in their slot, but their exact values to
+    /// about −1.1e−34. With 0.015 USD beside them the total, 0.015 − 1.1e−34, rounds to 0.01; a
+    /// slot skipped for its zero sum lost the error and rounded 0.015 half-even to 0.02. Alone,
+    /// by a key whose one group holds both, and in a crosstab's row total (groups added).
+    @Test func productsThatCancelKeepTheirError() throws {
+        let ledger = try LedgerLoader.load(documents: [("cancel.json", """
+            {"version": 1, "defaultCurrency": "USD", "books": [{"id": "m", "name": "Main", "currency": "USD"}],
+             "entries": [{"id": "1", "bookId": "m", "amount": 100, "currency": "GBP", "date": "2025-01-10", "category": "C"},
+                         {"id": "2", "bookId": "m", "amount": 0.015, "date": "2025-01-11", "category": "C"},
+                         {"id": "3", "bookId": "m", "amount": -100, "currency": "GBP", "date": "2025-02-10", "category": "C"}],
+             "rates": [{"base": "EUR", "date": "2025-01-10", "rates": {"USD": 1, "GBP": 3}},
+                       {"base": "EUR", "date": "2025-02-10", "rates": {"USD": 1, "GBP": 2.99999999999999999999999999999999999}}]}
+            """)])
+        let today = Day(year: 2025, month: 12, day: 31)!
+        for dense in [true, false] {
+            let session = Session(ledger: ledger, today: today)
+            session.useDenseKernel = dense
+            for q in ["sum entries in USD", "sum entries in USD by book", "sum entries in USD by book per month"] {
+                let r = try session.run(q)
+                let total: Cell?
+                switch q {
+                case "sum entries in USD": total = r.rows.first?.last
+                case "sum entries in USD by book": total = r.rows.first?.last
+                default: total = r.rows.first.flatMap { row in r.names.firstIndex(of: "Total").map { row[$0] } }
+                }
+                guard case .money(let v, _)? = total else { Issue.record("\(q): \(String(describing: total))"); continue }
+                #expect(v.description == "0.01", "\(q), dense: \(dense)")
+            }
+        }
+    }
+
     @Test func theDenseKernelAgreesWithTheGeneralPathOnThousandsOfGroups() throws {
         let ledger = try LedgerLoader.load(documents: [("gen.json", LargeGroupingTests.ledger(seed: 5))])
         let today = Day(year: 2025, month: 12, day: 31)!

@@ -224,10 +224,12 @@ struct Accumulators {
         case .tooWide: break
         }
         let base = base(g)
+        // In use: a sum, or an inexact slot's error (its products may have cancelled, `SumReader.aligned`).
+        func used(_ s: Int) -> Bool { sum(at: base + s) != .zero || (slots.inexact[s] && (error(at: base + s) != 0 || errorOverflows[base + s] != nil)) }
         var top = Int.min
-        for s in 0..<slotCount where sum(at: base + s) != .zero { top = max(top, slots.scales[s]) }
+        for s in 0..<slotCount where used(s) { top = max(top, slots.scales[s]) }
         var wideValue = BigInt(0), wideError = BigInt(0)
-        for s in 0..<slotCount where sum(at: base + s) != .zero {
+        for s in 0..<slotCount where used(s) {
             let i = base + s, k = top - slots.scales[s]
             wideValue += sum(at: i).big * bigPowerOfTen(k)
             if slots.inexact[s] { wideError += (BigInt(self.error(at: i)) + (errorOverflows[i] ?? BigInt(0))) * 5 * bigPowerOfTen(k) }
@@ -336,11 +338,14 @@ struct SumReader {
         let base = (denseGroup?[g] ?? g) &* slotCount
         guard base + slotCount <= cells else { return .zero }
         let (s, e) = (sums + base, errors + base)
+        // A slot is in use when it holds a sum or, inexact, an error: products that cancel to
+        // zero (a sum of several groups, +100 GBP and −100 GBP at one cut factor) keep their error.
+        func used(_ k: Int) -> Bool { s[k] != .zero || (inexact[k] && e[k] != 0) }
         var top = Int.min
-        for k in 0..<slotCount where s[k] != .zero { top = max(top, scales[k]) }
+        for k in 0..<slotCount where used(k) { top = max(top, scales[k]) }
         guard top != Int.min else { return .zero }
         var value = Int256.zero, error = Int256.zero
-        for k in 0..<slotCount where s[k] != .zero {
+        for k in 0..<slotCount where used(k) {
             let shift = top - scales[k]
             guard let shifted = shift == 0 ? s[k] : s[k].timesPowerOfTen(shift), !value.add(shifted) else { return .tooWide }
             // ½ unit at scale top (×10 at scale top + 1 is 5).

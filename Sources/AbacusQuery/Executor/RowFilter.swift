@@ -40,8 +40,10 @@ final class RowFilter: @unchecked Sendable {
     private let maskStart: [Int]
     private let values: [ExactDecimal]
     /// Each value's significand at each scale from its own up (nil past 256 bits): what a
-    /// product at that scale is compared with.
+    /// product at that scale is compared with. Made for the first `valuesMadeAtEveryScale`
+    /// values only (79 a value): the others, of a very long `in (…)`, are compared exactly.
     private let valueAt: [[Int256?]]
+    static let valuesMadeAtEveryScale = 1024
     private let root: Int
 
     // The columns the conditions read (empty unless one does: a store image checks some
@@ -69,7 +71,7 @@ final class RowFilter: @unchecked Sendable {
         var layout = Layout(store: store)
         root = layout.add(p)
         (nodes, children, maskBits, maskStart, values) = (layout.nodes, layout.children, layout.maskBits, layout.maskStart, layout.values)
-        valueAt = layout.values.map { x in
+        valueAt = layout.values.prefix(RowFilter.valuesMadeAtEveryScale).map { x in
             (0...RowFilter.topScale).map { s in s < x.scale ? nil : Int256(x.significand).timesPowerOfTen(s - x.scale) }
         }
         (category, book, party, payment, remarks) = (layout.category, layout.book, layout.party, layout.payment, layout.remarks)
@@ -268,7 +270,7 @@ final class RowFilter: @unchecked Sendable {
     @inline(__always)
     private func order(_ product: Int256, scale: Int, error amount: Int128?, _ xi: Int) -> Int? {
         let s = Swift.max(scale, values[xi].scale)
-        guard s <= RowFilter.topScale, let w = valueAt[xi][s], let p = s == scale ? product : product.timesPowerOfTen(s - scale),
+        guard xi < valueAt.count, s <= RowFilter.topScale, let w = valueAt[xi][s], let p = s == scale ? product : product.timesPowerOfTen(s - scale),
               let minusW = w.negated else { return nil }
         var d = p
         guard !d.add(minusW) else { return nil }
