@@ -175,6 +175,19 @@ import Testing
     /// its error compared with the distance to the nearest boundary) gives what rounding the
     /// approximation and both ends of its error gives: for errors that just reach, just miss
     /// and pass a half-way point, a tie, the neighbouring multiples, both signs and near zero.
+    /// An average's division of a 256-bit sum by its count truncates toward zero, as BigInt's
+    /// division does, on both signs, and says whether anything was left over.
+    @Test func dividingBy64BitsTruncatesTowardZero() {
+        for v in WideIntegerTests.valuesToRound() {
+            for n: UInt64 in [1, 2, 3, 7, 10, 1_000_003, UInt64(Int64.max), UInt64.max] {
+                let (q, inexact) = v.dividedTruncating(by: n)
+                let big = v.big, d = BigInt(n)
+                #expect(q.big == big / d, "\(big) ÷ \(n)")
+                #expect(inexact == (big % d != 0), "\(big) ÷ \(n)")
+            }
+        }
+    }
+
     @Test func oneDivisionDecidesAsRoundingBothEndsDoes() {
         for (scale, target) in [(3, 2), (8, 2), (21, 2), (36, 2), (36, 0), (39, 2), (40, 3)] {
             let drop = scale - target

@@ -14,9 +14,7 @@ struct AmountFilterTests {
     func amountConditionsCountWhatTheExactValuesCount(target: String) throws {
         let ledger = try LedgerLoader.load(documents: [("rates.json", LargeGroupingTests.manyRates(seed: 11))])
         let store = ledger.entries
-        let currency = try #require(Currency(code: target))
-        let column = RateColumn(ledger: ledger, resolver: RateResolver(ledger: ledger), target: currency, valuation: .market, today: nil)
-        let converter = RowConverter(column: column, store: store, whatIf: [:])
+        let converter = LargeGroupingTests.converter(ledger, into: try #require(Currency(code: target)), .market)
         // Each row's exact value in the target, with its stored sign (`entries`), worked out with
         // fractions: the rate's own, not the factor the scans multiply by.
         let exact: [Fraction] = (0..<store.count).map { row in

@@ -50,6 +50,12 @@ import Testing
         """
     }
 
+    /// The conversion of a ledger's rows into `currency` at `valuation`, as a statement makes it.
+    static func converter(_ ledger: Ledger, into currency: Currency, _ valuation: Valuation) -> RowConverter {
+        let column = RateColumn(ledger: ledger, resolver: RateResolver(ledger: ledger), target: currency, valuation: valuation, today: nil)
+        return RowConverter(column: column, store: ledger.entries, whatIf: [:])
+    }
+
     @Test(arguments: [3, 4] as [UInt64])
     func everyGroupIsTheExactSumOfItsEntries(seed: UInt64) throws {
         let ledger = try LedgerLoader.load(documents: [("gen.json", LargeGroupingTests.ledger(seed: seed))])
@@ -91,6 +97,39 @@ import Testing
         }
     }
 
+    /// Each group's average is rounded from its 256-bit sum divided by its count where that
+    /// settles it (`SumReader.roundedAverage`): over thousands of (party, day) groups it must
+    /// be the exact average of the group's entries, each converted at its exact rate, rounded once.
+    @Test(arguments: ["EUR", "JPY", "INR"])
+    func everyGroupsAverageIsTheExactAverageOfItsEntries(target: String) throws {
+        let ledger = try LedgerLoader.load(documents: [("gen.json", LargeGroupingTests.ledger(seed: 4))])
+        let store = ledger.entries
+        let currency = try #require(Currency(code: target))
+        let converter = LargeGroupingTests.converter(ledger, into: currency, .booked)
+        var sums: [String: Fraction] = [:], counts: [String: Int] = [:]
+        for row in 0..<store.count where store.amount[row] < 0 && !store.isTransfer[row] {
+            let party = store.party[row] == 0 ? "" : store.parties[Int(store.party[row])]
+            let key = party + "|" + Day(number: store.day[row]).description
+            sums[key] = (sums[key] ?? .zero) + (try ExactAggregationPropertyTests.exactExpense(row, converter, store))
+            counts[key, default: 0] += 1
+        }
+        var want: [String: String] = [:]
+        for (key, sum) in sums { want[key] = sum.divided(by: counts[key] ?? 1).rounded(toScale: currency.minorUnits)?.description ?? "" }
+        let session = Session(ledger: ledger, today: Day(year: 2025, month: 12, day: 31)!)
+        session.compactAbove = 0
+        session.parallelRows = 2
+        let result = try session.run("avg expenses in \(target) by party, day")
+        #expect(result.rows.count > 2048)
+        var got: [String: String] = [:]
+        for row in result.rows {
+            guard case .period(let p) = row[1], case .money(let v, _) = row[2] else { continue }
+            let party: String
+            if case .text(let s) = row[0] { party = s } else { party = "" }
+            got[party + "|" + p.description] = v.description
+        }
+        #expect(got == want, "\(target)")
+    }
+
     /// A crosstab's row and column totals, and the grand total, are added from their groups'
     /// 256-bit sums (`Accumulators.roundedSum(of:toScale:)`): each must be the exact sum of its
     /// entries converted one by one (cut quotient factors, booked values, a locked book),
@@ -101,8 +140,7 @@ import Testing
         let today = Day(year: 2025, month: 12, day: 31)!
         for target in ["EUR", "INR"] {
             let currency = try #require(Currency(code: target))
-            let column = RateColumn(ledger: ledger, resolver: RateResolver(ledger: ledger), target: currency, valuation: .booked, today: nil)
-            let converter = RowConverter(column: column, store: store, whatIf: [:])
+            let converter = LargeGroupingTests.converter(ledger, into: currency, .booked)
             var byCategory: [String: Fraction] = [:], byMonth: [String: Fraction] = [:], all = Fraction.zero
             for row in 0..<store.count where store.amount[row] < 0 && !store.isTransfer[row] {
                 let v = try ExactAggregationPropertyTests.exactExpense(row, converter, store)

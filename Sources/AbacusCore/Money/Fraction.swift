@@ -153,6 +153,20 @@ public struct Int256: Comparable, Sendable {
         return (Int256.magnitude(limbs), UInt128(r2) * UInt128(pow10[19]) + UInt128(r1))
     }
 
+    /// The value divided by a positive 64-bit `n`, truncated toward zero, and whether anything
+    /// was left over: an average's 256-bit approximation (one hardware division a limb).
+    public func dividedTruncating(by n: UInt64) -> (quotient: Int256, inexact: Bool) {
+        precondition(n > 0)
+        var limbs = magnitudeLimbs
+        var r: UInt64 = 0
+        (limbs.3, r) = n.dividingFullWidth((r, limbs.3))
+        (limbs.2, r) = n.dividingFullWidth((r, limbs.2))
+        (limbs.1, r) = n.dividingFullWidth((r, limbs.1))
+        (limbs.0, r) = n.dividingFullWidth((r, limbs.0))
+        // Below 2^255 unless the value was -2^255 and n 1, which negates to itself.
+        return (Int256.signed(Int256.magnitude(limbs), negative: high < 0), r != 0)
+    }
+
     /// The magnitude (that of -2^255 is 2^255, fine unsigned), least significant limb first.
     private var magnitudeLimbs: (UInt64, UInt64, UInt64, UInt64) {
         let negative = high < 0

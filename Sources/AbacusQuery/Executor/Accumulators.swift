@@ -332,6 +332,22 @@ struct SumReader {
         return BoundedValue.roundedIfCertain(value, scale: top, error: error, toScale: scale)
     }
 
+    /// Group g's average over `n` entries rounded half-even to `scale` where its 256-bit
+    /// approximation settles it, as `roundedSum` does a sum: the aligned sum divided by n
+    /// (truncated: within one unit of its last place) and its error bound divided by n, rounded
+    /// up, plus that unit when the division left a remainder.
+    @inline(__always)
+    func roundedAverage(_ g: Int, count n: Int, toScale scale: Int) -> ExactDecimal?? {
+        guard n > 0, case .value(let value, let top, let error) = aligned(g) else { return nil }
+        let (q, inexact) = value.dividedTruncating(by: UInt64(n))
+        // The error is at scale top + 1 (`aligned`): one unit at scale top is 10 there.
+        let (e, left) = error.dividedTruncating(by: UInt64(n))
+        var bound = e
+        if left { if bound.add(Int256(1)) { return nil } }
+        if inexact { if bound.add(Int256(10)) { return nil } }
+        return BoundedValue.roundedIfCertain(q, scale: top, error: bound, toScale: scale)
+    }
+
     /// Group g's slots aligned to the finest scale in use, one multiplication each, each read once.
     func aligned(_ g: Int) -> Accumulators.Aligned {
         guard slotCount > 0, let sums, let errors, let scales, let inexact else { return .zero }

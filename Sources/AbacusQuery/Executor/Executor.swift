@@ -217,6 +217,7 @@ public struct Executor: Sendable {
                     if aggregate == .sum, let r = reader.roundedSum(g, toScale: scale) { return r }
                     let n = self.acc.counts[g]
                     if aggregate == .avg && n == 0 { return nil }
+                    if aggregate == .avg, let r = reader.roundedAverage(g, count: n, toScale: scale) { return r }
                     let s = self.sum(g)
                     return (aggregate == .avg ? s.divided(by: n) : s).roundedIfCertain(toScale: scale)
                 }
