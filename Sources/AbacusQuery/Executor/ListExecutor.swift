@@ -11,11 +11,16 @@ extension Executor {
     func list(_ plan: Plan) throws(QueryError) -> ResultSet {
         let converter = self.converter(plan)
         let flip = plan.subject == .expenses
-        // `top N` by value keeps only the best N while scanning (ties keep date order).
+        // `top N` by value keeps only the best N while scanning (ties keep date order), and so
+        // does `top N` by a name whose every value is known ahead (`NameRanks`).
         let ranking = plan.order.flatMap { $0.key == .value ? $0 : nil }
-        let keep = ranking != nil ? plan.top : nil
+        let byName: NameRanks? = plan.top == nil ? nil : plan.order.flatMap { o in
+            if case .key(let k) = o.key { return NameRanks(k, self, descending: o.descending) } else { return nil }
+        }
+        let keep = ranking != nil || byName != nil ? plan.top : nil
         let descending = ranking?.descending ?? false
         @Sendable func better(_ a: RowPick, _ b: RowPick) -> Bool {
+            if let x = byName?.rank(a.row), let y = byName?.rank(b.row) { return x != y ? x < y : a.row < b.row }
             guard ranking != nil else { return a.row < b.row }
             let c = RowPick.compare(a, b)
             if c == 0 { return a.row < b.row }
@@ -160,22 +165,65 @@ extension Executor {
             rowOf[c - low] = picked[i].row
             met.append(c - low)
         }
-        let named = met.map { (code: $0, name: listLabel(k, rowOf[$0])) }
-            .sorted { Listing.before($0.name, 0, $1.name, 0, descending: descending) }
         var rank = rowOf
-        for (i, n) in named.enumerated() {
-            // Names equal in any letter case share a rank (`before` then goes by date).
-            rank[n.code] = i > 0 && !Listing.before(named[i - 1].name, 0, n.name, 0, descending: descending) ? rank[named[i - 1].code] : i
-        }
-        var start = [Int](repeating: 0, count: named.count + 1)
+        for (c, r) in Executor.nameRanks(met.map { (code: $0, name: listLabel(k, rowOf[$0])) }, descending: descending) { rank[c] = r }
+        var start = [Int](repeating: 0, count: met.count + 1)
         for c in code { start[rank[c - low] + 1] += 1 }
-        for r in 0..<named.count { start[r + 1] += start[r] }
+        for r in 0..<met.count { start[r + 1] += start[r] }
         var positions = [Int](repeating: 0, count: code.count)
         for (i, c) in code.enumerated() {
             positions[start[rank[c - low]]] = i
             start[rank[c - low]] += 1
         }
         return positions
+    }
+
+    /// The rank of each value of a key by the name it shows (`Listing.before`: any letter case,
+    /// "(none)" last; equal names share a rank), for every value the store has, worked out
+    /// before a scan so that `list … order by NAME top N` keeps only its best N rows as it goes.
+    /// Nil for keys whose values are not known ahead. A class with `let`s: the scan's comparison
+    /// reads it for every row, where a struct would be copied (its references counted) each time.
+    final class NameRanks: @unchecked Sendable {
+        let key: GroupKey
+        let column: StoreColumn<UInt32>
+        let currency: StoreColumn<Currency>
+        /// By code (a packed code for a currency).
+        let ranks: [Int]
+
+        init?(_ k: GroupKey, _ executor: Executor, descending: Bool) {
+            let store = executor.store
+            let names: [(code: Int, name: String?)]
+            switch k {
+            case .category: (column, names) = (store.category, store.categories.enumerated().map { ($0.offset, $0.element) })
+            case .book: (column, names) = (store.book, executor.ledger.books.enumerated().map { ($0.offset, $0.element.name) })
+            case .party: (column, names) = (store.party, store.parties.indices.map { ($0, $0 == 0 ? nil : store.parties[$0]) })
+            case .payment: (column, names) = (store.payment, store.payments.indices.map { ($0, $0 == 0 ? nil : store.payments[$0]) })
+            case .currency: (column, names) = ([], store.currencies.map { (Int($0.packed), $0.code) })
+            default: return nil
+            }
+            key = k
+            currency = store.currency
+            let rankOf = Executor.nameRanks(names, descending: descending)
+            var ranks = [Int](repeating: 0, count: (names.map(\.code).max() ?? 0) + 1)
+            for (code, r) in rankOf { ranks[code] = r }
+            self.ranks = ranks
+        }
+
+        @inline(__always)
+        func rank(_ row: Int) -> Int {
+            ranks[key == .currency ? Int(currency[row].packed) : Int(column[row])]
+        }
+    }
+
+    /// The ranks of names under `Listing.before` (the same flags), by code: names equal in any
+    /// letter case share a rank (`before` then goes by date).
+    static func nameRanks(_ names: [(code: Int, name: String?)], descending: Bool) -> [Int: Int] {
+        let named = names.sorted { Listing.before($0.name, 0, $1.name, 0, descending: descending) }
+        var rank: [Int: Int] = [:]
+        for (i, n) in named.enumerated() {
+            rank[n.code] = i > 0 && !Listing.before(named[i - 1].name, 0, n.name, 0, descending: descending) ? rank[named[i - 1].code] ?? i : i
+        }
+        return rank
     }
 
     /// The name a listed row shows for a key; nil for "(none)".
