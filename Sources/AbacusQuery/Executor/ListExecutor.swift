@@ -12,9 +12,9 @@ extension Executor {
         let converter = self.converter(plan)
         let flip = plan.subject == .expenses
         // `top N` by value keeps only the best N while scanning (ties keep date order), and so
-        // does `top N` by a name whose every value is known ahead (`NameRanks`).
+        // does `top N` by a name, each of whose values is ranked ahead (`NameRanks`).
         let ranking = plan.order.flatMap { $0.key == .value ? $0 : nil }
-        let byName: NameRanks? = plan.top == nil ? nil : plan.order.flatMap { o in
+        let byName = plan.order.flatMap { o -> NameRanks? in
             if case .key(let k) = o.key { return NameRanks(k, self, descending: o.descending) } else { return nil }
         }
         let keep = ranking != nil || byName != nil ? plan.top : nil
@@ -99,11 +99,9 @@ extension Executor {
                 picked.sort(by: better)
             // The rows came in date order (one piece, ascending): newest first is that reversed.
             case .date: if order.descending { picked.reverse() }
-            case .key(let k):
+            case .key:
                 if isCancelled() { throw QueryError(.cancelled, at: nil) }
-                let positions = orderedByName(picked, k, descending: order.descending)
-                // Only the rows `top N` shows are moved.
-                picked = positions.prefix(plan.top ?? positions.count).map { picked[$0] }
+                if let byName { picked = byName.ordered(picked) }
             }
         }
         // A long listing spends its time here, after the scan: Ctrl-C is looked for on the way.
@@ -135,77 +133,40 @@ extension Executor {
                          provenance: provenance, rateNotes: converter.flatMap { c in provenance.map { Executor.rateNotes(c, $0) } } ?? [])
     }
 
-    /// The positions of rows (in date order) in order of the name they show for `k` (any
-    /// letter case, "(none)" last, `Listing.before`), then by date: each distinct value's name
-    /// is ranked once, by a code read from the row (names were made and compared in lower case
-    /// for every pair of rows compared: seconds for a few hundred thousand rows), and the
-    /// positions then put in order of their ranks by a stable counting sort.
-    func orderedByName(_ picked: [RowPick], _ k: GroupKey, descending: Bool) -> [Int] {
-        // A code per row that equal names share (the same code, the same name; two codes may
-        // still show one name: they then share a rank). Codes are small: dictionary numbers,
-        // packed currencies, day numbers.
-        let code: [Int]
-        switch k {
-        case .category, .topCategory: let c = store.category; code = picked.map { Int(c[$0.row]) }
-        case .book: let c = store.book; code = picked.map { Int(c[$0.row]) }
-        case .party: let c = store.party; code = picked.map { Int(c[$0.row]) }
-        case .payment: let c = store.payment; code = picked.map { Int(c[$0.row]) }
-        case .currency: let c = store.currency; code = picked.map { Int(c[$0.row].packed) }
-        case .tag:
-            let (start, codes) = (store.tagStart, store.tagCodes)
-            code = picked.map { p in start[p.row] == start[p.row + 1] ? 0 : Int(codes[Int(start[p.row])]) + 1 }
-        case .day, .week, .month, .quarter, .year: let c = store.day; code = picked.map { Int(c[$0.row]) }
-        }
-        // Tables by code, from the smallest (a day number may be below zero).
-        let low = code.min() ?? 0
-        // One row of each code, its name; the names ranked.
-        var rowOf = [Int](repeating: -1, count: (code.max() ?? 0) - low + 1)
-        var met: [Int] = []
-        for (i, c) in code.enumerated() where rowOf[c - low] < 0 {
-            rowOf[c - low] = picked[i].row
-            met.append(c - low)
-        }
-        var rank = rowOf
-        for (c, r) in Executor.nameRanks(met.map { (code: $0, name: listLabel(k, rowOf[$0])) }, descending: descending) { rank[c] = r }
-        var start = [Int](repeating: 0, count: met.count + 1)
-        for c in code { start[rank[c - low] + 1] += 1 }
-        for r in 0..<met.count { start[r + 1] += start[r] }
-        var positions = [Int](repeating: 0, count: code.count)
-        for (i, c) in code.enumerated() {
-            positions[start[rank[c - low]]] = i
-            start[rank[c - low]] += 1
-        }
-        return positions
-    }
-
-    /// The rank of each value of a key by the name it shows (`Listing.before`: any letter case,
-    /// "(none)" last; equal names share a rank), for every value the store has, worked out
-    /// before a scan so that `list … order by NAME top N` keeps only its best N rows as it goes.
-    /// Nil for keys whose values are not known ahead. A class with `let`s: the scan's comparison
-    /// reads it for every row, where a struct would be copied (its references counted) each time.
+    /// `list … order by NAME`: the rank of each value of the key by the name it shows
+    /// (`Listing.before`: any letter case, "(none)" last; names equal in any letter case share
+    /// a rank, `before` then going by date), for every value the store has, worked out once
+    /// before the scan. Names were made and compared in lower case for every pair of rows
+    /// compared: seconds for a few hundred thousand rows. A class with `let`s: the scan's
+    /// comparison reads it for every row, where a struct would be copied (its references
+    /// counted) each time.
     final class NameRanks: @unchecked Sendable {
         let key: GroupKey
         let column: StoreColumn<UInt32>
         let currency: StoreColumn<Currency>
-        /// By code (a packed code for a currency).
+        /// By code (a packed code for a currency); each below `count`.
         let ranks: [Int]
+        let count: Int
 
-        init?(_ k: GroupKey, _ executor: Executor, descending: Bool) {
+        /// The keys `Binder.checked` lets a listing order by.
+        init(_ k: GroupKey, _ executor: Executor, descending: Bool) {
             let store = executor.store
             let names: [(code: Int, name: String?)]
             switch k {
             case .category: (column, names) = (store.category, store.categories.enumerated().map { ($0.offset, $0.element) })
             case .book: (column, names) = (store.book, executor.ledger.books.enumerated().map { ($0.offset, $0.element.name) })
             case .party: (column, names) = (store.party, store.parties.indices.map { ($0, $0 == 0 ? nil : store.parties[$0]) })
-            case .payment: (column, names) = (store.payment, store.payments.indices.map { ($0, $0 == 0 ? nil : store.payments[$0]) })
             case .currency: (column, names) = ([], store.currencies.map { (Int($0.packed), $0.code) })
-            default: return nil
+            default: preconditionFailure("a listing orders by book, category, party or currency (Binder.checked), not \(k)")
             }
             key = k
             currency = store.currency
-            let rankOf = Executor.nameRanks(names, descending: descending)
+            count = names.count
+            let sorted = names.sorted { Listing.before($0.name, 0, $1.name, 0, descending: descending) }
             var ranks = [Int](repeating: 0, count: (names.map(\.code).max() ?? 0) + 1)
-            for (code, r) in rankOf { ranks[code] = r }
+            for (i, n) in sorted.enumerated() {
+                ranks[n.code] = i > 0 && !Listing.before(sorted[i - 1].name, 0, n.name, 0, descending: descending) ? ranks[sorted[i - 1].code] : i
+            }
             self.ranks = ranks
         }
 
@@ -213,30 +174,20 @@ extension Executor {
         func rank(_ row: Int) -> Int {
             ranks[key == .currency ? Int(currency[row].packed) : Int(column[row])]
         }
-    }
 
-    /// The ranks of names under `Listing.before` (the same flags), by code: names equal in any
-    /// letter case share a rank (`before` then goes by date).
-    static func nameRanks(_ names: [(code: Int, name: String?)], descending: Bool) -> [Int: Int] {
-        let named = names.sorted { Listing.before($0.name, 0, $1.name, 0, descending: descending) }
-        var rank: [Int: Int] = [:]
-        for (i, n) in named.enumerated() {
-            rank[n.code] = i > 0 && !Listing.before(named[i - 1].name, 0, n.name, 0, descending: descending) ? rank[named[i - 1].code] ?? i : i
-        }
-        return rank
-    }
-
-    /// The name a listed row shows for a key; nil for "(none)".
-    func listLabel(_ k: GroupKey, _ row: Int) -> String? {
-        switch k {
-        case .category: return store.categories[Int(store.category[row])]
-        case .topCategory: return ledger.rootCategory(store.categories[Int(store.category[row])])
-        case .book: return ledger.books[Int(store.book[row])].name
-        case .party: return store.party[row] == 0 ? nil : store.parties[Int(store.party[row])]
-        case .payment: return store.payment[row] == 0 ? nil : store.payments[Int(store.payment[row])]
-        case .currency: return store.currency[row].code
-        case .tag: return store.tags(at: row).first.map { store.tags[Int($0)] }
-        case .day, .week, .month, .quarter, .year: return k.periodUnit.map { Period($0, containing: Day(number: store.day[row])).description }
+        /// Rows in date order put in order of their ranks, date order kept within a rank: a
+        /// stable counting sort.
+        func ordered(_ picked: [RowPick]) -> [RowPick] {
+            let r = picked.map { rank($0.row) }
+            var start = [Int](repeating: 0, count: count + 1)
+            for x in r { start[x + 1] += 1 }
+            for x in 0..<count { start[x + 1] += start[x] }
+            var out = picked
+            for (i, p) in picked.enumerated() {
+                out[start[r[i]]] = p
+                start[r[i]] += 1
+            }
+            return out
         }
     }
 
