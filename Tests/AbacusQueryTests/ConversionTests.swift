@@ -251,6 +251,33 @@ func total(_ r: ResultSet) -> String? {
      ]}
     """
 
+    /// INR into USD at the inverse of USD/INR = 3: a quotient, cut to 34 digits. 0.045 INR is
+    /// exactly 0.015 USD and 0.105 INR exactly 0.035 USD, each halfway between two cents: the cut
+    /// products (0.01499…, 0.03499…) lie within their error of the boundary, so each is rounded
+    /// from its exact value, half-even: 0.02 and 0.04 (rounded as cut, they would be 0.01 and 0.03).
+    static let halfway = """
+    {"version": 1, "defaultCurrency": "INR",
+     "books": [{"id": "h", "name": "H", "currency": "INR"}],
+     "rates": [{"from": "USD", "to": "INR", "rate": 3, "date": "2025-01-01"}],
+     "entries": [
+      {"id": "1", "bookId": "h", "amount": -0.045, "date": "2025-01-02", "category": "A"},
+      {"id": "2", "bookId": "h", "amount": -0.105, "date": "2025-01-03", "category": "A"},
+      {"id": "3", "bookId": "h", "amount": -0.105, "date": "2025-01-04", "category": "B"}
+     ]}
+    """
+
+    @Test func aMinOrMaxHalfwayAtAQuotientRateIsRoundedFromItsExactValue() throws {
+        for dense in [true, false] {
+            let s = try session(ReviewRegressionTests.halfway)
+            s.useDenseKernel = dense
+            #expect(amounts(try s.run("min expenses in USD by category")) == ["A": "0.02", "B": "0.04"], "dense: \(dense)")
+            #expect(amounts(try s.run("max expenses in USD by category")) == ["A": "0.04", "B": "0.04"], "dense: \(dense)")
+            #expect(total(try s.run("min expenses in USD")) == "0.02", "dense: \(dense)")
+            #expect(total(try s.run("max expenses in USD by book")) == "0.04", "dense: \(dense)")
+            #expect(plainText(try s.run("list expenses in USD order by amount").rows.first?.last) == "0.02", "dense: \(dense)")
+        }
+    }
+
     @Test func minAndMaxOfProductsPast38Digits() throws {
         let s = try session(ReviewRegressionTests.wide)
         // 1.25 × 0.0163456789012345678901234567890123456 = 0.0204320986265432098626543209862654320 → 0.02; entry 2 is 120.

@@ -315,6 +315,62 @@ import Testing
         }
     }
 
+    /// One row's value (a group's min or max, a listed row) is rounded from its 256-bit product
+    /// within the product's error, in a shared slot's scale too, as a sum is
+    /// (`Executor.roundedIfCertain`): where that settles it, it is the rounding of the exact
+    /// value; on a rounding boundary, within the error of a quotient rate, it is left to the
+    /// exact value.
+    @Test func aRowsValueRoundsAsItsExactValueDoes() throws {
+        let ledger = try LedgerLoader.load(documents: [("rates.json", LargeGroupingTests.manyRates(seed: 7))])
+        let store = ledger.entries
+        var settled = 0, boundaries = 0
+        for target in ["INR", "USD", "KWD", "JPY"] {
+            let currency = try #require(Currency(code: target))
+            let minor = currency.minorUnits
+            let column = RateColumn(ledger: ledger, resolver: RateResolver(ledger: ledger), target: currency, valuation: .market, today: nil)
+            let converter = RowConverter(column: column, store: store, whatIf: [:])
+            let shared = SumSlots(converter: converter, store: store, sharing: true)
+            for row in 0..<store.count {
+                let id = converter.id(row)
+                guard id >= 0 else { continue }
+                let (i, amount) = (Int(id), store.amount[row])
+                let exact = try #require(converter.exactValue(amount: amount, id: id).rounded(toScale: minor))
+                // The product at the factor's own scale, and as a shared slot holds it (the factor scaled up).
+                let natural = store.amountScale + converter.factorScale[i]
+                let k = shared.scales[shared.ofRate[i]] - natural
+                for (value, scale) in [(Int256(amount, times: converter.factorSignificand[i]), natural),
+                                       (Int256(amount, times: shared.factor[i]), natural + k)] {
+                    let pick = RowPick(row: row, amount: amount, id: id, value: value, scale: scale)
+                    if case let r?? = Executor.roundedIfCertain(pick, converter: converter, scale: minor) {
+                        #expect(r == exact, "\(target) row \(row) at scale \(scale)")
+                        settled += 1
+                    }
+                    #expect(try Executor.round(pick, converter: converter, scale: minor) == exact, "\(target) row \(row)")
+                    // A value exactly halfway between two roundings: a quotient rate's error leaves it in doubt.
+                    guard !converter.factorIsExact[i], amount != 0, scale > minor,
+                          let q = Int256(Int128(12_345)).timesPowerOfTen(scale - minor), let half = Int256(Int128(5)).timesPowerOfTen(scale - minor - 1) else { continue }
+                    var tie = q
+                    _ = tie.add(half)
+                    // And one just inside the product's error of it: 5 × |amount| at one more
+                    // decimal, times the power of ten the factor was scaled by.
+                    var inside = tie
+                    if let e = Int256(amount < 0 ? -amount : amount, times: 5).timesPowerOfTen(scale - natural) {
+                        var below = e
+                        _ = below.add(Int256(Int128(-1)))
+                        _ = inside.add(below.dividedTruncating(by: 10).0)
+                    }
+                    for p in [tie, inside] {
+                        let onBoundary = RowPick(row: row, amount: amount, id: id, value: p, scale: scale)
+                        if case .some(nil) = Executor.roundedIfCertain(onBoundary, converter: converter, scale: minor) { boundaries += 1 } else {
+                            Issue.record("\(target) row \(row) at scale \(scale): a value within the error of a boundary was settled")
+                        }
+                    }
+                }
+            }
+        }
+        #expect(settled > 10_000 && boundaries > 1_000, "\(settled) settled, \(boundaries) boundaries")
+    }
+
     /// A period key takes the largest stride of a product, wherever it is named, and the other
     /// keys keep their order: rows come in day order, so the groups of one stretch of days lie
     /// side by side in the accumulators. (That the answers are right is the kernels' agreement above.)

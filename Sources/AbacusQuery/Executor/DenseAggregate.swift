@@ -334,13 +334,8 @@ extension Executor {
             self.groups = groups
             self.slots = slots
             let cells = (groups + 2) * slots
-            if keeps {
-                let e = UnsafeMutableBufferPointer<DenseExtreme>.allocate(capacity: cells)
-                e.initialize(repeating: DenseExtreme())
-                extremes = e
-            } else {
-                extremes = nil
-            }
+            // An empty extreme is all zeros (`DenseExtreme()`), as are zeroed pages.
+            extremes = keeps ? DensePartial.zeroed(cells) : nil
             // Zeroed pages from the system (all-zero bits are zero for these integers): nothing
             // is written here, and the pages are touched by the scan's own thread.
             sums = DensePartial.zeroed(cells)
@@ -361,9 +356,8 @@ extension Executor {
         }
 
         deinit {
-            free(sums.baseAddress); free(errors.baseAddress); free(counts.baseAddress)
+            free(sums.baseAddress); free(errors.baseAddress); free(counts.baseAddress); free(extremes?.baseAddress)
             perRate.deallocate(); firstDay.deallocate(); lastDay.deallocate()
-            extremes?.deallocate()
         }
 
         /// Group 0, the whole statement, made from the groups after a scan by keys: the scan adds
@@ -414,26 +408,30 @@ extension Executor {
         }
     }
 
-    /// The extremes of one group and product scale (all its products are comparable directly).
+    /// The extremes of one group and product scale (all its products are comparable directly):
+    /// the smallest and largest product and the first row of each (the row's amount and rate
+    /// are read again from the row when they are needed, once per group). All-zero bits are
+    /// empty, as zeroed pages are.
     struct DenseExtreme {
-        var count = 0
         var min = Int256.zero, max = Int256.zero
-        var minRow = 0, maxRow = 0
-        var minAmount: Int128 = 0, maxAmount: Int128 = 0
-        var minID: Int32 = 0, maxID: Int32 = 0
+        /// The row of `min` and of `max`, plus one; 0 before the first product.
+        var minPlace = 0, maxPlace = 0
+
+        var isEmpty: Bool { minPlace == 0 }
+        var minRow: Int { minPlace - 1 }
+        var maxRow: Int { maxPlace - 1 }
 
         @inline(__always)
-        mutating func add(_ v: Int256, row: Int, amount: Int128, id: Int32) {
-            if count == 0 || v < min || (v == min && row < minRow) { (min, minRow, minAmount, minID) = (v, row, amount, id) }
-            if count == 0 || max < v || (v == max && row < maxRow) { (max, maxRow, maxAmount, maxID) = (v, row, amount, id) }
-            count += 1
+        mutating func add(_ v: Int256, row: Int) {
+            let place = row &+ 1
+            if minPlace == 0 || v < min || (v == min && place < minPlace) { (min, minPlace) = (v, place) }
+            if maxPlace == 0 || max < v || (v == max && place < maxPlace) { (max, maxPlace) = (v, place) }
         }
 
         mutating func merge(_ o: DenseExtreme) {
-            guard o.count > 0 else { return }
-            add(o.min, row: o.minRow, amount: o.minAmount, id: o.minID)
-            add(o.max, row: o.maxRow, amount: o.maxAmount, id: o.maxID)
-            count += o.count - 2
+            guard !o.isEmpty else { return }
+            add(o.min, row: o.minRow)
+            add(o.max, row: o.maxRow)
         }
     }
 
@@ -610,15 +608,34 @@ extension Executor {
         }
         // The sums stay where the scan left them (no copy of groups × slots accumulators).
         acc.adopt(total, groups: denseOf)
-        // The extremes of each scale compete across scales here.
+        // The extremes of each scale compete across scales here, in the order the general path
+        // picks them. Only the two winners of a group have their rows read again, for the amount
+        // as the statement shows it and the rate used: each a random place in the store, read in
+        // a loop of their own so that the reads overlap.
         if let extremes = total.extremes {
+            var winners: [(group: Int, pick: RowPick)] = []
+            winners.reserveCapacity(2 * denseOf.count)
             for (g, dense) in denseOf.enumerated() {
-                for k in 0..<s where extremes[dense * s + k].count > 0 {
-                    let e = extremes[dense * s + k]
-                    acc.pick(g, RowPick(row: e.minRow, amount: e.minAmount, id: e.minID, value: e.min, scale: slots.scales[k]))
-                    acc.pick(g, RowPick(row: e.maxRow, amount: e.maxAmount, id: e.maxID, value: e.max, scale: slots.scales[k]))
+                var low: RowPick?, high: RowPick?
+                func consider(_ row: Int, _ value: Int256, scale: Int) {
+                    let p = RowPick(row: row, amount: 0, id: 0, value: value, scale: scale)
+                    if low.map({ p < $0 }) ?? true { low = p }
+                    if high.map({ $0 < p }) ?? true { high = p }
                 }
+                for k in 0..<s where !extremes[dense * s + k].isEmpty {
+                    let e = extremes[dense * s + k]
+                    consider(e.minRow, e.min, scale: slots.scales[k])
+                    consider(e.maxRow, e.max, scale: slots.scales[k])
+                }
+                if let low { winners.append((g, low)) }
+                if let high { winners.append((g, high)) }
             }
+            let (amounts, flip) = (store.amount, plan.subject == .expenses)
+            for w in winners.indices {
+                let row = winners[w].pick.row
+                (winners[w].pick.amount, winners[w].pick.id) = (flip ? -amounts[row] : amounts[row], converter?.id(row) ?? RateColumn.same)
+            }
+            for (g, p) in winners { acc.pick(g, p) }
         }
         return Scan(groups: groups, acc: acc, tally: tally, filterTally: filterTally)
     }
@@ -793,10 +810,10 @@ extension Executor {
             }
         }
         @inline(__always)
-        func add(_ g: Int, _ slot: Int, _ product: Int256, _ value: Int128, error weightedError: Int128, _ row: Int, _ id: Int32) {
+        func add(_ g: Int, _ slot: Int, _ product: Int256, _ value: Int128, error weightedError: Int128, _ row: Int) {
             let cell = g &* s &+ slot
-            addSum(cell, slot, product, value, error: weightedError)
-            extremes?[cell].add(product, row: row, amount: value, id: id)
+            // Min and max keep no sums.
+            if let extremes { extremes[cell].add(product, row: row) } else { addSum(cell, slot, product, value, error: weightedError) }
         }
         @inline(__always)
         func visit(_ row: Int, _ position: Int) {
@@ -881,13 +898,13 @@ extension Executor {
                 product = Int256(value)
                 slot = sameSlot
             }
-            add(g, slot, product, value, error: error, row, id)
+            add(g, slot, product, value, error: error, row)
             // A row's other tags are counted here, in the one loop over them (a row that fails
             // to convert fails the statement, uncounted), and what they add noted in `extra`.
             for t in more.positions {
                 let h = more.base &+ (Int(tagCodes[t]) &+ 1) &* more.stride
                 counts[h] &+= 1
-                add(h, slot, product, value, error: error, row, id)
+                add(h, slot, product, value, error: error, row)
                 counts[extra] &+= 1
                 addSum(extra &* s &+ slot, slot, product, value, error: error)
             }

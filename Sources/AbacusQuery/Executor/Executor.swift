@@ -264,6 +264,8 @@ public struct Executor: Sendable {
 
     /// Rounds one row's converted value, exactly.
     static func round(_ e: RowPick, converter: RowConverter?, scale: Int) throws(QueryError) -> ExactDecimal {
+        // Nearly always settled in 256 bits, with no BigInt made (a min or max of thousands of groups).
+        if case let r?? = roundedIfCertain(e, converter: converter, scale: scale) { return r }
         if let converter, let error = converter.productError(amount: e.amount, id: e.id) {
             let bounded = BoundedValue(approximate: e.wide, error: error)
             if let r = bounded.roundedIfCertain(toScale: scale) { return r }
@@ -272,6 +274,21 @@ public struct Executor: Sendable {
         }
         guard let r = e.wide.rounded(toScale: scale) else { throw QueryError(.overflow, at: nil) }
         return r
+    }
+
+    /// One row's converted value rounded half-even to `scale` from its 256-bit product, as a
+    /// group's sum is (`SumReader.roundedSum`): at a quotient rate, within the product's error,
+    /// |amount| × ½ unit of the factor's last place (at one more decimal than the pick, 5 ×
+    /// |amount|, times the power of ten a shared slot scaled the factor by). `.some(nil)` when
+    /// the error leaves the rounding in doubt; nil when 256 bits cannot tell.
+    static func roundedIfCertain(_ e: RowPick, converter: RowConverter?, scale: Int) -> ExactDecimal?? {
+        var error = Int256.zero
+        if let converter, e.id >= 0, !converter.factorIsExact[Int(e.id)] {
+            let shift = e.scale - (converter.amountScale + converter.factorScale[Int(e.id)])
+            guard shift >= 0, e.amount != .min, let x = Int256(e.amount < 0 ? -e.amount : e.amount, times: 5).timesPowerOfTen(shift) else { return nil }
+            error = x
+        }
+        return BoundedValue.roundedIfCertain(e.value, scale: e.scale, error: error, toScale: scale)
     }
 
     /// What the pass of `aggregate` carries from row to row (passed `inout`, never captured,
