@@ -19,6 +19,10 @@ extension Executor {
         }
         let keep = ranking != nil || byName != nil ? plan.top : nil
         let descending = ranking?.descending ?? false
+        // `top N` in date order (no `order by`, or `order by date`): rows come in date order, so
+        // the scan keeps only the first N, or the last N when the newest come first.
+        let inDateOrder = keep == nil ? plan.top : nil
+        let newestFirst = plan.order?.key == .date && plan.order?.descending == true
         @Sendable func better(_ a: RowPick, _ b: RowPick) -> Bool {
             if let x = byName?.rank(a.row), let y = byName?.rank(b.row) { return x != y ? x < y : a.row < b.row }
             guard ranking != nil else { return a.row < b.row }
@@ -63,7 +67,17 @@ extension Executor {
                         item = RowPick(row: row, amount: value, id: id, value: v, scale: scale)
                     }
                 }
-                guard let keep else { state.picked.append(item); return }
+                guard let keep else {
+                    guard let n = inDateOrder else { state.picked.append(item); return }
+                    if !newestFirst {
+                        if state.picked.count < n { state.picked.append(item) }
+                        return
+                    }
+                    // The last N: rows older than the newest N are dropped in batches (amortised).
+                    state.picked.append(item)
+                    if state.picked.count >= 2 * n + 64 { state.picked.removeFirst(state.picked.count - n) }
+                    return
+                }
                 if state.picked.count == keep, let last = state.picked.last, !better(item, last) { return }
                 var lo = 0, hi = state.picked.count
                 while lo < hi { let mid = (lo + hi) / 2; if better(state.picked[mid], item) { lo = mid + 1 } else { hi = mid } }
@@ -75,7 +89,7 @@ extension Executor {
         // Ranking the best N of a large scan is split between the processors; a listing of
         // every row stays on one (its rows come out in order).
         let all = planRows(plan)
-        let parts = keep != nil && all.count >= parallelRows && onlineProcessors > 1 ? 2 : 1
+        let parts = (keep != nil || inDateOrder != nil) && all.count >= parallelRows && onlineProcessors > 1 ? 2 : 1
         let pieces = try inParts(parts) { k throws(QueryError) in try scan(all.part(k, of: parts)) }
         var state = pieces[0]
         for other in pieces.dropFirst() {
@@ -88,6 +102,10 @@ extension Executor {
             state.picked.sort(by: better)
             if state.picked.count > keep { state.picked.removeLast(state.picked.count - keep) }
         }
+        // In date order the pieces follow each other: the first N of them, or the last N.
+        if let n = inDateOrder, state.picked.count > n {
+            if newestFirst { state.picked.removeFirst(state.picked.count - n) } else { state.picked.removeLast(state.picked.count - n) }
+        }
         var picked = state.picked
         let tally = state.tally
         let warnings = try outcome(converter, tally)
@@ -97,7 +115,7 @@ extension Executor {
             case .value:
                 if isCancelled() { throw QueryError(.cancelled, at: nil) }
                 picked.sort(by: better)
-            // The rows came in date order (one piece, ascending): newest first is that reversed.
+            // The rows came in date order (the pieces in turn, ascending): newest first is that reversed.
             case .date: if order.descending { picked.reverse() }
             case .key:
                 if isCancelled() { throw QueryError(.cancelled, at: nil) }
