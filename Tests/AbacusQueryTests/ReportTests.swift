@@ -2,6 +2,7 @@
 // enough to work every answer out by hand (in the comments).
 
 import AbacusCore
+import BigInt
 @testable import AbacusQuery
 import Testing
 
@@ -167,6 +168,60 @@ import Testing
         #expect(r.names == ["book", "market", "booked", "change", "change %"])
         // T: 10 SGD at 62 = 620 against the lock's 600: 20, 20 / 600 = 3.33 %. H: 30 both.
         #expect(cells(r.rows) == [["H", "30.00", "30.00", "0.00", "0.0"], ["T", "620.00", "600.00", "20.00", "3.3"]])
+    }
+
+    /// `change %` in 128-bit integers (`SideBySide.percent`) is the exact fraction's rounding,
+    /// half-even to one decimal: values at many scales and signs, halfway cases (1 of 8 is
+    /// 12.5 %, 1 of 16 is 6.25 %, 3 of 16 is 18.75 %) and values near the 38-digit limit.
+    @Test func changePercentIsTheExactFractionsRounding() throws {
+        let dice = IndexPropertyTests.Dice(seed: 19)
+        func decimal() -> ExactDecimal {
+            let digits = Int(dice.next() % 30) + 1
+            var sig: Int128 = 0
+            for _ in 0..<digits { sig = sig * 10 + Int128(dice.next() % 10) }
+            return ExactDecimal(significand: dice.next() % 2 == 0 ? sig : -sig, scale: Int(dice.next() % 12))
+        }
+        var pairs: [(ExactDecimal, ExactDecimal)] = [(ExactDecimal(1), ExactDecimal(8)), (ExactDecimal(-1), ExactDecimal(8)),
+                                                     (ExactDecimal(1), ExactDecimal(16)), (ExactDecimal(3), ExactDecimal(16)),
+                                                     (ExactDecimal(-3), ExactDecimal(-16)), (ExactDecimal(significand: 5, scale: 4), ExactDecimal(1_000_000)),
+                                                     (ExactDecimal(significand: ExactDecimal.maxSignificand, scale: 0), ExactDecimal(significand: 1, scale: 9))]
+        for _ in 0..<20_000 { pairs.append((decimal(), decimal())) }
+        var fast = 0
+        for (d, y) in pairs where !y.isZero {
+            let exact = Fraction(BigInt(d.significand) * 100 * BigInt(10).power(y.scale), BigInt(y.significand.magnitude) * BigInt(10).power(d.scale)).rounded(toScale: 1)
+            if let p = SideBySide.percent(d, of: y) {
+                #expect(p == exact, "\(d) of \(y)")
+                fast += 1
+            }
+        }
+        #expect(fast > 10_000)
+        #expect(SideBySide.percent(ExactDecimal(1), of: ExactDecimal(8)) == ExactDecimal(significand: 125, scale: 1))
+        #expect(SideBySide.percent(ExactDecimal(1), of: ExactDecimal(16)) == ExactDecimal(significand: 62, scale: 1))
+        #expect(SideBySide.percent(ExactDecimal(3), of: ExactDecimal(16)) == ExactDecimal(significand: 188, scale: 1))
+    }
+
+    /// Both sides' groups paired row by row when they are the same groups (a valuation
+    /// compared), matched by key when they are not (periods): the same rows either way.
+    @Test func aComparisonPairsTheSameGroupsAsItMatchesThem() throws {
+        let ledger = try LedgerLoader.load(documents: [("gen.json", LargeGroupingTests.ledger(seed: 5))])
+        let s = Session(ledger: ledger, today: Day(year: 2025, month: 12, day: 31)!)
+        let same = try s.run("sum expenses in INR by party, month at market vs booked")
+        // Every group on both sides: the pairing is what matching by key would give.
+        let a = try s.run("sum expenses in INR by party, month at market"), b = try s.run("sum expenses in INR by party, month")
+        #expect(zip(a.rows, b.rows).filter { $0.last != $1.last }.count > 100, "booked values differ from market ones")
+        #expect(a.rows.map { $0.dropLast() } == b.rows.map { $0.dropLast() }, "the same groups on both sides")
+        #expect(same.rows.count == a.rows.count)
+        for (row, (x, y)) in zip(same.rows, zip(a.rows, b.rows)) {
+            #expect(Array(row.prefix(3)) == Array(x) && row[3] == y.last, "\(row)")
+        }
+        // Periods: groups found on one side only show 0 on the other.
+        let periods = try s.run("sum expenses in USD by party during 2025-02 vs previous period")
+        let feb = try s.run("sum expenses in USD by party during 2025-02").valuesByKey, jan = try s.run("sum expenses in USD by party during 2025-01").valuesByKey
+        #expect(Set(periods.rows.map { Array($0.prefix(1)) }) == Set(feb.keys).union(jan.keys))
+        for row in periods.rows {
+            let key = Array(row.prefix(1))
+            #expect(plainText(row[1]) == (plainText(feb[key]) ?? "0.00") && plainText(row[2]) == (plainText(jan[key]) ?? "0.00"), "\(row)")
+        }
     }
 
     @Test func whatIfRatesInsteadOfTheStatements() throws {

@@ -22,15 +22,26 @@ struct SideBySide {
     func run() throws(QueryError) -> ResultSet {
         let ra = try engine.result(of: a.unranked), rb = try engine.result(of: b.unranked)
         let keys = a.groupBy
-        let valuesA = ra.valuesByKey, valuesB = rb.valuesByKey
-        // Every group of either side, A's first.
-        var seen = Set<[Cell]>()
+        // Every group of either side, A's first, and B's value of each (by the group's id).
         var groups: [GroupValue] = []
-        for row in ra.rows + rb.rows {
-            let key = Array(row.dropLast())
-            guard seen.insert(key).inserted else { continue }
-            let value = valuesA[key].or(a.aggregate.emptyValue(in: a.target ?? key.currency))
-            groups.append(GroupValue(id: groups.count, key: key, value: value, entries: 0))
+        var valueB: [Cell] = []
+        if ra.rows.count == rb.rows.count, zip(ra.rows, rb.rows).allSatisfy({ $0.dropLast() == $1.dropLast() }) {
+            // The same groups in the same order (a valuation or rates compared, nearly always):
+            // paired row by row, no key hashed.
+            for (x, y) in zip(ra.rows, rb.rows) {
+                groups.append(GroupValue(id: groups.count, key: Array(x.dropLast()), value: x.last ?? .empty, entries: 0))
+                valueB.append(y.last ?? .empty)
+            }
+        } else {
+            let valuesA = ra.valuesByKey, valuesB = rb.valuesByKey
+            var seen = Set<[Cell]>()
+            for row in ra.rows + rb.rows {
+                let key = Array(row.dropLast())
+                guard seen.insert(key).inserted else { continue }
+                let empty = a.aggregate.emptyValue(in: a.target ?? key.currency)
+                groups.append(GroupValue(id: groups.count, key: key, value: valuesA[key].or(empty), entries: 0))
+                valueB.append(valuesB[key].or(empty))
+            }
         }
         var rows = keys.isEmpty ? groups : ResultShaper.ordered(groups, keys: keys, order: a.order, byEntries: false)
         if a.target == nil, a.order?.key == .value, a.aggregate != .count {
@@ -44,7 +55,7 @@ struct SideBySide {
                             rows: [], currency: ra.currency, warnings: SideBySide.merged(ra.warnings, rb.warnings),
                             provenance: ra.provenance, rateNotes: ra.rateNotes)
         for g in rows {
-            let other = valuesB[g.key].or(a.aggregate.emptyValue(in: a.target ?? g.key.currency))
+            let other = valueB[g.id]
             out.rows.append(g.key + [g.value, other] + (try SideBySide.change(g.value, other)))
         }
         // Total rows: each side's own, or, after `top N`, over the entries of the rows shown.
@@ -90,8 +101,26 @@ struct SideBySide {
         default: change = .count(Int(d.significand))
         }
         guard !y.isZero else { return [change, .empty] }
+        if let p = percent(d, of: y) { return [change, .decimal(p)] }
         let percent = Fraction(BigInt(d.significand) * 100 * bigPowerOfTen(y.scale), BigInt(y.significand.magnitude) * bigPowerOfTen(d.scale))
         return [change, percent.rounded(toScale: 1).map(Cell.decimal) ?? .empty]
+    }
+
+    /// d / |y| × 100, half-even to one decimal, in 128-bit integers: both at the finer of their
+    /// scales, d × 1000 divided by |y|, the remainder rounding the quotient. Nil past 128 bits
+    /// (the fraction then decides); y is not zero.
+    static func percent(_ d: ExactDecimal, of y: ExactDecimal) -> ExactDecimal? {
+        let scale = max(d.scale, y.scale)
+        guard scale - d.scale < pow10.count, scale - y.scale < pow10.count, y.significand != .min else { return nil }
+        let (n, o1) = d.significand.multipliedReportingOverflow(by: pow10[scale - d.scale])
+        let (m, o2) = n.multipliedReportingOverflow(by: 1000)
+        let (den, o3) = y.significand.magnitude.multipliedReportingOverflow(by: UInt128(pow10[scale - y.scale]))
+        guard !o1, !o2, !o3 else { return nil }
+        var (q, r) = m.magnitude.quotientAndRemainder(dividingBy: den)
+        // Half-even: past half, or at half with an odd quotient, rounds away from zero.
+        if r > den - r || (r == den - r && q & 1 == 1) { q += 1 }
+        guard let magnitude = Int128(exactly: q), magnitude <= ExactDecimal.maxSignificand else { return nil }
+        return ExactDecimal(significand: m < 0 ? -magnitude : magnitude, scale: 1)
     }
 
     /// Both sides' warnings, each once, A's first.
