@@ -134,7 +134,7 @@ import Testing
     /// 256-bit sums (`Accumulators.roundedSum(of:toScale:)`): each must be the exact sum of its
     /// entries converted one by one (cut quotient factors, booked values, a locked book),
     /// rounded once, in both kernels.
-    @Test func aCrosstabsTotalsAreTheExactSumsOfTheirEntries() throws {
+    @Test func aCrosstabsTotalsAreTheExactSumsAndAveragesOfTheirEntries() throws {
         let ledger = try LedgerLoader.load(documents: [("gen.json", LargeGroupingTests.ledger(seed: 6))])
         let store = ledger.entries
         let today = Day(year: 2025, month: 12, day: 31)!
@@ -142,31 +142,40 @@ import Testing
             let currency = try #require(Currency(code: target))
             let converter = LargeGroupingTests.converter(ledger, into: currency, .booked)
             var byCategory: [String: Fraction] = [:], byMonth: [String: Fraction] = [:], all = Fraction.zero
+            var inCategory: [String: Int] = [:], inMonth: [String: Int] = [:], entries = 0
             for row in 0..<store.count where store.amount[row] < 0 && !store.isTransfer[row] {
                 let v = try ExactAggregationPropertyTests.exactExpense(row, converter, store)
                 let category = store.categories[Int(store.category[row])], month = Period(.month, containing: Day(number: store.day[row])).description
                 byCategory[category] = (byCategory[category] ?? .zero) + v
                 byMonth[month] = (byMonth[month] ?? .zero) + v
                 all = all + v
+                inCategory[category, default: 0] += 1
+                inMonth[month, default: 0] += 1
+                entries += 1
             }
-            func rounded(_ f: Fraction?) -> String { f?.rounded(toScale: currency.minorUnits)?.description ?? "none" }
+            // Sums, then averages: each total the exact sum (or average) of its entries, rounded once.
+            for average in [false, true] {
+            func rounded(_ f: Fraction?, _ n: Int?) -> String {
+                (average ? n.flatMap { n in f?.divided(by: n) } : f)?.rounded(toScale: currency.minorUnits)?.description ?? "none"
+            }
             for dense in [true, false] {
                 let session = Session(ledger: ledger, today: today)
                 session.useDenseKernel = dense
-                let r = try session.run("sum expenses in \(target) by category per month")
+                let r = try session.run("\(average ? "avg" : "sum") expenses in \(target) by category per month")
                 let months = r.names.dropFirst().prefix { $0 != "Total" }
                 #expect(months.count == 4, "\(r.names)")
                 for row in r.rows {
                     guard case .text(let category) = row[0], case .money(let total, _) = row[months.count + 1] else { Issue.record("\(row)"); continue }
-                    #expect(total.description == rounded(byCategory[category]), "\(target) \(category), dense: \(dense)")
+                    #expect(total.description == rounded(byCategory[category], inCategory[category]), "\(target) \(category), dense: \(dense), average: \(average)")
                 }
                 let totals = try #require(r.totals.first)
                 for (i, month) in months.enumerated() {
                     guard case .money(let v, _) = totals[i + 1] else { Issue.record("\(month): \(totals[i + 1])"); continue }
-                    #expect(v.description == rounded(byMonth[month]), "\(target) \(month), dense: \(dense)")
+                    #expect(v.description == rounded(byMonth[month], inMonth[month]), "\(target) \(month), dense: \(dense), average: \(average)")
                 }
                 guard case .money(let whole, _) = totals[months.count + 1] else { Issue.record("no grand total"); continue }
-                #expect(whole.description == rounded(all), "\(target), dense: \(dense)")
+                #expect(whole.description == rounded(all, entries), "\(target), dense: \(dense), average: \(average)")
+            }
             }
         }
     }

@@ -248,9 +248,10 @@ struct Accumulators {
 
     /// The sum of several groups (a crosstab's row and column totals, the total of `top N`)
     /// rounded half-even to `scale` from their slots added in 256 bits, as one group's is
-    /// (`SumReader.roundedSum`), with no bounded value made: `.some(nil)` when the exact sums
-    /// are needed, nil when the bounded values must decide (or a sum passes 256 bits).
-    func roundedSum(of groups: [Int], toScale scale: Int) -> ExactDecimal?? {
+    /// (`SumReader.roundedSum`), with no bounded value made, or with `averagedOver` their
+    /// average over that many entries (`SumReader.roundedAverage`): `.some(nil)` when the
+    /// exact sums are needed, nil when the bounded values must decide (or a sum passes 256 bits).
+    func roundedSum(of groups: [Int], toScale scale: Int, averagedOver entries: Int? = nil) -> ExactDecimal?? {
         guard !overflowed, errorOverflows.isEmpty, slotCount > 0 else { return nil }
         var sums = [Int256](repeating: .zero, count: slotCount), errors = [Int128](repeating: 0, count: slotCount)
         for g in groups {
@@ -266,8 +267,9 @@ struct Accumulators {
             slots.inexact.withUnsafeBufferPointer { inexact in
                 sums.withUnsafeBufferPointer { s in
                     errors.withUnsafeBufferPointer { e in
-                        SumReader(sums: s.baseAddress, errors: e.baseAddress, cells: slotCount, denseGroup: nil, slotCount: slotCount,
-                                  scales: scales.baseAddress, inexact: inexact.baseAddress, errorsFit: true).roundedSum(0, toScale: scale)
+                        let reader = SumReader(sums: s.baseAddress, errors: e.baseAddress, cells: slotCount, denseGroup: nil, slotCount: slotCount,
+                                               scales: scales.baseAddress, inexact: inexact.baseAddress, errorsFit: true)
+                        return entries.map { reader.roundedAverage(0, count: $0, toScale: scale) } ?? reader.roundedSum(0, toScale: scale)
                     }
                 }
             }

@@ -136,19 +136,18 @@ public struct Executor: Sendable {
         case .count:
             return .count(groups.reduce(0) { $0 + scan.acc.counts[$1] })
         case .sum, .avg:
-            // A sum from the groups' slots added in 256 bits, nearly always; else their bounded values.
-            if plan.aggregate == .sum, case let r?? = scan.acc.roundedSum(of: groups, toScale: target.minorUnits) { return .money(r, target) }
+            let n = groups.reduce(0) { $0 + scan.acc.counts[$1] }
+            if plan.aggregate == .avg && n == 0 { return nil }
+            // A sum (or average) from the groups' slots added in 256 bits, nearly always; else their bounded values.
+            if case let r?? = scan.acc.roundedSum(of: groups, toScale: target.minorUnits, averagedOver: plan.aggregate == .avg ? n : nil) {
+                return .money(r, target)
+            }
             var total = BoundedValue(approximate: .zero)
-            var n = 0
             for g in groups {
                 let v = scan.sum(g)
                 total = BoundedValue(approximate: total.approximate + v.approximate, error: total.error + v.error)
-                n += scan.acc.counts[g]
             }
-            if plan.aggregate == .avg {
-                guard n > 0 else { return nil }
-                total = total.divided(by: n)
-            }
+            if plan.aggregate == .avg { total = total.divided(by: n) }
             if let r = total.roundedIfCertain(toScale: target.minorUnits) { return .money(r, target) }
             let missing = Set(groups.filter { exact[$0] == nil })
             if !missing.isEmpty { exact.merge(try exactSums(plan, keys: keys, converter: converter, groups: missing, scan: scan)) { a, _ in a } }
