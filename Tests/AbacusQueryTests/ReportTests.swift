@@ -170,7 +170,7 @@ import Testing
         #expect(cells(r.rows) == [["H", "30.00", "30.00", "0.00", "0.0"], ["T", "620.00", "600.00", "20.00", "3.3"]])
     }
 
-    /// `change %` in 128-bit integers (`SideBySide.percent`) is the exact fraction's rounding,
+    /// `change %` and `share` in 128-bit integers (`ExactDecimal.fastPercent`) are the exact fraction's rounding,
     /// half-even to one decimal: values at many scales and signs, halfway cases (1 of 8 is
     /// 12.5 %, 1 of 16 is 6.25 %, 3 of 16 is 18.75 %) and values near the 38-digit limit.
     @Test func changePercentIsTheExactFractionsRounding() throws {
@@ -189,15 +189,15 @@ import Testing
         var fast = 0
         for (d, y) in pairs where !y.isZero {
             let exact = Fraction(BigInt(d.significand) * 100 * BigInt(10).power(y.scale), BigInt(y.significand.magnitude) * BigInt(10).power(d.scale)).rounded(toScale: 1)
-            if let p = SideBySide.percent(d, of: y) {
+            if let p = ExactDecimal.fastPercent(d, of: y) {
                 #expect(p == exact, "\(d) of \(y)")
                 fast += 1
             }
         }
         #expect(fast > 10_000)
-        #expect(SideBySide.percent(ExactDecimal(1), of: ExactDecimal(8)) == ExactDecimal(significand: 125, scale: 1))
-        #expect(SideBySide.percent(ExactDecimal(1), of: ExactDecimal(16)) == ExactDecimal(significand: 62, scale: 1))
-        #expect(SideBySide.percent(ExactDecimal(3), of: ExactDecimal(16)) == ExactDecimal(significand: 188, scale: 1))
+        #expect(ExactDecimal.fastPercent(ExactDecimal(1), of: ExactDecimal(8)) == ExactDecimal(significand: 125, scale: 1))
+        #expect(ExactDecimal.fastPercent(ExactDecimal(1), of: ExactDecimal(16)) == ExactDecimal(significand: 62, scale: 1))
+        #expect(ExactDecimal.fastPercent(ExactDecimal(3), of: ExactDecimal(16)) == ExactDecimal(significand: 188, scale: 1))
     }
 
     /// Both sides' groups paired row by row when they are the same groups (a valuation

@@ -38,6 +38,16 @@ import Testing
         #expect(table(c).map { $0[2] } == ["33.3", "33.3", "33.3"])
     }
 
+    @Test func aShareOfANegativeTotalKeepsItsSign() throws {
+        // Entries keep their stored sign: −1, −2, −3 of −6 are 16.7, 33.3 and 50.0 % of it.
+        let r = try session().run("sum entries by category where category != \"Pay\" with share")
+        #expect(table(r).map { $0[2] } == ["16.7", "33.3", "50.0"])
+        // With the 10 USD (800 INR) the total is 794: −1/794 = −0.126 %, −2/794 = −0.252 %,
+        // 800/794 = 100.756 %, −3/794 = −0.378 %.
+        let all = try session().run("sum entries by category with share")
+        #expect(table(all).map { $0[2] } == ["-0.1", "-0.3", "100.8", "-0.4"])
+    }
+
     @Test(arguments: ["avg expenses by category with share", "list expenses with running total", "sum expenses with share"])
     func onlyAGroupedSumOrCountTakesThem(_ q: String) throws {
         var caught: QueryError?

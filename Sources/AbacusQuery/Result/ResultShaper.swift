@@ -6,7 +6,6 @@
 // words "Total" and "(none)" are the renderers' business.
 
 import AbacusCore
-import BigInt
 
 /// One group of an aggregation: its key values, its exact value and how many entries it holds.
 struct GroupValue {
@@ -128,8 +127,9 @@ struct ResultShaper {
                 if total.isZero {
                     result.rows[i].append(.empty)
                 } else {
-                    let share = Fraction(BigInt(v.significand) * 100 * bigPowerOfTen(total.scale), BigInt(total.significand) * bigPowerOfTen(v.scale))
-                    result.rows[i].append(share.rounded(toScale: 1).map(Cell.decimal) ?? .empty)
+                    // v ÷ total: against a negative total, −v ÷ |total|.
+                    let share = (total.significand < 0 ? ExactDecimal(significand: -v.significand, scale: v.scale) : v).percent(ofMagnitude: total)
+                    result.rows[i].append(share.map(Cell.decimal) ?? .empty)
                 }
             }
             if logical.withRunningTotal {

@@ -8,7 +8,6 @@
 // half-even to one decimal, empty when B is 0 or empty. docs/language.md, Reports.
 
 import AbacusCore
-import BigInt
 
 struct SideBySide {
     /// A, as written.
@@ -101,26 +100,7 @@ struct SideBySide {
         default: change = .count(Int(d.significand))
         }
         guard !y.isZero else { return [change, .empty] }
-        if let p = percent(d, of: y) { return [change, .decimal(p)] }
-        let percent = Fraction(BigInt(d.significand) * 100 * bigPowerOfTen(y.scale), BigInt(y.significand.magnitude) * bigPowerOfTen(d.scale))
-        return [change, percent.rounded(toScale: 1).map(Cell.decimal) ?? .empty]
-    }
-
-    /// d / |y| × 100, half-even to one decimal, in 128-bit integers: both at the finer of their
-    /// scales, d × 1000 divided by |y|, the remainder rounding the quotient. Nil past 128 bits
-    /// (the fraction then decides); y is not zero.
-    static func percent(_ d: ExactDecimal, of y: ExactDecimal) -> ExactDecimal? {
-        let scale = max(d.scale, y.scale)
-        guard scale - d.scale < pow10.count, scale - y.scale < pow10.count, y.significand != .min else { return nil }
-        let (n, o1) = d.significand.multipliedReportingOverflow(by: pow10[scale - d.scale])
-        let (m, o2) = n.multipliedReportingOverflow(by: 1000)
-        let (den, o3) = y.significand.magnitude.multipliedReportingOverflow(by: UInt128(pow10[scale - y.scale]))
-        guard !o1, !o2, !o3 else { return nil }
-        var (q, r) = m.magnitude.quotientAndRemainder(dividingBy: den)
-        // Half-even: past half, or at half with an odd quotient, rounds away from zero.
-        if r > den - r || (r == den - r && q & 1 == 1) { q += 1 }
-        guard let magnitude = Int128(exactly: q), magnitude <= ExactDecimal.maxSignificand else { return nil }
-        return ExactDecimal(significand: m < 0 ? -magnitude : magnitude, scale: 1)
+        return [change, d.percent(ofMagnitude: y).map(Cell.decimal) ?? .empty]
     }
 
     /// Both sides' warnings, each once, A's first.

@@ -264,3 +264,28 @@ extension Session {
         Period(.month, containing: ledger.entries.day.first.map(Day.init(number:)) ?? today)
     }
 }
+
+extension ExactDecimal {
+    /// self ÷ |whole| × 100, half-even to one decimal (`change %`, `share`): in 128-bit
+    /// integers nearly always, else as a fraction; nil past 38 digits. `whole` is not zero.
+    func percent(ofMagnitude whole: ExactDecimal) -> ExactDecimal? {
+        if let p = ExactDecimal.fastPercent(self, of: whole) { return p }
+        return Fraction(BigInt(significand) * 100 * bigPowerOfTen(whole.scale), BigInt(whole.significand.magnitude) * bigPowerOfTen(scale)).rounded(toScale: 1)
+    }
+
+    /// `percent(ofMagnitude:)` in 128-bit integers: both at the finer of their scales, d × 1000
+    /// divided by |y|, the remainder rounding the quotient. Nil past 128 bits; y is not zero.
+    static func fastPercent(_ d: ExactDecimal, of y: ExactDecimal) -> ExactDecimal? {
+        let scale = max(d.scale, y.scale)
+        guard scale - d.scale < pow10.count, scale - y.scale < pow10.count, y.significand != .min else { return nil }
+        let (n, o1) = d.significand.multipliedReportingOverflow(by: pow10[scale - d.scale])
+        let (m, o2) = n.multipliedReportingOverflow(by: 1000)
+        let (den, o3) = y.significand.magnitude.multipliedReportingOverflow(by: UInt128(pow10[scale - y.scale]))
+        guard !o1, !o2, !o3 else { return nil }
+        var (q, r) = m.magnitude.quotientAndRemainder(dividingBy: den)
+        // Half-even: past half, or at half with an odd quotient, rounds away from zero.
+        if r > den - r || (r == den - r && q & 1 == 1) { q += 1 }
+        guard let magnitude = Int128(exactly: q), magnitude <= ExactDecimal.maxSignificand else { return nil }
+        return ExactDecimal(significand: m < 0 ? -magnitude : magnitude, scale: 1)
+    }
+}
