@@ -214,6 +214,11 @@ import Testing
         for (row, (x, y)) in zip(same.rows, zip(a.rows, b.rows)) {
             #expect(Array(row.prefix(3)) == Array(x) && row[3] == y.last, "\(row)")
         }
+        // Ranked and cut, each row keeps its own group's B value.
+        let ranked = try s.run("sum expenses in INR by party, month at market vs booked order by amount desc top 25")
+        let booked = b.valuesByKey
+        #expect(ranked.rows.count == 25)
+        for row in ranked.rows { #expect(row[3] == booked[Array(row.prefix(2))], "\(row)") }
         // Periods: groups found on one side only show 0 on the other.
         let periods = try s.run("sum expenses in USD by party during 2025-02 vs previous period")
         let feb = try s.run("sum expenses in USD by party during 2025-02").valuesByKey, jan = try s.run("sum expenses in USD by party during 2025-01").valuesByKey

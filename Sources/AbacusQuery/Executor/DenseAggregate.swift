@@ -608,8 +608,9 @@ extension Executor {
         }
         // The sums stay where the scan left them (no copy of groups × slots accumulators).
         acc.adopt(total, groups: denseOf)
-        // The extremes of each scale compete across scales here, in the order the general path
-        // picks them. Only the two winners of a group have their rows read again, for the amount
+        // The extremes of each scale compete across scales here: each scale's min, then its max,
+        // in the order of the scales (equal values keep the first). Only the two winners of a
+        // group have their rows read again, for the amount
         // as the statement shows it and the rate used: each a random place in the store, read in
         // a loop of their own so that the reads overlap.
         if let extremes = total.extremes {
