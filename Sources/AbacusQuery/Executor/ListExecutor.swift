@@ -19,8 +19,8 @@ extension Executor {
         }
         let keep = ranking != nil || byName != nil ? plan.top : nil
         let descending = ranking?.descending ?? false
-        // `top N` in date order (no `order by`, or `order by date`): rows come in date order, so
-        // the scan keeps only the first N, or the last N when the newest come first.
+        // `order by date [desc] top N` (`top N` alone ranks by amount, `Binder`): rows come in
+        // date order, so the scan keeps only the first N, or the last N when the newest come first.
         let inDateOrder = keep == nil ? plan.top : nil
         let newestFirst = plan.order?.key == .date && plan.order?.descending == true
         @Sendable func better(_ a: RowPick, _ b: RowPick) -> Bool {
