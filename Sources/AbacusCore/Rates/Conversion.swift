@@ -490,7 +490,7 @@ public struct ConversionTally: Sendable {
     public func staleRates(_ c: some ConversionRates) -> [StaleRate] {
         var stale: [CurrencyPair: StaleRate] = [:]
         let rates = c.rates
-        for (i, n) in perRate.enumerated() where n > 0 && rates[i].stale != nil {
+        for (i, n) in perRate.enumerated() where n > 0 {
             if let s = rates[i].stale { stale[s.pair] = s }
         }
         return stale.values.sorted { ($0.pair.from, $0.pair.to) < ($1.pair.from, $1.pair.to) }
@@ -502,7 +502,7 @@ public struct ConversionTally: Sendable {
     public func agedRates(_ c: some ConversionRates, olderThan days: Int, includingLatest: Bool = true) -> [AgedRateUse] {
         var aged: [CurrencyPair: AgedRateUse] = [:]
         let rates = c.rates
-        for (i, n) in perRate.enumerated() where n > 0 && rates[i].age != nil {
+        for (i, n) in perRate.enumerated() where n > 0 {
             guard let age = rates[i].age, includingLatest || rates[i].stale == nil, case .market(let q) = rates[i].resolved.origin else { continue }
             let old = age.legs(olderThan: days)
             guard !old.isEmpty else { continue }

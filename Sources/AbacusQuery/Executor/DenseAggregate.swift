@@ -610,9 +610,9 @@ extension Executor {
         acc.adopt(total, groups: denseOf)
         // The extremes of each scale compete across scales here: each scale's min, then its max,
         // in the order of the scales (equal values keep the first). Only the two winners of a
-        // group have their rows read again, for the amount
-        // as the statement shows it and the rate used: each a random place in the store, read in
-        // a loop of their own so that the reads overlap.
+        // group have their rows read again, for the amount as the statement shows it and the
+        // rate used: each a random place in the store, read in a loop of their own so that the
+        // reads overlap.
         if let extremes = total.extremes {
             var winners: [(group: Int, pick: RowPick)] = []
             winners.reserveCapacity(2 * denseOf.count)
@@ -907,7 +907,8 @@ extension Executor {
                 counts[h] &+= 1
                 add(h, slot, product, value, error: error, row)
                 counts[extra] &+= 1
-                addSum(extra &* s &+ slot, slot, product, value, error: error)
+                // Min and max keep no sums (`add`).
+                if extremes == nil { addSum(extra &* s &+ slot, slot, product, value, error: error) }
             }
         }
 

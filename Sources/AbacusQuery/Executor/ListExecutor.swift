@@ -162,9 +162,8 @@ extension Executor {
         let key: GroupKey
         let column: StoreColumn<UInt32>
         let currency: StoreColumn<Currency>
-        /// By code (a packed code for a currency); each below `count`.
+        /// By code (a packed code for a currency).
         let ranks: [Int]
-        let count: Int
 
         /// The keys `Binder.checked` lets a listing order by.
         init(_ k: GroupKey, _ executor: Executor, descending: Bool) {
@@ -179,7 +178,6 @@ extension Executor {
             }
             key = k
             currency = store.currency
-            count = names.count
             let sorted = names.sorted { Listing.before($0.name, 0, $1.name, 0, descending: descending) }
             var ranks = [Int](repeating: 0, count: (names.map(\.code).max() ?? 0) + 1)
             for (i, n) in sorted.enumerated() {
@@ -193,19 +191,10 @@ extension Executor {
             ranks[key == .currency ? Int(currency[row].packed) : Int(column[row])]
         }
 
-        /// Rows in date order put in order of their ranks, date order kept within a rank: a
-        /// stable counting sort.
+        /// Rows in date order put in order of their ranks, date order kept within a rank: the
+        /// stable counting sort a grouped result's keys are ordered by.
         func ordered(_ picked: [RowPick]) -> [RowPick] {
-            let r = picked.map { rank($0.row) }
-            var start = [Int](repeating: 0, count: count + 1)
-            for x in r { start[x + 1] += 1 }
-            for x in 0..<count { start[x + 1] += start[x] }
-            var out = picked
-            for (i, p) in picked.enumerated() {
-                out[start[r[i]]] = p
-                start[r[i]] += 1
-            }
-            return out
+            ResultShaper.countingOrder([picked.map { rank($0.row) }], count: picked.count).map { picked[$0] }
         }
     }
 

@@ -276,8 +276,9 @@ final class RowFilter: @unchecked Sendable {
         guard !d.add(minusW) else { return nil }
         guard let amount else { return d.high < 0 ? -1 : (d == .zero ? 0 : 1) }
         // |exact − p| ≤ ½ |amount| units of `scale`: 2|d| against |amount| at scale s.
-        guard amount != .min, let bound = s == scale ? Int256(amount.magnitude == 0 ? 0 : Int128(amount.magnitude)) : Int256(Int128(amount.magnitude)).timesPowerOfTen(s - scale),
-              let minusBound = bound.negated else { return nil }
+        guard amount != .min else { return nil }
+        let magnitude = Int256(amount < 0 ? -amount : amount)
+        guard let bound = s == scale ? magnitude : magnitude.timesPowerOfTen(s - scale), let minusBound = bound.negated else { return nil }
         var twice = d
         guard !twice.add(d) else { return nil }
         if bound < twice { return 1 }
