@@ -72,18 +72,21 @@ import Testing
     }
 
     /// `list … order by date [desc] top N` keeps only the first N rows as it scans, or the last
-    /// N when the newest come first, on one thread or two: the rows it lists are those the
-    /// whole listing starts with.
-    @Test func topNInDateOrderListsWhatTheWholeListingStartsWith() throws {
+    /// N when the newest come first; by amount or by a name it keeps the best N seen so far,
+    /// cutting them back in batches. On one thread or two, and for an N larger than a batch,
+    /// the rows it lists are those the whole listing starts with, ties included.
+    @Test func topNListsWhatTheWholeListingStartsWith() throws {
         let ledger = try LedgerLoader.load(documents: [("gen.json", LargeGroupingTests.ledger(seed: 8))])
         for threads in [Executor.parallelRows, 16] {
             let session = Session(ledger: ledger, today: Day(year: 2025, month: 12, day: 31)!)
             session.parallelRows = threads
             for listing in ["list expenses in USD order by date", "list expenses in USD order by date desc",
-                            "list entries in EUR where party ~ \"1\" order by date desc", "list income in native order by date"] {
+                            "list entries in EUR where party ~ \"1\" order by date desc", "list income in native order by date",
+                            "list expenses in USD order by amount desc", "list entries in INR at market order by amount",
+                            "list expenses order by category desc", "list entries in EUR order by party"] {
                 let whole = try session.run(listing).rows
                 #expect(whole.count > 1_000, "\(listing)")
-                for n in [1, 25, 1_000, whole.count, whole.count + 3] {
+                for n in [1, 25, 1_000, whole.count / 3, whole.count, whole.count + 3] {
                     let r = try session.run(listing + " top \(n)")
                     #expect(r.rows == Array(whole.prefix(n)), "threshold \(threads): \(listing) top \(n)")
                 }

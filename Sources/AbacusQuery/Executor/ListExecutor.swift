@@ -40,13 +40,16 @@ extension Executor {
         let factors = converter?.factorSignificand ?? [], factorScales = converter?.factorScale ?? []
         struct State: @unchecked Sendable {
             var picked: [RowPick] = []
+            /// `top N` by value or name: the worst of the N best so far, once there are N.
+            var worst: RowPick?
             /// Rows that passed, kept or not (the total row says when it is over fewer).
             var matched = 0
             var tally: ConversionTally
             /// `in native`: the currencies of the rows, for refusing to rank across them.
             var currencies: Set<Currency> = []
         }
-        /// One piece of the rows: each keeps its own best N (or every row), merged below.
+        /// One piece of the rows: each keeps its own best N (or every row), merged below. `better`
+        /// is a total order (rows break ties), so the N best are the same however they arrive.
         let scan: @Sendable (DenseRows) throws(QueryError) -> State = { rows throws(QueryError) in
             var state = State(tally: converter.map(ConversionTally.init) ?? .none)
             try self.forEachRow(plan, rows: rows, converter: converter, state: &state) { row, state throws(QueryError) in
@@ -78,11 +81,16 @@ extension Executor {
                     if state.picked.count >= 2 * n + 64 { state.picked.removeFirst(state.picked.count - n) }
                     return
                 }
-                if state.picked.count == keep, let last = state.picked.last, !better(item, last) { return }
-                var lo = 0, hi = state.picked.count
-                while lo < hi { let mid = (lo + hi) / 2; if better(state.picked[mid], item) { lo = mid + 1 } else { hi = mid } }
-                state.picked.insert(item, at: lo)
-                if state.picked.count > keep { state.picked.removeLast() }
+                // The best N: rows go in unsorted, and are sorted and cut to N each time they reach
+                // 2N (amortised; inserting each in order was N steps a row). The worst row kept
+                // then turns away, in one comparison, every row that cannot beat it.
+                if let worst = state.worst, !better(item, worst) { return }
+                state.picked.append(item)
+                if state.picked.count >= 2 * keep + 64 {
+                    state.picked.sort(by: better)
+                    state.picked.removeLast(state.picked.count - keep)
+                    state.worst = state.picked.last
+                }
             }
             return state
         }
@@ -98,7 +106,7 @@ extension Executor {
             state.currencies.formUnion(other.currencies)
             state.picked += other.picked
         }
-        if parts > 1, let keep {
+        if let keep {
             state.picked.sort(by: better)
             if state.picked.count > keep { state.picked.removeLast(state.picked.count - keep) }
         }
