@@ -246,6 +246,29 @@ import Testing
         }
     }
 
+    /// A product of one code key and one period (`party, month`) is scanned a period at a time
+    /// (`Executor.PeriodStretches`): whatever the period, the order of the keys, the rows (all
+    /// of them, a part of the range, posting lists, rows a filter drops) and the threads (a
+    /// stretch cut in two where the threads' rows meet), it answers as the general path does.
+    @Test func aCodeByAPeriodIsScannedAPeriodAtATime() throws {
+        let ledger = try LedgerLoader.load(documents: [("gen.json", LargeGroupingTests.ledger(seed: 6))])
+        let today = Day(year: 2025, month: 12, day: 31)!
+        let executor = Executor(ledger: ledger, columns: RateColumnCache(ledger: ledger, resolver: RateResolver(ledger: ledger)))
+        for keys: [GroupKey] in [[.party, .month], [.day, .book], [.category, .week]] {
+            guard case .product(let parts, let strides, _, _)? = executor.denseKey(keys, rows: 0..<ledger.entries.count) else {
+                Issue.record("\(keys): no product"); continue
+            }
+            #expect(Executor.PeriodStretches(parts, strides) != nil, "\(keys)")
+        }
+        for q in ["sum expenses in EUR by party, month", "sum entries in USD by month, book", "avg expenses in INR by book, day",
+                  "min income in SGD by payment, week", "max expenses in JPY by quarter, party", "count expenses by category, day",
+                  "sum expenses in INR by category, week where category in (\"C1\", \"C2\")", "sum entries in USD by book, day since 2025-02-10 until 2025-03-03",
+                  "sum expenses in INR by party, month where amount > 500", "avg entries in EUR by day, category where party ~ \"1\"",
+                  "sum income in native by currency, month", "sum expenses in INR by party, month order by amount desc top 7 with share"] {
+            LargeGroupingTests.expectKernelsAgree(ledger, today, q, [(2, Executor.compactAbove), (Executor.parallelRows, Executor.compactAbove)])
+        }
+    }
+
     /// The dense kernel (with each pair of `parallelRows` and `compactAbove`, slots shared from
     /// `shareSlotsAbove` accumulators) and the general path give the same answer.
     static func expectKernelsAgree(_ ledger: Ledger, _ today: Day, _ q: String, _ settings: [(Int, Int)],

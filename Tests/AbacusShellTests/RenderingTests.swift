@@ -151,6 +151,48 @@ import Testing
         }
     }
 
+    /// A grouping's rows held as columns (`KeyedRows`: each key's values once) render as the
+    /// same rows held as arrays of cells do, in every format: JSON on one thread and on two (past
+    /// `Renderer.jsonHalvesFrom` rows), CSV, table and markdown; with names that need escapes,
+    /// a missing party, `top N`, a share and a running total after the value, and `in native`.
+    @Test func aGroupingsColumnsRenderAsItsRows() throws {
+        var entries: [String] = []
+        for i in 0..<9000 {
+            let party = i % 11 == 0 ? "" : ", \"party\": \"" + (i % 7 == 0 ? "a\\\"b\\\\c\\u0001é" : "P") + "\(i % 97)\""
+            let day = String(format: "2025-%02d-%02d", i % 3 + 1, i % 28 + 1)
+            let currency = i % 5 == 0 ? "USD" : "INR"
+            entries.append("{\"id\": \"\(i)\", \"bookId\": \"h\", \"amount\": -\(i % 1000).\(i % 89), \"currency\": \"\(currency)\", \"date\": \"\(day)\", \"category\": \"C\(i % 5)\"\(party)}")
+        }
+        let json = """
+        {"version": 1, "defaultCurrency": "INR", "books": [{"id": "h", "name": "H", "currency": "INR"}],
+         "entries": [\(entries.joined(separator: ",\n"))],
+         "customRates": [{"from": "USD", "to": "INR", "rate": 83.5}]}
+        """
+        let ledger = try LedgerLoader.load(documents: [("keyed.json", json)])
+        let session = Session(ledger: ledger, today: Day(year: 2025, month: 12, day: 31)!)
+        var keyedSeen = 0
+        for q in ["sum expenses by party, day", "count entries by day, party", "sum expenses by category, party with share with running total",
+                  "sum expenses by party, month order by amount desc top 40", "sum expenses in native by currency, party",
+                  "avg expenses in USD by party order by party desc"] {
+            let keyed = try session.run(q)
+            if keyed.keyed != nil { keyedSeen += 1 }
+            var cells = ResultSet(columns: keyed.columns, rows: keyed.rows, totals: keyed.totals, currency: keyed.currency, warnings: keyed.warnings)
+            cells.provenance = keyed.provenance
+            #expect(cells.keyed == nil && keyed.rowCount == cells.rows.count)
+            for format in OutputFormat.allCases {
+                let renderer = Renderer(format: format, money: MoneyFormat())
+                #expect(renderer.render(keyed) == renderer.render(cells), "\(format): \(q)")
+                var sent: [[UInt8]] = [[], []]
+                for (k, r) in [keyed, cells].enumerated() {
+                    _ = renderer.write(r, to: { sent[k] += $0.utf8 }, bytes: { sent[k] += $0 })
+                }
+                #expect(sent[0] == sent[1], "\(format), as bytes: \(q)")
+            }
+        }
+        #expect(keyedSeen == 6)
+        #expect(try session.run("sum expenses by party, day").rowCount >= Renderer.jsonHalvesFrom)
+    }
+
     /// A period's and a currency's JSON text is made once and kept: past what the keeping holds
     /// (1,024 periods, 16 currencies met lately) and with periods of every unit sharing a code,
     /// each cell still reads as its own text.

@@ -445,7 +445,38 @@ extension Executor {
     }
 
     /// How a dense scan finds a row's group: `DenseKey` taken apart.
-    enum DenseKind { case none, codes, mapped, currency, period, tags, product, compact, codesAndTag }
+    enum DenseKind { case none, codes, mapped, currency, period, tags, product, compact, codesAndTag, codesByPeriod }
+
+    /// A product of a code column and a period (`party, month`), scanned a period at a time:
+    /// rows come in day order, so each stretch of rows in one period adds to groups that start
+    /// at one place, found once for the stretch; a row's group is then its code and that start,
+    /// as with one key (no pass ahead working out each row's group).
+    struct PeriodStretches {
+        let column: StoreColumn<UInt32>
+        let codeStride: Int
+        let table: [Int32]
+        let base: Int32
+        let periodStride: Int
+        /// The last day of each period (by its index).
+        let lastDay: [Int32]
+
+        init?(_ parts: [DenseKey], _ strides: [Int]) {
+            guard parts.count == 2 else { return nil }
+            var found: (StoreColumn<UInt32>, Int)?, period: ([Int32], Int32, Int)?
+            for (part, stride) in zip(parts, strides) {
+                switch part {
+                case .codes(let c, _): found = (c, stride)
+                case .period(let t, let b, _): period = (t, b, stride)
+                default: return nil
+                }
+            }
+            guard let (column, codeStride) = found, let (table, base, periodStride) = period else { return nil }
+            (self.column, self.codeStride, self.table, self.base, self.periodStride) = (column, codeStride, table, base, periodStride)
+            var last = [Int32](repeating: .min, count: (table.max().map(Int.init) ?? -1) + 1)
+            for (i, p) in table.enumerated() { last[Int(p)] = Swift.max(last[Int(p)], base &+ Int32(i)) }
+            lastDay = last
+        }
+    }
 
     /// Whether a dense scan's slots are shared between scales (`SumSlots.scaled`): a type, so that
     /// the scan is compiled twice and the unscaled one weighs no error sum and scales no product.
@@ -745,6 +776,7 @@ extension Executor {
         var productGroup: [Int32] = [], number: [Int32] = []
         var productFrom = 0
         var codeStride = 0
+        var stretches: PeriodStretches?
         switch key {
         case .none: kind = .none
         case .codes(let c, _): (kind, column) = (.codes, c)
@@ -760,6 +792,9 @@ extension Executor {
             } else {
                 (kind, productGroup) = (.product, Executor.productGroups(parts, strides, rows: rows, store: store))
             }
+        case .product(let parts, let strides, _, nil) where groups == nil && PeriodStretches(parts, strides) != nil:
+            stretches = PeriodStretches(parts, strides)
+            (kind, column, codeStride) = (.codesByPeriod, stretches.unsafelyUnwrapped.column, stretches.unsafelyUnwrapped.codeStride)
         case .product(let parts, let strides, _, _):
             if let groups {
                 (kind, productGroup, number, productFrom) = (.compact, groups.0, groups.number, groups.from)
@@ -772,10 +807,12 @@ extension Executor {
 
         /// The row's group (the first, for a row with several tags; `moreTags` gives the rest);
         /// `position` is the row's place among the rows scanned, `first` its first tag code + 1
-        /// (0 without tags, or without a tag key).
+        /// (0 without tags, or without a tag key), `stretch` where the groups of its period start
+        /// (`PeriodStretches`).
         @inline(__always)
-        func group(_ row: Int, _ position: Int, first: Int) -> Int {
+        func group(_ row: Int, _ position: Int, first: Int, stretch: Int) -> Int {
             switch kind {
+            case .codesByPeriod: return stretch &+ Int(column[row]) &* codeStride
             case .none: return 0
             case .codes: return Int(column[row]) + 1
             case .mapped: return Int(table[Int(column[row])]) + 1
@@ -817,7 +854,7 @@ extension Executor {
             if let extremes { extremes[cell].add(product, row: row) } else { addSum(cell, slot, product, value, error: weightedError) }
         }
         @inline(__always)
-        func visit(_ row: Int, _ position: Int) {
+        func visit(_ row: Int, _ position: Int, stretch: Int) {
             let a = storeAmounts[row]
             switch subject {
             // A part of a split entry is an expense or an income by its entry's sign (a split view's `entrySign`).
@@ -831,7 +868,7 @@ extension Executor {
             if rowFilter?.passes(row, flip: flip, tally: &state.pointee.filterTally) == false { return }
             // The row's one group (0 without keys); group 0 is made from the groups afterwards.
             let first = Tags.byTag ? firstTags.unsafelyUnwrapped.first(row) : 0
-            let g = group(row, position, first: first)
+            let g = group(row, position, first: first, stretch: stretch)
             let more = moreTags(row, group: g, first: first)
             counts[g] &+= 1
             if counting {
@@ -922,7 +959,24 @@ extension Executor {
         while lo < total {
             if isCancelled() { throw QueryError(.cancelled, at: nil) }
             let hi = min(total, lo + stride)
-            for k in lo..<hi { visit(isList ? list[k] : firstRow &+ k, k) }
+            if let stretches {
+                // A stretch of rows in one period at a time: its end found by bisection (days ascend).
+                var k = lo
+                while k < hi {
+                    let p = Int(stretches.table[Int(days[isList ? list[k] : firstRow &+ k] &- stretches.base)])
+                    let last = stretches.lastDay[p]
+                    var (a, b) = (k + 1, hi)
+                    while a < b {
+                        let m = (a + b) / 2
+                        if days[isList ? list[m] : firstRow &+ m] <= last { a = m + 1 } else { b = m }
+                    }
+                    let start = 1 &+ p &* stretches.periodStride
+                    for j in k..<a { visit(isList ? list[j] : firstRow &+ j, j, stretch: start) }
+                    k = a
+                }
+            } else {
+                for k in lo..<hi { visit(isList ? list[k] : firstRow &+ k, k, stretch: 0) }
+            }
             lo = hi
         }
         p.tally = state.pointee.tally

@@ -112,19 +112,22 @@ public struct Executor: Sendable {
         }
         var groups: [GroupValue] = []
         groups.reserveCapacity(scan.groups.count)
-        let names = keyNames(keys)
+        // The groups carry their codes; their key cells are made only for a roll-up (a crosstab
+        // reads them), else by the shaper, once per distinct value.
+        let values = KeyValues(keys: keys, names: keyNames(keys))
         for g in 1..<scan.groups.count {
             let codes = scan.groups.key(g)
-            groups.append(GroupValue(id: g, key: names.values(codes, keys), value: try cell(g), entries: scan.acc.counts[g], codes: codes))
+            groups.append(GroupValue(id: g, key: rollUp == nil ? [] : values.names.values(codes, keys), value: try cell(g), entries: scan.acc.counts[g], codes: codes))
         }
         if let rollUp {
             try rollUp(groups) { ids throws(QueryError) in try self.shownValue(ids, scan, plan, converter: converter, exact: &exact, keys: keys) }
         }
-        let shaper = ResultShaper(plan: plan, home: ledger.defaultCurrency, isCancelled: isCancelled, whole: { () throws(QueryError) in try cell(0) }, subtotal: { ids throws(QueryError) in
+        var shaper = ResultShaper(plan: plan, home: ledger.defaultCurrency, isCancelled: isCancelled, whole: { () throws(QueryError) in try cell(0) }, subtotal: { ids throws(QueryError) in
             try self.shownValue(ids, scan, plan, converter: converter, exact: &exact, keys: keys)
         }, currencyTotal: { ids, c, shownAll throws(QueryError) in
             try self.nativeTotal(ids, scan, plan, currency: c, keys: keys, shownAll: shownAll)
         })
+        if rollUp == nil { shaper.keyValues = values }
         try shaper.shape(consume groups, into: &result)
         return result
     }

@@ -102,7 +102,45 @@ public enum Footnote: Sendable, Equatable {
 
 public struct ResultSet: Sendable {
     public var columns: [Column]
-    public var rows: [[Cell]]
+    /// The rows as arrays of cells. A grouped result may hold them as columns (`keyed`): they
+    /// are then made into arrays when first asked for here, and a change makes them arrays.
+    public var rows: [[Cell]] {
+        get {
+            switch body {
+            case .cells(let c): return c
+            case .keyed(let k): return k.cells
+            }
+        }
+        set { body = .cells(newValue) }
+        _modify {
+            var cells: [[Cell]]
+            switch body {
+            case .cells(let c): cells = c
+            case .keyed(let k): cells = k.cells
+            }
+            // Nothing else holds the array while it is changed: it is changed in place.
+            body = .cells([])
+            defer { body = .cells(cells) }
+            yield &cells
+        }
+    }
+    /// The rows held as columns (a grouping's, `ResultShaper`), nil when they are arrays of cells.
+    public var keyed: KeyedRows? {
+        get { if case .keyed(let k) = body { return k } else { return nil } }
+        set { body = newValue.map(Body.keyed) ?? .cells([]) }
+    }
+    /// How many rows, without making them into arrays.
+    public var rowCount: Int {
+        switch body {
+        case .cells(let c): return c.count
+        case .keyed(let k): return k.count
+        }
+    }
+    private var body: Body
+    private enum Body: Sendable {
+        case cells([[Cell]])
+        case keyed(KeyedRows)
+    }
     /// Total rows (a grouped result ends with one; `in native` with one per currency).
     public var totals: [[Cell]]
     /// The currency of the amounts; nil for counts, listings and `in native`.
@@ -119,7 +157,7 @@ public struct ResultSet: Sendable {
     public init(columns: [Column], rows: [[Cell]], totals: [[Cell]] = [], currency: Currency? = nil,
                 warnings: [String] = [], provenance: Provenance? = nil, rateNotes: [String] = [], footnotes: [Footnote] = []) {
         self.columns = columns
-        self.rows = rows
+        self.body = .cells(rows)
         self.totals = totals
         self.currency = currency
         self.warnings = warnings

@@ -18,6 +18,16 @@ struct GroupValue {
     var codes: GroupCodes? = nil
 }
 
+/// Where the key values of groups that carry only their codes come from (`GroupValue.codes`,
+/// `key` left empty): the names the executor's codes stand for. The shaper then makes each
+/// distinct value once, and the rows as columns (`KeyedRows`).
+struct KeyValues {
+    let keys: [GroupKey]
+    let names: KeyNames
+    @inline(__always)
+    func cell(_ k: Int, _ code: UInt32) -> Cell { names.value(keys[k], code) }
+}
+
 struct ResultShaper {
     let plan: Plan
     /// The ledger's default currency, which the advice of a refusal names.
@@ -29,10 +39,13 @@ struct ResultShaper {
     let subtotal: ([Int]) throws(QueryError) -> Cell?
     /// `in native`: the total of some groups of one currency (whether every group is shown).
     let currencyTotal: ([Int], Currency, Bool) throws(QueryError) -> Cell?
+    /// Set when the groups carry codes instead of key cells.
+    var keyValues: KeyValues? = nil
 
     func shape(_ groups: consuming [GroupValue], into result: inout ResultSet) throws(QueryError) {
         let keys = plan.groupBy
-        let order = ResultShaper.order(groups, keys: keys, order: plan.order, byEntries: plan.ranksByEntryCount)
+        let values = keyValues
+        let (order, ranks) = ResultShaper.ordering(groups, keys: keys, order: plan.order, byEntries: plan.ranksByEntryCount, values: values)
         if isCancelled() { throw QueryError(.cancelled, at: nil) }
         if plan.target == nil, plan.order?.key == .value, plan.aggregate != .count, !plan.ranksByEntryCount {
             try ResultShaper.refuseRankingAcrossCurrencies(order.compactMap { p in if case .money(_, let c) = groups[p].value { return c } else { return nil } },
@@ -40,17 +53,11 @@ struct ResultShaper {
         }
         let shownAll = plan.top.map { $0 >= order.count } ?? true
         let shown = plan.top.map { Array(order.prefix($0)) } ?? order
-        // Each shown group's key cells become its row, moved rather than copied (they have room
-        // for the value); the groups keep their ids and values.
-        var rowsShown: [[Cell]] = []
-        rowsShown.reserveCapacity(shown.count)
-        for p in shown {
-            var row: [Cell] = []
-            swap(&row, &groups[p].key)
-            row.append(groups[p].value)
-            rowsShown.append(row)
+        /// Group p's value of key k.
+        func keyCell(_ p: Int, _ k: Int) -> Cell {
+            if let values, let codes = groups[p].codes { return values.cell(k, codes[k]) }
+            return groups[p].key[k]
         }
-        result.rows = rowsShown
         // The last row aggregates everything shown: a total for sum and count, the overall value
         // otherwise. Over the whole statement it counts each entry once (tags put an entry in
         // several groups); after `top N` it is over the rows shown.
@@ -72,7 +79,7 @@ struct ResultShaper {
             // In native: one total per currency, from the groups of that currency (none when the
             // currency is the only key: each total would repeat its row).
             var byCurrency: [Currency: [Int]] = [:]
-            for (p, row) in zip(shown, result.rows) { if case .currency(let c) = row[ci] { byCurrency[c, default: []].append(groups[p].id) } }
+            for p in shown { if case .currency(let c) = keyCell(p, ci) { byCurrency[c, default: []].append(groups[p].id) } }
             for c in byCurrency.keys.sorted() {
                 guard let ids = byCurrency[c], let v = try currencyTotal(ids, c, shownAll) else { continue }
                 var row = labelCells
@@ -82,7 +89,47 @@ struct ResultShaper {
                 result.totals.append(row + [v])
             }
         }
-        try addShareAndRunningTotal(all: groups, shown: shown, to: &result)
+        let extra = try shareAndRunningTotal(all: groups, shown: shown, columns: &result.columns)
+        if let more = extra.first?.count, more > 0 {
+            for i in result.totals.indices { result.totals[i] += Array(repeating: .empty, count: more) }
+        }
+        if let values, ranks.count == keys.count, groups.allSatisfy({ $0.codes != nil }) {
+            // Each distinct value of each key made once, at its rank (equal values share a rank).
+            var dictionaries: [[Cell]] = ranks.map { Array(repeating: .empty, count: ($0.max() ?? -1) + 1) }
+            var made: [[Bool]] = dictionaries.map { Array(repeating: false, count: $0.count) }
+            var index: [UInt32] = []
+            index.reserveCapacity(shown.count * keys.count)
+            var tail: [Cell] = []
+            tail.reserveCapacity(shown.count * (1 + (extra.first?.count ?? 0)))
+            for (i, p) in shown.enumerated() {
+                guard let codes = groups[p].codes else { continue }
+                for k in keys.indices {
+                    let r = ranks[k][p]
+                    if !made[k][r] { (dictionaries[k][r], made[k][r]) = (values.cell(k, codes[k]), true) }
+                    index.append(UInt32(r))
+                }
+                tail.append(groups[p].value)
+                if !extra.isEmpty { tail.append(contentsOf: extra[i]) }
+            }
+            result.keyed = KeyedRows(dictionaries: dictionaries, index: index, tail: tail, width: 1 + (extra.first?.count ?? 0))
+            return
+        }
+        // Each shown group's key cells become its row, moved rather than copied (they have room
+        // for the value); the groups keep their ids and values.
+        var rowsShown: [[Cell]] = []
+        rowsShown.reserveCapacity(shown.count)
+        for (i, p) in shown.enumerated() {
+            var row: [Cell] = []
+            if values != nil, let codes = groups[p].codes {
+                row = keys.indices.map { values?.cell($0, codes[$0]) ?? .empty }
+            } else {
+                swap(&row, &groups[p].key)
+            }
+            row.append(groups[p].value)
+            if !extra.isEmpty { row.append(contentsOf: extra[i]) }
+            rowsShown.append(row)
+        }
+        result.rows = rowsShown
     }
 
     /// Whether a count by category over split entries put one entry in several rows (its
@@ -94,10 +141,11 @@ struct ResultShaper {
 
     /// `with share`: each row's value as a percentage of the total of all the rows (before
     /// `top N`), half-even to one decimal; `with running total`: the sum of this row's value
-    /// and those above it, in the order shown (`shown`: positions in `all`). The total rows get neither.
-    func addShareAndRunningTotal(all: [GroupValue], shown: [Int], to result: inout ResultSet) throws(QueryError) {
+    /// and those above it, in the order shown (`shown`: positions in `all`). The cells each
+    /// shown row gets after its value (none without either), their columns added to `columns`.
+    func shareAndRunningTotal(all: [GroupValue], shown: [Int], columns: inout [Column]) throws(QueryError) -> [[Cell]] {
         let logical = plan.logical
-        guard logical.withShare || logical.withRunningTotal else { return }
+        guard logical.withShare || logical.withRunningTotal else { return [] }
         func amount(_ c: Cell) -> ExactDecimal? {
             switch c {
             case .money(let d, _): return d
@@ -116,31 +164,35 @@ struct ResultShaper {
             throw QueryError(.overflow, at: nil)
         }
         var running = ExactDecimal(0)
-        for (i, p) in shown.enumerated() {
+        var out: [[Cell]] = []
+        out.reserveCapacity(shown.count)
+        for p in shown {
             let g = all[p]
+            var cells: [Cell] = []
             guard let v = amount(g.value) else {
-                if logical.withShare { result.rows[i].append(.empty) }
-                if logical.withRunningTotal { result.rows[i].append(.empty) }
+                if logical.withShare { cells.append(.empty) }
+                if logical.withRunningTotal { cells.append(.empty) }
+                out.append(cells)
                 continue
             }
             if logical.withShare {
                 if total.isZero {
-                    result.rows[i].append(.empty)
+                    cells.append(.empty)
                 } else {
                     // v ÷ total: against a negative total, −v ÷ |total|.
                     let share = (total.significand < 0 ? ExactDecimal(significand: -v.significand, scale: v.scale) : v).percent(ofMagnitude: total)
-                    result.rows[i].append(share.map(Cell.decimal) ?? .empty)
+                    cells.append(share.map(Cell.decimal) ?? .empty)
                 }
             }
             if logical.withRunningTotal {
                 do throws(ExactDecimal.Overflow) { running = try running.adding(v) } catch { throw QueryError(.overflow, at: nil) }
-                if case .money(_, let c) = g.value { result.rows[i].append(.money(running, c)) } else { result.rows[i].append(.count(Int(running.significand))) }
+                if case .money(_, let c) = g.value { cells.append(.money(running, c)) } else { cells.append(.count(Int(running.significand))) }
             }
+            out.append(cells)
         }
-        if logical.withShare { result.columns.append(Column("share", .quantity)) }
-        if logical.withRunningTotal { result.columns.append(Column("running total", plan.aggregate == .count ? .count : .money)) }
-        let extra = (logical.withShare ? 1 : 0) + (logical.withRunningTotal ? 1 : 0)
-        for i in result.totals.indices { result.totals[i] += Array(repeating: .empty, count: extra) }
+        if logical.withShare { columns.append(Column("share", .quantity)) }
+        if logical.withRunningTotal { columns.append(Column("running total", plan.aggregate == .count ? .count : .money)) }
+        return out
     }
 
     /// Groups in the order a result shows them (`order`).
@@ -151,12 +203,19 @@ struct ResultShaper {
     /// The positions of the groups in the order a result shows them: ascending by their keys,
     /// unless `order by` names one key (that key, the key order breaking ties) or ranks them by value.
     static func order(_ groups: [GroupValue], keys: [GroupKey], order: Order?, byEntries: Bool) -> [Int] {
-        let width = groups.map { $0.key.count }.min() ?? 0
+        ordering(groups, keys: keys, order: order, byEntries: byEntries).positions
+    }
+
+    /// `order`, and the rank of each group's value of each key (`ranks[k][group]`: equal values
+    /// share a rank, ranks run from 0 without gaps). With `values`, the groups' keys are their codes.
+    static func ordering(_ groups: [GroupValue], keys: [GroupKey], order: Order?, byEntries: Bool,
+                         values: KeyValues? = nil) -> (positions: [Int], ranks: [[Int]]) {
+        let width = values != nil ? keys.count : groups.map { $0.key.count }.min() ?? 0
         // Each key's distinct values ranked once (a few hundred names, their sort keys made
         // once), then groups ordered by their ranks: no comparison of names for every pair of
         // groups compared. Equal values share a rank.
         let ranks: [[Int]] = (0..<width).map { i in
-            if groups.allSatisfy({ $0.codes != nil }) { return codeRanks(groups, key: i) }
+            if groups.allSatisfy({ $0.codes != nil }) { return codeRanks(groups, key: i, values: values) }
             var rank: [SortKey: Int] = [:]
             let sortKeys = groups.map { SortKey($0.key[i]) }
             for k in sortKeys { rank[k] = 0 }
@@ -173,8 +232,8 @@ struct ResultShaper {
                 return a.offset < b.offset
             }.map(\.element)
         }
-        if let order, order.key == .value { return ranked(positions, of: groups, descending: order.descending, byEntries: byEntries) }
-        return positions
+        if let order, order.key == .value { return (ranked(positions, of: groups, descending: order.descending, byEntries: byEntries), ranks) }
+        return (positions, ranks)
     }
 
     /// Positions 0..<n in ascending order of their ranks, key by key, ties in position order:
@@ -200,7 +259,8 @@ struct ResultShaper {
 
     /// The rank of each group's value of key `i`, from its code: each distinct code's value
     /// made into a sort key once (equal codes are equal values; equal values share a rank).
-    static func codeRanks(_ groups: [GroupValue], key i: Int) -> [Int] {
+    static func codeRanks(_ groups: [GroupValue], key i: Int, values: KeyValues? = nil) -> [Int] {
+        func cell(_ g: Int, _ c: UInt32) -> Cell { values?.cell(i, c) ?? groups[g].key[i] }
         let codes = groups.map { $0.codes?[i] ?? 0 }
         // Codes are dictionary numbers, period codes or packed currencies: a table by code
         // unless they are spread too wide for one.
@@ -210,7 +270,7 @@ struct ResultShaper {
             var distinct: [(code: UInt32, sort: SortKey)] = []
             for (g, c) in codes.enumerated() where first[Int(c)] < 0 {
                 first[Int(c)] = Int32(g)
-                distinct.append((c, SortKey(groups[g].key[i])))
+                distinct.append((c, SortKey(cell(g, c))))
             }
             var rankOf = first
             for (code, r) in rankedCodes(distinct) { rankOf[Int(code)] = Int32(r) }
@@ -219,7 +279,7 @@ struct ResultShaper {
         var firstOf: [UInt32: Int] = [:]
         for (g, c) in codes.enumerated() where firstOf[c] == nil { firstOf[c] = g }
         var rankOf: [UInt32: Int] = [:]
-        for (code, r) in rankedCodes(firstOf.map { ($0.key, SortKey(groups[$0.value].key[i])) }) { rankOf[code] = r }
+        for (code, r) in rankedCodes(firstOf.map { ($0.key, SortKey(cell($0.value, $0.key))) }) { rankOf[code] = r }
         return codes.map { rankOf[$0] ?? 0 }
     }
 

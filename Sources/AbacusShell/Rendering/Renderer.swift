@@ -341,20 +341,23 @@ public struct Renderer {
     func json(_ r: ResultSet, to sink: (String) -> Void, bytes: ((UnsafeRawBufferPointer) -> Void)?, isCancelled: () -> Bool) -> Bool {
         let names = r.names.map(JSONText.quote)
         sink("{\"columns\":[" + names.joined(separator: ",") + "],\"rows\":[")
-        let rows = JSONRows(names: names)
+        // A grouping's rows as columns are written from them (each key's values made text once).
+        let cells = r.keyed == nil ? r.rows : []
+        let writer = JSONRows(names: names, keyed: r.keyed, plain: plain)
+        let count = r.rowCount
         var out = JSONBytes(plain: plain)
-        if r.rows.count >= Renderer.jsonHalvesFrom && onlineProcessors > 1 {
+        if count >= Renderer.jsonHalvesFrom && onlineProcessors > 1 {
             // Many rows: two halves written side by side, each into bytes of its own, then sent
             // in order: as they are to `bytes`, else each made text by its own thread.
             if isCancelled() { sink("\n"); return false }
             let halves = [Slot<[UInt8]>(), Slot<[UInt8]>()]
             let texts = [Slot<String>(), Slot<String>()]
-            let job = JSONHalves(renderer: self, rows: r.rows, writer: rows)
+            let job = JSONHalves(renderer: self, rows: cells, writer: writer)
             let asText = bytes == nil
             DispatchQueue.concurrentPerform(iterations: 2) { k in
-                let n = job.rows.count
                 var half = JSONBytes(plain: job.renderer.plain)
-                job.writer.write(job.rows[n * k / 2..<n * (k + 1) / 2], after: k > 0, into: &half)
+                half.bytes.reserveCapacity(job.writer.estimatedBytes(rows: count / 2 + 1))
+                job.writer.write(job.rows, count * k / 2..<count * (k + 1) / 2, after: k > 0, into: &half)
                 // The bytes are UTF-8: names from Swift strings, the rest ASCII.
                 if asText { texts[k].value = String(decoding: half.bytes, as: UTF8.self) } else { halves[k].value = half.bytes }
             }
@@ -367,11 +370,11 @@ public struct Renderer {
         } else {
             // A piece of a few hundred rows at a time, looking for Ctrl-C between them.
             var lo = 0
-            while lo < r.rows.count {
-                let hi = min(r.rows.count, lo + Renderer.chunk)
-                rows.write(r.rows[lo..<hi], after: lo > 0, into: &out)
+            while lo < count {
+                let hi = min(count, lo + Renderer.chunk)
+                writer.write(cells, lo..<hi, after: lo > 0, into: &out)
                 lo = hi
-                guard lo < r.rows.count else { break }
+                guard lo < count else { break }
                 // One object on one line: a cancelled one is ended with a newline all the same.
                 if isCancelled() { sink("\n"); return false }
                 sink(String(decoding: out.bytes, as: UTF8.self))
@@ -403,16 +406,67 @@ public struct Renderer {
 
 /// The rows of a JSON result as UTF-8 bytes: each column's `"name":` made once, side by side
 /// in one array (column i's at `starts[i]..<starts[i + 1]`), rows and prefixes read through
-/// buffer pointers (no reference counting per cell).
+/// buffer pointers (no reference counting per cell). Rows held as columns (`KeyedRows`) have
+/// each key's values written once, and each row copies its keys' text from there.
 struct JSONRows: Sendable {
     let prefixes: [UInt8]
     let starts: [Int]
+    let keyed: KeyedRows?
+    /// The JSON text of every value of every key of `keyed`, side by side: value v of key k is
+    /// at `keyStarts[keyBase[k] + v] ..< keyStarts[keyBase[k] + v + 1]`.
+    let keyText: [UInt8]
+    let keyStarts: [Int]
+    let keyBase: [Int]
 
-    init(names: [String]) {
+    init(names: [String], keyed: KeyedRows? = nil, plain: @escaping (Cell) -> String) {
         prefixes = names.flatMap { Array(($0 + ":").utf8) }
         var starts = [0]
         for name in names { starts.append(starts[starts.count - 1] + name.utf8.count + 1) }
         self.starts = starts
+        self.keyed = keyed
+        var out = JSONBytes(plain: plain)
+        var at: [Int] = [], base: [Int] = []
+        for dictionary in keyed?.dictionaries ?? [] {
+            base.append(at.count)
+            at.append(out.bytes.count)
+            for v in dictionary { out.value(v); at.append(out.bytes.count) }
+        }
+        (keyText, keyStarts, keyBase) = (out.bytes, at, base)
+    }
+
+    /// About how many bytes `rows` rows take (each key's values at their average length, other
+    /// cells at a generous one), so that the bytes are reserved once rather than grown.
+    func estimatedBytes(rows: Int) -> Int {
+        let keys = keyBase.count, cells = starts.count - 1 - keys
+        let keyBytes = keys == 0 ? 0 : keyText.count / max(1, keyStarts.count - keys) * keys
+        return rows * (prefixes.count + keyBytes + 24 * cells + starts.count + 2)
+    }
+
+    /// Appends rows `range` (of `rows`, or of `keyed`) as objects, separated by commas (and
+    /// preceded by one `after` others).
+    func write(_ rows: [[Cell]], _ range: Range<Int>, after: Bool, into out: inout JSONBytes) {
+        guard let keyed else { return write(rows[range], after: after, into: &out) }
+        let columns = starts.count - 1, keys = keyed.keyCount, width = keyed.width
+        // Everything read through pointers taken once: no reference counting per cell.
+        prefixes.withUnsafeBufferPointer { prefixes in keyText.withUnsafeBufferPointer { text in
+        keyStarts.withUnsafeBufferPointer { at in keyBase.withUnsafeBufferPointer { base in
+        keyed.index.withUnsafeBufferPointer { index in keyed.tail.withUnsafeBufferPointer { tail in
+            for r in range {
+                if r > range.lowerBound || after { out.bytes.append(UInt8(ascii: ",")) }
+                out.bytes.append(UInt8(ascii: "{"))
+                for i in 0..<min(keys + width, columns) {
+                    if i > 0 { out.bytes.append(UInt8(ascii: ",")) }
+                    out.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: prefixes[starts[i]..<starts[i + 1]]))
+                    if i < keys {
+                        let v = base[i] &+ Int(index[r &* keys &+ i])
+                        out.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[at[v]..<at[v &+ 1]]))
+                    } else {
+                        out.value(tail[r &* width &+ (i - keys)])
+                    }
+                }
+                out.bytes.append(UInt8(ascii: "}"))
+            }
+        } } } } } }
     }
 
     /// Appends `rows` as objects, separated by commas (and preceded by one `after` others).
