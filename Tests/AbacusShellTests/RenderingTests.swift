@@ -193,6 +193,26 @@ import Testing
         #expect(try session.run("sum expenses by party, day").rowCount >= Renderer.jsonHalvesFrom)
     }
 
+    /// Rows held as columns whose cells after the keys are of any kind (not only money, counts
+    /// and shares, which JSON writes straight from the columns) render as the same rows of cells.
+    @Test func keyedRowsOfEveryKindOfCellRenderAsTheirCells() throws {
+        let usd = Currency(code: "USD")!
+        let tails: [Cell] = [.money(ExactDecimal("-0.004")!, usd), .count(7), .decimal(ExactDecimal("31.0")!), .empty, .none,
+                             .text("a\"b"), .period(Period(unit: .month, code: 2025 * 12 + 2)), .names(["x", "y"]), .number(ExactDecimal("1.50")!)]
+        let n = Renderer.jsonHalvesFrom + 300
+        let keyed = KeyedRows(dictionaries: [[.text("Ünï"), .none, .text("b,\"c")], [.currency(usd)]],
+                              index: (0..<n).flatMap { [UInt32($0 % 3), 0] },
+                              tail: (0..<n).flatMap { r in [tails[r % tails.count], tails[(r / 700) % tails.count]] }, width: 2)
+        var a = ResultSet(columns: [Column("party", .key(.party)), Column("currency", .key(.currency)), Column("amount", .money), Column("x", .text)], rows: [])
+        a.keyed = keyed
+        let b = ResultSet(columns: a.columns, rows: keyed.cells)
+        #expect(a.rowCount == n && b.rows == a.rows)
+        for format in OutputFormat.allCases {
+            let renderer = Renderer(format: format, money: MoneyFormat())
+            #expect(renderer.render(a) == renderer.render(b), "\(format)")
+        }
+    }
+
     /// A period's and a currency's JSON text is made once and kept: past what the keeping holds
     /// (1,024 periods, 16 currencies met lately) and with periods of every unit sharing a code,
     /// each cell still reads as its own text.

@@ -107,13 +107,26 @@ public struct ExactDecimal: Sendable, CustomStringConvertible {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Appends `description`'s UTF-8 bytes to `out`: the digits worked out 19 at a time in
-    /// 64-bit words (renderers write thousands of amounts without a `String` for each).
+    /// Appends `description`'s UTF-8 bytes to `out` (renderers write thousands of amounts
+    /// without a `String` for each).
     public func appendDescription(to out: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: ExactDecimal.descriptionBytes) { buffer in
+            guard let base = buffer.baseAddress else { return }
+            out.append(contentsOf: UnsafeBufferPointer(start: base, count: writeDescription(to: base)))
+        }
+    }
+
+    /// The most bytes `description` takes: a sign, 39 digits and a point, or `0.` and 38 decimals.
+    public static let descriptionBytes = 42
+
+    /// Writes `description`'s UTF-8 bytes at `out` (room for `descriptionBytes`) and returns how
+    /// many it wrote: the digits worked out 19 at a time in 64-bit words.
+    @inlinable
+    public func writeDescription(to out: UnsafeMutablePointer<UInt8>) -> Int {
         // Up to 39 digits (Int128), least significant first, in 40 bytes.
         var digits: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { raw in
+        return withUnsafeMutableBytes(of: &digits) { raw in
+            var count = 0
             var m = significand.magnitude
             let chunk: UInt128 = 10_000_000_000_000_000_000   // 10^19
             repeat {
@@ -124,29 +137,28 @@ public struct ExactDecimal: Sendable, CustomStringConvertible {
                 // A lower 19-digit word keeps its leading zeros; the last one does not.
                 var n = 0
                 repeat {
-                    raw[count] = UInt8(ascii: "0") + UInt8(word % 10)
+                    raw[count] = UInt8(ascii: "0") &+ UInt8(word % 10)
                     word /= 10
                     count += 1
                     n += 1
                 } while last ? word > 0 : n < 19
                 m = q
             } while m > 0
-        }
-        if significand < 0 { out.append(UInt8(ascii: "-")) }
-        withUnsafeBytes(of: &digits) { raw in
+            var at = 0
+            if significand < 0 { out[at] = UInt8(ascii: "-"); at += 1 }
             let whole = count - scale
             if whole <= 0 {
-                out.append(UInt8(ascii: "0"))
-                out.append(UInt8(ascii: "."))
-                for _ in 0 ..< -whole { out.append(UInt8(ascii: "0")) }
-                for i in stride(from: count - 1, through: 0, by: -1) { out.append(raw[i]) }
-                return
+                out[at] = UInt8(ascii: "0"); out[at + 1] = UInt8(ascii: "."); at += 2
+                for _ in 0 ..< -whole { out[at] = UInt8(ascii: "0"); at += 1 }
+                for i in stride(from: count - 1, through: 0, by: -1) { out[at] = raw[i]; at += 1 }
+                return at
             }
-            for i in stride(from: count - 1, through: count - whole, by: -1) { out.append(raw[i]) }
+            for i in stride(from: count - 1, through: count - whole, by: -1) { out[at] = raw[i]; at += 1 }
             if scale > 0 {
-                out.append(UInt8(ascii: "."))
-                for i in stride(from: scale - 1, through: 0, by: -1) { out.append(raw[i]) }
+                out[at] = UInt8(ascii: "."); at += 1
+                for i in stride(from: scale - 1, through: 0, by: -1) { out[at] = raw[i]; at += 1 }
             }
+            return at
         }
     }
 

@@ -362,10 +362,25 @@ struct UnsafeSendable<T>: @unchecked Sendable {
 }
 
 /// A session's rate columns, built on first use for each target and valuation and kept
-/// until the rates change (the session then starts a new cache).
+/// until the rates change (the session then starts a new cache); and, beside them, what a
+/// query engine works out once from the ledger and those columns (`derived`).
 public final class RateColumnCache: @unchecked Sendable {
     public let ledger: Ledger
     public let resolver: RateResolver
+    private let kept = Mutex<[String: any Sendable]>([:])
+
+    /// The value `make` works out from this cache's ledger and rates, made on the first call for
+    /// `key` and kept with the columns (a query engine's layouts and orders: each worked out in
+    /// well under a statement's time, but not for every statement). `key` names what `make` makes
+    /// and everything it depends on besides the ledger and the rates.
+    public func derived<T: Sendable>(_ key: String, _ make: () -> T) -> T {
+        kept.withLock { kept in
+            if let known = kept[key] as? T { return known }
+            let value = make()
+            kept[key] = value
+            return value
+        }
+    }
     private struct Key: Hashable {
         var target: Currency
         var valuation: Valuation

@@ -536,9 +536,17 @@ extension Executor {
     /// The slots of a dense scan over `groups` groups. Few groups keep one slot per scale: their
     /// accumulators stay in the cache anyway, and the scan then weighs no error sum and scales no
     /// booked value; past `shareAbove` accumulators, rates of different scales share slots.
-    static func sumSlots(_ converter: RowConverter?, store: EntryStore, groups: Int, shareAbove: Int) -> SumSlots {
-        let plain = SumSlots(converter: converter, store: store)
-        return (groups + 1) * plain.scales.count <= shareAbove ? plain : SumSlots(converter: converter, store: store, sharing: true)
+    /// With `kept`, each layout is worked out once for a rate column (and kept with it) when the
+    /// statement has no what-if rates of its own.
+    static func sumSlots(_ converter: RowConverter?, store: EntryStore, groups: Int, shareAbove: Int, kept: RateColumnCache? = nil) -> SumSlots {
+        func slots(sharing: Bool) -> SumSlots {
+            guard let kept, let c = converter, c.whatIfUse.isEmpty else { return SumSlots(converter: converter, store: store, sharing: sharing) }
+            return kept.derived("sum slots into \(c.target.code) \(c.valuation) as of \(c.asOf?.description ?? "each day"), sharing \(sharing)") {
+                SumSlots(converter: c, store: store, sharing: sharing)
+            }
+        }
+        let plain = slots(sharing: false)
+        return (groups + 1) * plain.scales.count <= shareAbove ? plain : slots(sharing: true)
     }
 
     /// The dense scan, or nil when the statement does not have its shape (or an error sum
@@ -548,7 +556,7 @@ extension Executor {
         _ = Executor.keepFreedMemory
         let keepsExtremes = plan.aggregate == .min || plan.aggregate == .max
         let counting = plan.aggregate == .count
-        let slots = Executor.sumSlots(converter, store: store, groups: counting ? 0 : key.count, shareAbove: shareSlotsAbove)
+        let slots = Executor.sumSlots(converter, store: store, groups: counting ? 0 : key.count, shareAbove: shareSlotsAbove, kept: columns)
         let rows = planRows(plan)
         let cellsPerGroup = counting ? 1 : max(1, slots.scales.count)
         let threads = rows.count >= parallelRows && onlineProcessors > 1 ? 2 : 1
@@ -619,20 +627,27 @@ extension Executor {
         // (compacted groups are numbered in the order of their product groups, as the others come).
         var denseOf = [0]
         denseOf.reserveCapacity(groupCount + 1)
-        for dense in 1..<(groupCount + 1) where total.counts[dense] > 0 {
+        // Each key's code of each of its values, side by side, read once: matching the key for
+        // every group would bind (and retain) its tables every time.
+        let parts: [DenseKey], strides: [Int]
+        switch key {
+        case .none: (parts, strides) = ([], [])
+        case .product(let p, let s, _, _): (parts, strides) = (p, s)
+        default: (parts, strides) = ([key], [1])
+        }
+        let sizes = parts.map { max(1, $0.count) }
+        var codeAt = [0], codes: [UInt32] = []
+        for part in parts {
+            codes += (0..<part.count).map { part.code($0) }
+            codeAt.append(codes.count)
+        }
+        let products = compact?.products ?? []
+        let counts = total.counts
+        for dense in 1..<(groupCount + 1) where counts[dense] > 0 {
             var k = GroupCodes.zero
-            switch key {
-            case .none: break
-            case .codes, .mapped: k[0] = UInt32(dense - 1)
-            case .currency(_, let currencies): k[0] = UInt32(currencies[dense - 1].packed)
-            case .period(_, _, let codes): k[0] = codes[dense - 1]
-            case .tags: k[0] = UInt32(dense - 1)
-            case .product(let parts, let strides, _, _):
-                let product = compact.map { Int($0.products[dense - 1]) } ?? dense
-                for (i, part) in parts.enumerated() {
-                    k[i] = part.code((product - 1) / strides[i] % max(1, part.count))
-                }
-            }
+            // A compacted group's product group is kept; the others are their product group.
+            let product = products.isEmpty ? dense : Int(products[dense - 1])
+            for i in parts.indices { k[i] = codes[codeAt[i] + (product - 1) / strides[i] % sizes[i]] }
             // Each key is new: its group is the next number.
             groups.appendNew(k)
             denseOf.append(dense)

@@ -114,10 +114,12 @@ public struct Executor: Sendable {
         groups.reserveCapacity(scan.groups.count)
         // The groups carry their codes; their key cells are made only for a roll-up (a crosstab
         // reads them), else by the shaper, once per distinct value.
-        let values = KeyValues(keys: keys, names: keyNames(keys))
+        var values = KeyValues(keys: keys, names: keyNames(keys))
+        values.nameRanks = keys.map(nameRanks)
+        let entries = scan.acc.counts
         for g in 1..<scan.groups.count {
             let codes = scan.groups.key(g)
-            groups.append(GroupValue(id: g, key: rollUp == nil ? [] : values.names.values(codes, keys), value: try cell(g), entries: scan.acc.counts[g], codes: codes))
+            groups.append(GroupValue(id: g, key: rollUp == nil ? [] : values.names.values(codes, keys), value: try cell(g), entries: entries[g], codes: codes))
         }
         if let rollUp {
             try rollUp(groups) { ids throws(QueryError) in try self.shownValue(ids, scan, plan, converter: converter, exact: &exact, keys: keys) }

@@ -61,6 +61,31 @@ extension Executor {
     }
 }
 
+extension Executor {
+    /// For a key of names (a category, a book, a party, a payment, a tag), the rank of each of
+    /// its codes among all of them in the order results show them (`ResultShaper.SortKey`),
+    /// worked out once for the ledger; nil for periods and currencies (their codes are their order).
+    func nameRanks(_ key: GroupKey) -> [Int32]? {
+        guard !key.isPeriod, key != .currency else { return nil }
+        return columns.derived("name ranks of \(key.rawValue)") { () -> [Int32] in
+            let names = keyNames([key])
+            let size: Int
+            switch key {
+            case .category, .topCategory: size = names.categories.count
+            case .book: size = names.books.count
+            case .party: size = names.parties.count
+            case .payment: size = names.payments.count
+            case .tag: size = names.tags.count + 1
+            case .currency, .day, .week, .month, .quarter, .year: size = 0
+            }
+            let sorted = (0..<size).map { (code: $0, sort: ResultShaper.SortKey(names.value(key, UInt32($0)))) }.sorted { $0.sort < $1.sort }
+            var ranks = [Int32](repeating: 0, count: size)
+            for (r, entry) in sorted.enumerated() { ranks[entry.code] = Int32(r) }
+            return ranks
+        }
+    }
+}
+
 /// The names behind the codes of a statement's group keys (`Executor.keyNames`).
 struct KeyNames {
     let categories: [String], books: [String], parties: [String], payments: [String], tags: [String]

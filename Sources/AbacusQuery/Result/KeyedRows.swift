@@ -22,8 +22,8 @@ public struct KeyedRows: Sendable {
 
     public var keyCount: Int { dictionaries.count }
 
-    /// `index` and `tail` must hold `count` rows; each index must lie within its dictionary.
-    init(dictionaries: [[Cell]], index: [UInt32], tail: [Cell], width: Int) {
+    /// `index` and `tail` must hold the same rows; each index must lie within its dictionary.
+    public init(dictionaries: [[Cell]], index: [UInt32], tail: [Cell], width: Int) {
         let count = width > 0 ? tail.count / width : (dictionaries.isEmpty ? 0 : index.count / dictionaries.count)
         precondition(index.count == count * dictionaries.count && tail.count == count * width, "keyed rows of one length")
         for (k, d) in dictionaries.enumerated() {

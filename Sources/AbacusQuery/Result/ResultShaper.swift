@@ -24,6 +24,9 @@ struct GroupValue {
 struct KeyValues {
     let keys: [GroupKey]
     let names: KeyNames
+    /// Per key, where the executor has one: the rank of every code of its dictionary among all
+    /// of them (`ResultShaper.SortKey` order), worked out once for the ledger, not per result.
+    var nameRanks: [[Int32]?] = []
     @inline(__always)
     func cell(_ k: Int, _ code: UInt32) -> Cell { names.value(keys[k], code) }
 }
@@ -94,24 +97,30 @@ struct ResultShaper {
             for i in result.totals.indices { result.totals[i] += Array(repeating: .empty, count: more) }
         }
         if let values, ranks.count == keys.count, groups.allSatisfy({ $0.codes != nil }) {
-            // Each distinct value of each key made once, at its rank (equal values share a rank).
-            var dictionaries: [[Cell]] = ranks.map { Array(repeating: .empty, count: ($0.max() ?? -1) + 1) }
-            var made: [[Bool]] = dictionaries.map { Array(repeating: false, count: $0.count) }
-            var index: [UInt32] = []
-            index.reserveCapacity(shown.count * keys.count)
-            var tail: [Cell] = []
-            tail.reserveCapacity(shown.count * (1 + (extra.first?.count ?? 0)))
-            for (i, p) in shown.enumerated() {
-                guard let codes = groups[p].codes else { continue }
-                for k in keys.indices {
-                    let r = ranks[k][p]
-                    if !made[k][r] { (dictionaries[k][r], made[k][r]) = (values.cell(k, codes[k]), true) }
-                    index.append(UInt32(r))
+            // Each distinct value of each key made once, at its rank (equal values share a rank);
+            // the rows' indices key by key, each key's ranks read in one pass.
+            let width = keys.count
+            var dictionaries: [[Cell]] = []
+            var index = [UInt32](repeating: 0, count: shown.count * width)
+            for k in keys.indices {
+                let rank = ranks[k]
+                var dictionary = [Cell](repeating: .empty, count: (rank.max() ?? -1) + 1)
+                var made = [Bool](repeating: false, count: dictionary.count)
+                for (i, p) in shown.enumerated() {
+                    let r = rank[p]
+                    index[i &* width &+ k] = UInt32(r)
+                    if !made[r], let codes = groups[p].codes { (dictionary[r], made[r]) = (values.cell(k, codes[k]), true) }
                 }
-                tail.append(groups[p].value)
-                if !extra.isEmpty { tail.append(contentsOf: extra[i]) }
+                dictionaries.append(dictionary)
             }
-            result.keyed = KeyedRows(dictionaries: dictionaries, index: index, tail: tail, width: 1 + (extra.first?.count ?? 0))
+            let more = extra.first?.count ?? 0
+            var tail: [Cell] = []
+            tail.reserveCapacity(shown.count * (1 + more))
+            for (i, p) in shown.enumerated() {
+                tail.append(groups[p].value)
+                if more > 0 { tail.append(contentsOf: extra[i]) }
+            }
+            result.keyed = KeyedRows(dictionaries: dictionaries, index: index, tail: tail, width: 1 + more)
             return
         }
         // Each shown group's key cells become its row, moved rather than copied (they have room
@@ -207,15 +216,17 @@ struct ResultShaper {
     }
 
     /// `order`, and the rank of each group's value of each key (`ranks[k][group]`: equal values
-    /// share a rank, ranks run from 0 without gaps). With `values`, the groups' keys are their codes.
+    /// share a rank, ranks run from 0, with gaps where a key's names were ranked among all its
+    /// dictionary's). With `values`, the groups' keys are their codes.
     static func ordering(_ groups: [GroupValue], keys: [GroupKey], order: Order?, byEntries: Bool,
                          values: KeyValues? = nil) -> (positions: [Int], ranks: [[Int]]) {
         let width = values != nil ? keys.count : groups.map { $0.key.count }.min() ?? 0
         // Each key's distinct values ranked once (a few hundred names, their sort keys made
         // once), then groups ordered by their ranks: no comparison of names for every pair of
         // groups compared. Equal values share a rank.
+        let coded = groups.allSatisfy { $0.codes != nil }
         let ranks: [[Int]] = (0..<width).map { i in
-            if groups.allSatisfy({ $0.codes != nil }) { return codeRanks(groups, key: i, values: values) }
+            if coded { return codeRanks(groups, key: i, values: values) }
             var rank: [SortKey: Int] = [:]
             let sortKeys = groups.map { SortKey($0.key[i]) }
             for k in sortKeys { rank[k] = 0 }
@@ -262,6 +273,11 @@ struct ResultShaper {
     static func codeRanks(_ groups: [GroupValue], key i: Int, values: KeyValues? = nil) -> [Int] {
         func cell(_ g: Int, _ c: UInt32) -> Cell { values?.cell(i, c) ?? groups[g].key[i] }
         let codes = groups.map { $0.codes?[i] ?? 0 }
+        // A name's rank among its dictionary's names stands for its rank among the groups': the
+        // order is the same, the ranks only have gaps.
+        if let table = values?.nameRanks.dropFirst(i).first ?? nil, codes.allSatisfy({ Int($0) < table.count }) {
+            return codes.map { Int(table[Int($0)]) }
+        }
         // Codes are dictionary numbers, period codes or packed currencies: a table by code
         // unless they are spread too wide for one.
         let top = Int(codes.max() ?? 0)

@@ -447,26 +447,96 @@ struct JSONRows: Sendable {
     func write(_ rows: [[Cell]], _ range: Range<Int>, after: Bool, into out: inout JSONBytes) {
         guard let keyed else { return write(rows[range], after: after, into: &out) }
         let columns = starts.count - 1, keys = keyed.keyCount, width = keyed.width
-        // Everything read through pointers taken once: no reference counting per cell.
-        prefixes.withUnsafeBufferPointer { prefixes in keyText.withUnsafeBufferPointer { text in
-        keyStarts.withUnsafeBufferPointer { at in keyBase.withUnsafeBufferPointer { base in
-        keyed.index.withUnsafeBufferPointer { index in keyed.tail.withUnsafeBufferPointer { tail in
-            for r in range {
-                if r > range.lowerBound || after { out.bytes.append(UInt8(ascii: ",")) }
-                out.bytes.append(UInt8(ascii: "{"))
-                for i in 0..<min(keys + width, columns) {
-                    if i > 0 { out.bytes.append(UInt8(ascii: ",")) }
-                    out.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: prefixes[starts[i]..<starts[i + 1]]))
-                    if i < keys {
-                        let v = base[i] &+ Int(index[r &* keys &+ i])
-                        out.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[at[v]..<at[v &+ 1]]))
-                    } else {
-                        out.value(tail[r &* width &+ (i - keys)])
+        let cells = min(keys + width, columns)
+        // The most one row can take: braces, commas, each name, each key's longest value, and a
+        // tail cell of money, a count or a share as long as a number's quoted text gets (other
+        // cells are written the slower way).
+        var longest = [Int](repeating: 0, count: keys)
+        for k in 0..<keys {
+            for v in keyBase[k]..<(keyBase[k] + keyed.dictionaries[k].count) { longest[k] = max(longest[k], keyStarts[v + 1] - keyStarts[v]) }
+        }
+        let rowBytes = 3 + cells + prefixes.count + longest.reduce(0, +) + width * (ExactDecimal.descriptionBytes + 2)
+        let batch = 256
+        var r = range.lowerBound
+        while r < range.upperBound {
+            let end = min(range.upperBound, r + batch)
+            // Room for the batch's rows, written through a pointer, and what was not used taken off.
+            let start = out.bytes.count
+            out.bytes.append(contentsOf: repeatElement(0, count: (end - r) * rowBytes))
+            let written = out.bytes.withUnsafeMutableBufferPointer { buffer -> Int? in
+                guard let o = buffer.baseAddress else { return nil }
+                var at = start
+                // Everything else read through pointers taken once: no reference counting per cell.
+                return prefixes.withUnsafeBufferPointer { prefixes in keyText.withUnsafeBufferPointer { text in
+                keyStarts.withUnsafeBufferPointer { keyAt in keyBase.withUnsafeBufferPointer { base in
+                keyed.index.withUnsafeBufferPointer { index in keyed.tail.withUnsafeBufferPointer { tail -> Int? in
+                    func copy(_ from: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) {
+                        guard let p = from.baseAddress else { return }
+                        (o + at).update(from: p + range.lowerBound, count: range.count)
+                        at += range.count
                     }
-                }
-                out.bytes.append(UInt8(ascii: "}"))
+                    for row in r..<end {
+                        if row > range.lowerBound || after { o[at] = UInt8(ascii: ","); at += 1 }
+                        o[at] = UInt8(ascii: "{"); at += 1
+                        for i in 0..<cells {
+                            if i > 0 { o[at] = UInt8(ascii: ","); at += 1 }
+                            copy(prefixes, starts[i]..<starts[i + 1])
+                            if i < keys {
+                                let v = base[i] &+ Int(index[row &* keys &+ i])
+                                copy(text, keyAt[v]..<keyAt[v &+ 1])
+                                continue
+                            }
+                            switch tail[row &* width &+ (i - keys)] {
+                            case .money(let d, let c):
+                                o[at] = UInt8(ascii: "\""); at += 1
+                                at += MoneyFormat.plainValue(d, c).writeDescription(to: o + at)
+                                o[at] = UInt8(ascii: "\""); at += 1
+                            case .count(let n):
+                                at += ExactDecimal(significand: Int128(n), scale: 0).writeDescription(to: o + at)
+                            case .decimal(let d):
+                                o[at] = UInt8(ascii: "\""); at += 1
+                                at += d.writeDescription(to: o + at)
+                                o[at] = UInt8(ascii: "\""); at += 1
+                            case .empty, .none:
+                                for b in "null".utf8 { o[at] = b; at += 1 }
+                            default:
+                                // Another kind of cell: the batch again, the slower way.
+                                return nil
+                            }
+                        }
+                        o[at] = UInt8(ascii: "}"); at += 1
+                    }
+                    return at
+                } } } } } }
             }
-        } } } } } }
+            if let written {
+                out.bytes.removeLast(out.bytes.count - written)
+            } else {
+                out.bytes.removeLast(out.bytes.count - start)
+                writeSlowly(keyed, r..<end, first: range.lowerBound, after: after, into: &out)
+            }
+            r = end
+        }
+    }
+
+    /// Rows `range` of `keyed` cell by cell (`JSONBytes.value`): for tails of other kinds of cells.
+    private func writeSlowly(_ keyed: KeyedRows, _ range: Range<Int>, first: Int, after: Bool, into out: inout JSONBytes) {
+        let columns = starts.count - 1, keys = keyed.keyCount, width = keyed.width
+        for r in range {
+            if r > first || after { out.bytes.append(UInt8(ascii: ",")) }
+            out.bytes.append(UInt8(ascii: "{"))
+            for i in 0..<min(keys + width, columns) {
+                if i > 0 { out.bytes.append(UInt8(ascii: ",")) }
+                out.bytes.append(contentsOf: prefixes[starts[i]..<starts[i + 1]])
+                if i < keys {
+                    let v = keyBase[i] + Int(keyed.index[r * keys + i])
+                    out.bytes.append(contentsOf: keyText[keyStarts[v]..<keyStarts[v + 1]])
+                } else {
+                    out.value(keyed.tail[r * width + (i - keys)])
+                }
+            }
+            out.bytes.append(UInt8(ascii: "}"))
+        }
     }
 
     /// Appends `rows` as objects, separated by commas (and preceded by one `after` others).
