@@ -422,6 +422,18 @@ import Testing
         }
     }
 
+    /// What an engine works out once for a ledger and its rates (`RateColumnCache.derived`) is
+    /// made on the first call for its key and kept, nil too, and another key makes its own.
+    @Test func derivedValuesAreMadeOnceForEachKey() throws {
+        let ledger = try LedgerLoader.load(documents: [("gen.json", LargeGroupingTests.ledger(seed: 5))])
+        let cache = RateColumnCache(ledger: ledger, resolver: RateResolver(ledger: ledger))
+        var made = 0
+        func value(_ key: String, _ v: Int?) -> Int? { cache.derived(key) { () -> Int? in made += 1; return v } }
+        #expect(value("a", 5) == 5 && value("a", 7) == 5 && made == 1)
+        #expect(value("none", nil) == nil && value("none", 3) == nil && made == 2)
+        #expect(cache.derived("b") { 9 } == 9 && made == 2)
+    }
+
     /// A dense scan shares slots between scales only past `shareSlotsAbove` accumulators
     /// (groups and the whole statement × one slot per scale): at the limit, the plain slots.
     @Test func slotsAreSharedOnlyPastTheLimit() throws {

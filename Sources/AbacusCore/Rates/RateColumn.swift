@@ -375,7 +375,8 @@ public final class RateColumnCache: @unchecked Sendable {
     /// and everything it depends on besides the ledger and the rates.
     public func derived<T: Sendable>(_ key: String, _ make: () -> T) -> T {
         kept.withLock { kept in
-            if let known = kept[key] as? T { return known }
+            // Unwrapped before the cast: a missing value cast to an optional `T` would be a nil `T`.
+            if let stored = kept[key], let known = stored as? T { return known }
             let value = make()
             kept[key] = value
             return value
