@@ -246,26 +246,32 @@ import Testing
         }
     }
 
-    /// A product of one code key and one period (`party, month`) is scanned a period at a time
-    /// (`Executor.PeriodStretches`): whatever the period, the order of the keys, the rows (all
-    /// of them, a part of the range, posting lists, rows a filter drops) and the threads (a
-    /// stretch cut in two where the threads' rows meet), it answers as the general path does.
-    @Test func aCodeByAPeriodIsScannedAPeriodAtATime() throws {
+    /// A product of keys with a period (`party, month`; `book, month, category, currency`) is
+    /// scanned a period at a time (`Executor.PeriodStretches`), into its whole layout or, with
+    /// too many groups to lay out, a period's groups at a time (`Executor.PeriodBlocks`):
+    /// whatever the period, the other keys and their order, the rows (all of them, a part of the
+    /// range, posting lists, rows a filter drops) and the threads (a period cut in two where the
+    /// threads' rows meet), it answers as the general path does.
+    @Test func aProductWithAPeriodIsScannedAPeriodAtATime() throws {
         let ledger = try LedgerLoader.load(documents: [("gen.json", LargeGroupingTests.ledger(seed: 6))])
         let today = Day(year: 2025, month: 12, day: 31)!
         let executor = Executor(ledger: ledger, columns: RateColumnCache(ledger: ledger, resolver: RateResolver(ledger: ledger)))
-        for keys: [GroupKey] in [[.party, .month], [.day, .book], [.category, .week]] {
+        for keys: [GroupKey] in [[.party, .month], [.day, .book], [.category, .week], [.book, .month, .category, .currency], [.topCategory, .day, .payment]] {
             guard case .product(let parts, let strides, _, _)? = executor.denseKey(keys, rows: 0..<ledger.entries.count) else {
                 Issue.record("\(keys): no product"); continue
             }
-            #expect(Executor.PeriodStretches(parts, strides) != nil, "\(keys)")
+            #expect(Executor.PeriodStretches(parts, strides, currency: ledger.entries.currency) != nil, "\(keys)")
         }
         for q in ["sum expenses in EUR by party, month", "sum entries in USD by month, book", "avg expenses in INR by book, day",
                   "min income in SGD by payment, week", "max expenses in JPY by quarter, party", "count expenses by category, day",
                   "sum expenses in INR by category, week where category in (\"C1\", \"C2\")", "sum entries in USD by book, day since 2025-02-10 until 2025-03-03",
                   "sum expenses in INR by party, month where amount > 500", "avg entries in EUR by day, category where party ~ \"1\"",
-                  "sum income in native by currency, month", "sum expenses in INR by party, month order by amount desc top 7 with share"] {
-            LargeGroupingTests.expectKernelsAgree(ledger, today, q, [(2, Executor.compactAbove), (Executor.parallelRows, Executor.compactAbove)])
+                  "sum income in native by currency, month", "sum expenses in INR by party, month order by amount desc top 7 with share",
+                  "sum expenses in INR by book, month, category, currency", "min expenses in USD by category, day, book",
+                  "max income in EUR by week, payment, currency where amount > 100", "avg expenses in INR by top category, day, book during 2025-02",
+                  "count expenses by party, week, book", "sum entries in native by currency, party, month"] {
+            // Compacted from 0 groups: every product of more than one group is scanned a period at a time into blocks.
+            LargeGroupingTests.expectKernelsAgree(ledger, today, q, [(2, 0), (2, Executor.compactAbove), (Executor.parallelRows, 0)])
         }
     }
 

@@ -384,6 +384,12 @@ extension Executor {
             }
         }
 
+        /// Takes another partial's tallies of rates and their days, and its flags (not its groups).
+        func takeTallies(of o: DensePartial) {
+            for i in 0..<min(perRate.count, o.perRate.count) { (perRate[i], firstDay[i], lastDay[i]) = (o.perRate[i], o.firstDay[i], o.lastDay[i]) }
+            (tally, filterTally, overflowed, errorsOverflowed, failure) = (o.tally, o.filterTally, o.overflowed, o.errorsOverflowed, o.failure)
+        }
+
         func merge(_ o: DensePartial) {
             for i in 0..<sums.count { if sums[i].add(o.sums[i]) { overflowed = true } }
             for i in 0..<errors.count {
@@ -445,38 +451,7 @@ extension Executor {
     }
 
     /// How a dense scan finds a row's group: `DenseKey` taken apart.
-    enum DenseKind { case none, codes, mapped, currency, period, tags, product, compact, codesAndTag, codesByPeriod }
-
-    /// A product of a code column and a period (`party, month`), scanned a period at a time:
-    /// rows come in day order, so each stretch of rows in one period adds to groups that start
-    /// at one place, found once for the stretch; a row's group is then its code and that start,
-    /// as with one key (no pass ahead working out each row's group).
-    struct PeriodStretches {
-        let column: StoreColumn<UInt32>
-        let codeStride: Int
-        let table: [Int32]
-        let base: Int32
-        let periodStride: Int
-        /// The last day of each period (by its index).
-        let lastDay: [Int32]
-
-        init?(_ parts: [DenseKey], _ strides: [Int]) {
-            guard parts.count == 2 else { return nil }
-            var found: (StoreColumn<UInt32>, Int)?, period: ([Int32], Int32, Int)?
-            for (part, stride) in zip(parts, strides) {
-                switch part {
-                case .codes(let c, _): found = (c, stride)
-                case .period(let t, let b, _): period = (t, b, stride)
-                default: return nil
-                }
-            }
-            guard let (column, codeStride) = found, let (table, base, periodStride) = period else { return nil }
-            (self.column, self.codeStride, self.table, self.base, self.periodStride) = (column, codeStride, table, base, periodStride)
-            var last = [Int32](repeating: .min, count: (table.max().map(Int.init) ?? -1) + 1)
-            for (i, p) in table.enumerated() { last[Int(p)] = Swift.max(last[Int(p)], base &+ Int32(i)) }
-            lastDay = last
-        }
-    }
+    enum DenseKind { case none, codes, mapped, currency, period, tags, product, compact, codesAndTag, codesByPeriod, byPeriod, byPeriodAhead }
 
     /// Whether a dense scan's slots are shared between scales (`SumSlots.scaled`): a type, so that
     /// the scan is compiled twice and the unscaled one weighs no error sum and scales no product.
@@ -562,13 +537,17 @@ extension Executor {
         let threads = rows.count >= parallelRows && onlineProcessors > 1 ? 2 : 1
         // A count of every row (no subject test, no filter): the pass that numbers the groups counts them.
         let everyRowCounts = counting && plan.subject == .entries && plan.filter == nil
-        let compact: CompactGroups?
+        // Too many groups to lay out: those that occur are numbered first, or, with a period among
+        // the keys, a period's groups are laid out at a time (`PeriodBlocks`).
+        let (compact, stretches): (CompactGroups?, PeriodStretches?)
         if case .product(let parts, let strides, let n, nil) = key, n * cellsPerGroup > compactAbove || everyRowCounts {
-            compact = CompactGroups(parts, strides, count: n, rows: rows, store: store, threads: threads)
+            let byPeriod = everyRowCounts ? nil : PeriodStretches(parts, strides, currency: store.currency)
+            (compact, stretches) = (byPeriod == nil ? CompactGroups(parts, strides, count: n, rows: rows, store: store, threads: threads) : nil, byPeriod)
         } else {
-            compact = nil
+            (compact, stretches) = (nil, nil)
         }
-        let groupCount = compact?.products.count ?? key.count
+        let blocks = stretches.map { _ in (0..<threads).map { _ in PeriodBlocks() } }
+        let groupCount = stretches?.periodStride ?? compact?.products.count ?? key.count
         // The product of several keys must fit its buffers.
         if case .product = key, groupCount * cellsPerGroup > Executor.productCells { return nil }
         let amounts = plan.filter?.testsAmount == true ? (converter ?? self.converter(plan)) : nil
@@ -585,7 +564,8 @@ extension Executor {
                     if key.groupsByTag {
                         try self.denseScan(plan, key: key, rows: part, converter: converter, amounts: amounts, slots: slots, scaled: scaled, signs: signs, tags: TagKey.self, groups: groups, into: p)
                     } else {
-                        try self.denseScan(plan, key: key, rows: part, converter: converter, amounts: amounts, slots: slots, scaled: scaled, signs: signs, tags: NoTagKey.self, groups: groups, into: p)
+                        try self.denseScan(plan, key: key, rows: part, converter: converter, amounts: amounts, slots: slots, scaled: scaled, signs: signs, tags: NoTagKey.self,
+                                           groups: groups, blocks: blocks?[k], into: p)
                     }
                 }
                 func scan<Scaling: SlotScaling>(_ scaled: Scaling.Type) throws(QueryError) {
@@ -605,8 +585,10 @@ extension Executor {
         } else {
             DispatchQueue.concurrentPerform(iterations: threads, execute: work)
         }
-        let total = partials[0]
+        var total = partials[0]
         for p in partials.dropFirst() { total.merge(p) }
+        var products = compact?.products ?? []
+        if let blocks { (total, products) = PeriodBlocks.merged(blocks, tallies: total, slots: total.slots, extremes: keepsExtremes) }
         // Group 0 from the groups (counted ahead, it is counted already).
         if !(everyRowCounts && compact != nil) { total.wholeFromGroups() }
         if let failure = total.failure { throw failure }
@@ -626,7 +608,7 @@ extension Executor {
         // Group 0 and every group met, numbered as `Grouper` numbers them: in the order met here
         // (compacted groups are numbered in the order of their product groups, as the others come).
         var denseOf = [0]
-        denseOf.reserveCapacity(groupCount + 1)
+        denseOf.reserveCapacity(total.groups + 1)
         // Each key's code of each of its values, side by side, read once: matching the key for
         // every group would bind (and retain) its tables every time.
         let parts: [DenseKey], strides: [Int]
@@ -641,9 +623,8 @@ extension Executor {
             codes += (0..<part.count).map { part.code($0) }
             codeAt.append(codes.count)
         }
-        let products = compact?.products ?? []
         let counts = total.counts
-        for dense in 1..<(groupCount + 1) where counts[dense] > 0 {
+        for dense in 1..<(total.groups + 1) where counts[dense] > 0 {
             var k = GroupCodes.zero
             // A compacted group's product group is kept; the others are their product group.
             let product = products.isEmpty ? dense : Int(products[dense - 1])
@@ -736,8 +717,11 @@ extension Executor {
     /// One thread's scan of its rows into `p`.
     /// `groups`: each row's product group worked out ahead (`CompactGroups`) for all the rows
     /// scanned, the group each product group is numbered, and where this part of the rows starts.
+    /// `blocks`: a product with a period whose `p` holds one period's groups, kept there as each
+    /// period ends (`PeriodBlocks`).
     func denseScan<Scaling: SlotScaling, Signs: SubjectSigns, Tags: TagGrouping>(_ plan: Plan, key: DenseKey, rows: DenseRows, converter: RowConverter?, amounts: RowConverter?,
-                   slots: SumSlots, scaled: Scaling.Type, signs: Signs.Type, tags: Tags.Type, groups: ([Int32], number: [Int32], from: Int)? = nil, into p: DensePartial) throws(QueryError) {
+                   slots: SumSlots, scaled: Scaling.Type, signs: Signs.Type, tags: Tags.Type, groups: ([Int32], number: [Int32], from: Int)? = nil,
+                   blocks: PeriodBlocks? = nil, into p: DensePartial) throws(QueryError) {
         let storeAmounts = store.amount
         let days = store.day
         let subject = plan.subject
@@ -785,40 +769,53 @@ extension Executor {
         let firstTags = tagStride > 0 ? FirstTags(store) : nil
         // The key taken apart once: matching the enum for every row would bind (and retain) its
         // tables every time. Several keys: each row's group is worked out ahead, one tight pass
-        // per key.
-        var kind = DenseKind.none
-        var column: StoreColumn<UInt32> = [], table: [Int32] = [], base: Int32 = 0
-        var productGroup: [Int32] = [], number: [Int32] = []
-        var productFrom = 0
-        var codeStride = 0
-        var stretches: PeriodStretches?
-        switch key {
-        case .none: kind = .none
-        case .codes(let c, _): (kind, column) = (.codes, c)
-        case .mapped(let c, let t, _): (kind, column, table) = (.mapped, c, t)
-        case .currency(let t, _): (kind, table) = (.currency, t)
-        case .period(let t, let b, _): (kind, table, base) = (.period, t, b)
-        case .tags: kind = .tags
-        case .product(let parts, let strides, _, let tagAt?) where groups == nil && parts.count == 2:
-            // A code column and the tag key (`book, tag`): the group from the row itself, as the
-            // tag columns are read for the row's other tags anyway (no pass ahead).
-            if case .codes(let c, _) = parts[1 - tagAt] {
-                (kind, column, codeStride) = (.codesAndTag, c, strides[1 - tagAt])
-            } else {
-                (kind, productGroup) = (.product, Executor.productGroups(parts, strides, rows: rows, store: store))
+        // per key. Taken apart into constants: a variable the nested functions below read would
+        // be checked for exclusive access at every row.
+        let (kind, column, table, base, productGroup, number, productFrom, codeStride, stretches) = { () -> (DenseKind, StoreColumn<UInt32>, [Int32], Int32, [Int32], [Int32], Int, Int, PeriodStretches?) in
+            var kind = DenseKind.none
+            var column: StoreColumn<UInt32> = [], table: [Int32] = [], base: Int32 = 0
+            var productGroup: [Int32] = [], number: [Int32] = []
+            var productFrom = 0
+            var codeStride = 0
+            var stretches: PeriodStretches?
+            switch key {
+            case .none: kind = .none
+            case .codes(let c, _): (kind, column) = (.codes, c)
+            case .mapped(let c, let t, _): (kind, column, table) = (.mapped, c, t)
+            case .currency(let t, _): (kind, table) = (.currency, t)
+            case .period(let t, let b, _): (kind, table, base) = (.period, t, b)
+            case .tags: kind = .tags
+            case .product(let parts, let strides, _, let tagAt?) where groups == nil && parts.count == 2:
+                // A code column and the tag key (`book, tag`): the group from the row itself, as the
+                // tag columns are read for the row's other tags anyway (no pass ahead).
+                if case .codes(let c, _) = parts[1 - tagAt] {
+                    (kind, column, codeStride) = (.codesAndTag, c, strides[1 - tagAt])
+                } else {
+                    (kind, productGroup) = (.product, Executor.productGroups(parts, strides, rows: rows, store: store))
+                }
+            case .product(let parts, let strides, _, nil) where groups == nil && PeriodStretches(parts, strides, currency: rowCurrency) != nil:
+                stretches = PeriodStretches(parts, strides, currency: rowCurrency)
+                if let inner = stretches?.inner {
+                    // One other key: a code column read straight, another kind through `InnerIndex`.
+                    if inner.isCodes { (kind, column, codeStride) = (.codesByPeriod, inner.column, inner.stride) } else { kind = .byPeriod }
+                } else if let others = stretches?.others {
+                    // Several other keys: each row's index among its period's groups worked out ahead,
+                    // every key's part a block of rows at a time.
+                    (kind, productGroup) = (.byPeriodAhead, Executor.productGroups(others.map(\.0), others.map(\.1), rows: rows, store: store))
+                }
+            case .product(let parts, let strides, _, _):
+                if let groups {
+                    (kind, productGroup, number, productFrom) = (.compact, groups.0, groups.number, groups.from)
+                } else {
+                    (kind, productGroup) = (.product, Executor.productGroups(parts, strides, rows: rows, store: store))
+                }
             }
-        case .product(let parts, let strides, _, nil) where groups == nil && PeriodStretches(parts, strides) != nil:
-            stretches = PeriodStretches(parts, strides)
-            (kind, column, codeStride) = (.codesByPeriod, stretches.unsafelyUnwrapped.column, stretches.unsafelyUnwrapped.codeStride)
-        case .product(let parts, let strides, _, _):
-            if let groups {
-                (kind, productGroup, number, productFrom) = (.compact, groups.0, groups.number, groups.from)
-            } else {
-                (kind, productGroup) = (.product, Executor.productGroups(parts, strides, rows: rows, store: store))
-            }
-        }
+            return (kind, column, table, base, productGroup, number, productFrom, codeStride, stretches)
+        }()
         let firstRow: Int
         if case .range(let r) = rows { firstRow = r.lowerBound } else { firstRow = 0 }
+        // A period's stretch: the index of a row's group among its period's (`PeriodStretches`).
+        let inner = stretches?.inner
 
         /// The row's group (the first, for a row with several tags; `moreTags` gives the rest);
         /// `position` is the row's place among the rows scanned, `first` its first tag code + 1
@@ -828,6 +825,8 @@ extension Executor {
         func group(_ row: Int, _ position: Int, first: Int, stretch: Int) -> Int {
             switch kind {
             case .codesByPeriod: return stretch &+ Int(column[row]) &* codeStride
+            case .byPeriod: return stretch &+ inner.unsafelyUnwrapped(row)
+            case .byPeriodAhead: return stretch &+ Int(productGroup[position]) &- 1
             case .none: return 0
             case .codes: return Int(column[row]) + 1
             case .mapped: return Int(table[Int(column[row])]) + 1
@@ -970,6 +969,8 @@ extension Executor {
         var list: [Int] = []
         if case .list(let l) = rows { list = l }
         let isList = !list.isEmpty, total = rows.count
+        /// The period whose groups the block holds (`blocks`), -1 before the first.
+        var blockPeriod = -1
         var lo = 0
         while lo < total {
             if isCancelled() { throw QueryError(.cancelled, at: nil) }
@@ -978,14 +979,19 @@ extension Executor {
                 // A stretch of rows in one period at a time: its end found by bisection (days ascend).
                 var k = lo
                 while k < hi {
-                    let p = Int(stretches.table[Int(days[isList ? list[k] : firstRow &+ k] &- stretches.base)])
-                    let last = stretches.lastDay[p]
+                    let period = Int(stretches.table[Int(days[isList ? list[k] : firstRow &+ k] &- stretches.base)])
+                    let last = stretches.lastDay[period]
                     var (a, b) = (k + 1, hi)
                     while a < b {
                         let m = (a + b) / 2
                         if days[isList ? list[m] : firstRow &+ m] <= last { a = m + 1 } else { b = m }
                     }
-                    let start = 1 &+ p &* stretches.periodStride
+                    // Kept a period at a time: its groups are the block's (from 1); else in place.
+                    if let blocks, blockPeriod != period {
+                        if blockPeriod >= 0 { blocks.keep(p, period: blockPeriod, periodStride: stretches.periodStride) }
+                        blockPeriod = period
+                    }
+                    let start = blocks != nil ? 1 : 1 &+ period &* stretches.periodStride
                     for j in k..<a { visit(isList ? list[j] : firstRow &+ j, j, stretch: start) }
                     k = a
                 }
@@ -994,6 +1000,7 @@ extension Executor {
             }
             lo = hi
         }
+        if let blocks, let stretches, blockPeriod >= 0 { blocks.keep(p, period: blockPeriod, periodStride: stretches.periodStride) }
         p.tally = state.pointee.tally
         p.filterTally = state.pointee.filterTally
         p.overflowed = state.pointee.overflowed
