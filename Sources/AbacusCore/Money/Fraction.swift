@@ -378,6 +378,12 @@ public struct BoundedValue {
         guard target <= scale else { return nil }
         let drop = scale - target
         if error == .zero { return .some(decimal(approximate.roundedHalfEven(droppingDigits: drop), scale: target)) }
+        // Nearly always the error, brought up to the approximation's scale (a bound a little wider),
+        // settles it with no multiplication of the approximation by ten; when it does not, the
+        // exact bound at the error's scale decides below.
+        if drop > 0, error.high == 0, case let r?? = roundedIfCertain(approximate, within: Int256(high: 0, low: error.low / 10 + (error.low % 10 == 0 ? 0 : 1)), droppingDigits: drop) {
+            return .some(decimal(r, scale: target))
+        }
         // The approximation and both ends of its error, at the error's scale.
         guard let a = approximate.timesPowerOfTen(1) else { return nil }
         if let r = roundedIfCertain(a, within: error, droppingDigits: drop + 1) { return .some(r.flatMap { decimal($0, scale: target) }) }

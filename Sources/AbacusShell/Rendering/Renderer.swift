@@ -348,25 +348,25 @@ public struct Renderer {
         var out = JSONBytes(plain: plain)
         if count >= Renderer.jsonHalvesFrom && onlineProcessors > 1 {
             // Many rows: two halves written side by side, each into bytes of its own, then sent
-            // in order: as they are to `bytes`, else each made text by its own thread.
+            // in order: as they are to `bytes`, else as text. The second half is written by
+            // another thread while the first is written here and sent.
             if isCancelled() { sink("\n"); return false }
-            let halves = [Slot<[UInt8]>(), Slot<[UInt8]>()]
-            let texts = [Slot<String>(), Slot<String>()]
+            let second = Slot<[UInt8]>()
             let job = JSONHalves(renderer: self, rows: cells, writer: writer)
-            let asText = bytes == nil
-            DispatchQueue.concurrentPerform(iterations: 2) { k in
+            let half: @Sendable (Int) -> [UInt8] = { k in
                 var half = JSONBytes(plain: job.renderer.plain)
                 half.bytes.reserveCapacity(job.writer.estimatedBytes(rows: count / 2 + 1))
                 job.writer.write(job.rows, count * k / 2..<count * (k + 1) / 2, after: k > 0, into: &half)
-                // The bytes are UTF-8: names from Swift strings, the rest ASCII.
-                if asText { texts[k].value = String(decoding: half.bytes, as: UTF8.self) } else { halves[k].value = half.bytes }
+                return half.bytes
             }
+            let done = DispatchGroup()
+            DispatchQueue.global().async(group: done) { second.value = half(1) }
+            // The bytes are UTF-8: names from Swift strings, the rest ASCII.
+            func send(_ b: [UInt8]) { if let bytes { b.withUnsafeBytes(bytes) } else { sink(String(decoding: b, as: UTF8.self)) } }
+            send(half(0))
+            done.wait()
             if isCancelled() { sink("\n"); return false }
-            if let bytes {
-                for half in halves { half.value?.withUnsafeBytes(bytes) }
-            } else {
-                for text in texts { sink(text.value ?? "") }
-            }
+            send(second.value ?? [])
         } else {
             // A piece of a few hundred rows at a time, looking for Ctrl-C between them.
             var lo = 0
