@@ -414,7 +414,7 @@ public struct Executor: Sendable {
         let scanGroups = scan.groups.indexed()
         let flip = plan.subject == .expenses
         let amounts = store.amount
-        try forEachRow(plan, converter: converter, state: &state) { row, state throws(QueryError) in
+        try forEachRow(plan, rows: rowsHolding(wanted, plan, keys: keys, scan: scan), converter: converter, state: &state) { row, state throws(QueryError) in
             let id = converter.id(row)
             guard id >= 0, !converter.factorIsExact[Int(id)] else { return }
             let value = flip ? -amounts[row] : amounts[row]
@@ -436,6 +436,29 @@ public struct Executor: Sendable {
             result[g] = f
         }
         return result
+    }
+
+    /// The plan's rows that can hold the entries of `wanted` groups: with a period among the keys,
+    /// only those in the groups' periods (a few doubtful groups of a big grouping are worked out
+    /// exactly without reading every row); nil for all the plan's rows.
+    func rowsHolding(_ wanted: Set<Int>, _ plan: Plan, keys: [GroupKey], scan: Scan) -> DenseRows? {
+        guard !wanted.contains(0), let k = keys.firstIndex(where: \.isPeriod), let unit = keys[k].periodUnit else { return nil }
+        let spans = wanted.map { g -> Range<Int> in
+            let p = Period(unit: unit, code: Int32(bitPattern: scan.groups.key(g)[k]))
+            return store.firstRow(onOrAfter: p.days.first)..<store.firstRow(onOrAfter: p.days.last.advanced(by: 1))
+        }.sorted { $0.lowerBound < $1.lowerBound }
+        let inSpan = { (row: Int) in spans.contains { $0.contains(row) } }
+        if plan.index != nil, case .list(let listed) = planRows(plan) { return .list(listed.filter(inSpan)) }
+        // The spans joined where they meet (groups of one period share theirs).
+        var joined: [Range<Int>] = []
+        for span in spans {
+            if let last = joined.last, span.lowerBound <= last.upperBound {
+                joined[joined.count - 1] = last.lowerBound..<max(last.upperBound, span.upperBound)
+            } else {
+                joined.append(span)
+            }
+        }
+        return .list(joined.flatMap { Array($0.clamped(to: plan.rows)) })
     }
 
     // MARK: Rows
