@@ -21,6 +21,7 @@ struct SideBySide {
     func run() throws(QueryError) -> ResultSet {
         let ra = try engine.result(of: a.unranked), rb = try engine.result(of: b.unranked)
         let keys = a.groupBy
+        if let paired = try keyedInKeyOrder(ra, rb) { return paired }
         // Every group of either side, A's first, and B's value of each (by the group's id).
         var groups: [GroupValue] = []
         var valueB: [Cell] = []
@@ -77,14 +78,45 @@ struct SideBySide {
                 out.totals.append(labels + [va, vb] + (try SideBySide.change(va, vb)))
             }
         } else {
-            // Matched by their currency (in native), not their label: each side says for itself
-            // whether its total took an entry in several rows once.
-            let totalsB = Dictionary(rb.totals.map { ($0.dropLast().currency, $0.last ?? .empty) }, uniquingKeysWith: { x, _ in x })
-            for total in ra.totals {
-                let labels = Array(total.dropLast())
-                let va = total.last ?? .empty, vb = totalsB[labels.currency].or(a.aggregate.emptyValue(in: a.target ?? labels.currency))
-                out.totals.append(labels + [va, vb] + (try SideBySide.change(va, vb)))
-            }
+            out.totals = try SideBySide.totals(ra, rb, a)
+        }
+        return out
+    }
+
+    /// Both sides' rows held as columns (`KeyedRows`) with the same groups in the same order (a
+    /// valuation or rates compared, nearly always), shown in key order and all of them: the
+    /// comparison's rows are theirs, held as columns too, each with A's value, B's, and the
+    /// change; nil otherwise (`run` pairs them by their cells).
+    private func keyedInKeyOrder(_ ra: ResultSet, _ rb: ResultSet) throws(QueryError) -> ResultSet? {
+        guard a.order == nil, a.top == nil, !a.groupBy.isEmpty, let x = ra.keyed, let y = rb.keyed, x.width == 1, y.width == 1,
+              x.index == y.index, x.dictionaries == y.dictionaries else { return nil }
+        var tail: [Cell] = []
+        tail.reserveCapacity(x.count * 4)
+        for r in 0..<x.count {
+            let (va, vb) = (x.tail[r], y.tail[r])
+            tail.append(va)
+            tail.append(vb)
+            tail.append(contentsOf: try SideBySide.change(va, vb))
+        }
+        let kind = ra.columns.last?.kind ?? .money
+        var out = ResultSet(columns: Array(ra.columns.dropLast()) + [Column(names.a, kind), Column(names.b, kind), Column("change", kind), Column("change %", .quantity)],
+                            rows: [], currency: ra.currency, warnings: SideBySide.merged(ra.warnings, rb.warnings),
+                            provenance: ra.provenance, rateNotes: ra.rateNotes)
+        out.keyed = KeyedRows(dictionaries: x.dictionaries, index: x.index, tail: tail, width: 4)
+        guard !(a.groupBy == [.currency] && !a.totalKeys.isEmpty) else { return out }
+        out.totals = try SideBySide.totals(ra, rb, a)
+        return out
+    }
+
+    /// Each side's total rows side by side, matched by their currency (in native), not their
+    /// label: each side says for itself whether its total took an entry in several rows once.
+    static func totals(_ ra: ResultSet, _ rb: ResultSet, _ a: LogicalPlan) throws(QueryError) -> [[Cell]] {
+        let totalsB = Dictionary(rb.totals.map { ($0.dropLast().currency, $0.last ?? .empty) }, uniquingKeysWith: { x, _ in x })
+        var out: [[Cell]] = []
+        for total in ra.totals {
+            let labels = Array(total.dropLast())
+            let va = total.last ?? .empty, vb = totalsB[labels.currency].or(a.aggregate.emptyValue(in: a.target ?? labels.currency))
+            out.append(labels + [va, vb] + (try SideBySide.change(va, vb)))
         }
         return out
     }
