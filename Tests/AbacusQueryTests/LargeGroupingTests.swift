@@ -180,6 +180,52 @@ import Testing
         }
     }
 
+    /// A crosstab of `min` or `max`: each cell, each row's and column's total and the grand total
+    /// is the extreme of its entries' exact values, rounded once (the totals are taken from the
+    /// cells' values: rounding keeps their order).
+    @Test func aCrosstabsExtremesAreTheExtremesOfTheirEntries() throws {
+        let ledger = try LedgerLoader.load(documents: [("gen.json", LargeGroupingTests.ledger(seed: 7))])
+        let store = ledger.entries
+        let today = Day(year: 2025, month: 12, day: 31)!
+        let currency = try #require(Currency(code: "EUR"))
+        let converter = LargeGroupingTests.converter(ledger, into: currency, .booked)
+        var values: [(category: String, month: String, value: Fraction)] = []
+        for row in 0..<store.count where store.amount[row] < 0 && !store.isTransfer[row] {
+            let v = try ExactAggregationPropertyTests.exactExpense(row, converter, store)
+            values.append((store.categories[Int(store.category[row])], Period(.month, containing: Day(number: store.day[row])).description, v))
+        }
+        for aggregate in ["min", "max"] {
+            func extreme(_ of: [Fraction]) -> String {
+                let e = of.dropFirst().reduce(of.first) { a, b in a.map { aggregate == "max" ? ($0 < b ? b : $0) : (b < $0 ? b : $0) } }
+                return e?.rounded(toScale: currency.minorUnits)?.description ?? "none"
+            }
+            for dense in [true, false] {
+                let session = Session(ledger: ledger, today: today)
+                session.useDenseKernel = dense
+                let r = try session.run("\(aggregate) expenses in EUR by category per month")
+                let months = Array(r.names.dropFirst().prefix { $0 != "Total" })
+                #expect(months.count == 4, "\(r.names)")
+                for row in r.rows {
+                    guard case .text(let category) = row[0] else { Issue.record("\(row)"); continue }
+                    for (i, month) in months.enumerated() {
+                        let cell = values.filter { $0.category == category && $0.month == month }.map(\.value)
+                        guard case .money(let v, _) = row[i + 1] else { #expect(cell.isEmpty); continue }
+                        #expect(v.description == extreme(cell), "\(aggregate) \(category) \(month), dense: \(dense)")
+                    }
+                    guard case .money(let total, _) = row[months.count + 1] else { Issue.record("\(row)"); continue }
+                    #expect(total.description == extreme(values.filter { $0.category == category }.map(\.value)), "\(aggregate) \(category), dense: \(dense)")
+                }
+                let totals = try #require(r.totals.first)
+                for (i, month) in months.enumerated() {
+                    guard case .money(let v, _) = totals[i + 1] else { Issue.record("\(month): \(totals[i + 1])"); continue }
+                    #expect(v.description == extreme(values.filter { $0.month == month }.map(\.value)), "\(aggregate) \(month), dense: \(dense)")
+                }
+                guard case .money(let whole, _) = totals[months.count + 1] else { Issue.record("no grand total"); continue }
+                #expect(whole.description == extreme(values.map(\.value)), "\(aggregate), dense: \(dense)")
+            }
+        }
+    }
+
     /// `by top category` in the dense kernel reads each category's root from a table
     /// (`DenseKey.mapped`): over a tree two levels deep, a root without entries of its own and
     /// categories outside the tree, it must group as the general path does, alone, in a product

@@ -49,7 +49,8 @@ public struct Executor: Sendable {
     /// and value) and a function that merges any of them, exactly, into one value (their sum
     /// or count, their average, their extreme; nil `in native`). A crosstab rolls its cells
     /// up into row and column totals with it (Result/Crosstab.swift).
-    typealias RollUp = ([GroupValue], _ merge: ([Int]) throws(QueryError) -> Cell?) throws(QueryError) -> Void
+    /// The groups come with their codes and no key cells: `KeyValues` gives the value each code stands for.
+    typealias RollUp = ([GroupValue], KeyValues, _ merge: ([Int]) throws(QueryError) -> Cell?) throws(QueryError) -> Void
 
     public func run(_ plan: Plan) throws(QueryError) -> ResultSet {
         try run(plan, rollUp: nil)
@@ -117,25 +118,31 @@ public struct Executor: Sendable {
         var values = KeyValues(keys: keys, names: keyNames(keys))
         values.nameRanks = keys.map(nameRanks)
         let entries = scan.acc.counts
+        // Each group's value as shown, by its id: the extreme of several groups is the extreme of
+        // their values (rounding keeps the order), not worked out again.
+        var shown = [Cell](repeating: .empty, count: scan.groups.count)
         for g in 1..<scan.groups.count {
             let codes = scan.groups.key(g)
-            groups.append(GroupValue(id: g, key: rollUp == nil ? [] : values.names.values(codes, keys), value: try cell(g), entries: entries[g], codes: codes))
+            shown[g] = try cell(g)
+            groups.append(GroupValue(id: g, key: [], value: shown[g], entries: entries[g], codes: codes))
         }
         if let rollUp {
-            try rollUp(groups) { ids throws(QueryError) in try self.shownValue(ids, scan, plan, converter: converter, exact: &exact, keys: keys) }
+            try rollUp(groups, values) { ids throws(QueryError) in try self.shownValue(ids, scan, plan, converter: converter, exact: &exact, keys: keys, known: shown) }
         }
         var shaper = ResultShaper(plan: plan, home: ledger.defaultCurrency, isCancelled: isCancelled, whole: { () throws(QueryError) in try cell(0) }, subtotal: { ids throws(QueryError) in
-            try self.shownValue(ids, scan, plan, converter: converter, exact: &exact, keys: keys)
+            try self.shownValue(ids, scan, plan, converter: converter, exact: &exact, keys: keys, known: shown)
         }, currencyTotal: { ids, c, shownAll throws(QueryError) in
-            try self.nativeTotal(ids, scan, plan, currency: c, keys: keys, shownAll: shownAll)
+            try self.nativeTotal(ids, scan, plan, currency: c, keys: keys, shownAll: shownAll, known: shown)
         })
-        if rollUp == nil { shaper.keyValues = values }
+        shaper.keyValues = values
         try shaper.shape(consume groups, into: &result)
         return result
     }
 
     /// The total of the groups shown after `top N`: their sum (or count), or the extreme among them.
-    func shownValue(_ groups: [Int], _ scan: Scan, _ plan: Plan, converter: RowConverter?, exact: inout [Int: Fraction], keys: [GroupKey]) throws(QueryError) -> Cell? {
+    /// `known`: the groups' values as shown, by id, where they are known already.
+    func shownValue(_ groups: [Int], _ scan: Scan, _ plan: Plan, converter: RowConverter?, exact: inout [Int: Fraction], keys: [GroupKey],
+                    known: [Cell] = []) throws(QueryError) -> Cell? {
         guard let target = plan.target ?? (plan.aggregate == .count ? ledger.defaultCurrency : nil) else { return nil }
         switch plan.aggregate {
         case .count:
@@ -163,7 +170,11 @@ public struct Executor: Sendable {
         case .min, .max:
             var values: [ExactDecimal] = []
             for g in groups {
-                if let v = try scan.value(g, plan.aggregate, converter: converter, exact: exact[g], scale: target.minorUnits) { values.append(v) }
+                if g < known.count, case .money(let v, let c) = known[g], c == target {
+                    values.append(v)
+                } else if let v = try scan.value(g, plan.aggregate, converter: converter, exact: exact[g], scale: target.minorUnits) {
+                    values.append(v)
+                }
             }
             guard let v = plan.aggregate == .max ? values.max() : values.min() else { return nil }
             return .money(v, target)
@@ -174,7 +185,7 @@ public struct Executor: Sendable {
 
     /// An `in native` total for one currency: over the groups of that currency (each entry
     /// once when tags repeat entries across groups, by running the statement without its other keys).
-    func nativeTotal(_ groups: [Int], _ scan: Scan, _ plan: Plan, currency c: Currency, keys: [GroupKey], shownAll: Bool) throws(QueryError) -> Cell? {
+    func nativeTotal(_ groups: [Int], _ scan: Scan, _ plan: Plan, currency c: Currency, keys: [GroupKey], shownAll: Bool, known: [Cell] = []) throws(QueryError) -> Cell? {
         if keys.contains(.tag) && shownAll {
             var byCurrency = plan
             byCurrency.groupBy = [.currency]
@@ -186,7 +197,7 @@ public struct Executor: Sendable {
         var exact: [Int: Fraction] = [:]
         var native = plan
         native.target = c
-        return try shownValue(groups, scan, native, converter: nil, exact: &exact, keys: keys)
+        return try shownValue(groups, scan, native, converter: nil, exact: &exact, keys: keys, known: known)
     }
 
     // MARK: The scan

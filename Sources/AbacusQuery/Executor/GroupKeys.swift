@@ -7,7 +7,7 @@ import AbacusCore
 /// The codes of a row's group keys: one lane per key (at most four keys and the
 /// `currency` that `in native` adds), found in `Grouper`'s own table by a 64-bit mix of
 /// its lanes: one lookup per row of a multi-key grouping is the hot spot.
-struct GroupCodes: Equatable {
+struct GroupCodes: Hashable {
     private var lanes = SIMD8<UInt32>.zero
 
     static let zero = GroupCodes()
@@ -27,6 +27,8 @@ struct GroupCodes: Equatable {
 
     @inline(__always)
     static func == (a: GroupCodes, b: GroupCodes) -> Bool { a.lanes == b.lanes }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(mixed) }
 
     /// A 64-bit mix of the lanes for `Grouper`'s own table: no two groups of one statement are
     /// told apart by it alone (equal mixes are compared lane by lane), it only spreads them.

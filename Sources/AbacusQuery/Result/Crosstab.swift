@@ -104,15 +104,16 @@ struct Crosstab {
         var out = ResultSet(columns: header(Array(rows.columns.dropLast()), columns), rows: [], currency: cells.currency,
                             warnings: cells.warnings, provenance: cells.provenance, rateNotes: cells.rateNotes)
         for row in rows.rows {
-            let key = Array(row.prefix(keyCount))
-            out.rows.append(line(key, table[key, default: [:]], columns, total: row.last.or(.empty), currency: plan.target ?? key.currency))
+            let key = Array(row.prefix(keyCount)), values = table[key, default: [:]]
+            out.rows.append(line(key, columns.map { values[$0] }, total: row.last.or(.empty), currency: plan.target ?? key.currency))
         }
         for total in rows.totals {
             let labels = Array(total.prefix(keyCount))
             let totalKey = plan.totalKeys.isEmpty ? [] : labels.filter { $0.currencyValue != nil }
             let currency = plan.target ?? totalKey.first?.currencyValue
             let whole = cut ? grand[totalKey].or(plan.aggregate.emptyValue(in: currency)) : total.last.or(.empty)
-            out.totals.append(line(labels, totalsTable[totalKey, default: [:]], columns, total: whole, currency: currency))
+            let values = totalsTable[totalKey, default: [:]]
+            out.totals.append(line(labels, columns.map { values[$0] }, total: whole, currency: currency))
         }
         return out
     }
@@ -129,13 +130,13 @@ struct Crosstab {
         return out
     }
 
-    /// A row (or the total row): its labels, a cell per column (0 or empty where it has none),
-    /// its total and its average.
-    func line(_ labels: [Cell], _ values: [Cell: Cell], _ columns: [Cell], total: Cell, currency: Currency?) -> [Cell] {
+    /// A row (or the total row): its labels, a cell per column (0 or empty where it has none:
+    /// `values` holds the row's value of each column, in the columns' order), its total and its average.
+    func line(_ labels: [Cell], _ values: [Cell?], total: Cell, currency: Currency?) -> [Cell] {
         let empty = plan.aggregate.emptyValue(in: currency)
-        var out = labels + columns.map { values[$0].or(empty) }
+        var out = labels + values.map { $0 ?? empty }
         out.append(total)
-        if averaged { out.append(Crosstab.average(total, over: columns.count)) }
+        if averaged { out.append(Crosstab.average(total, over: values.count)) }
         return out
     }
 
@@ -144,28 +145,46 @@ struct Crosstab {
     func rolledUp() throws(QueryError) -> ResultSet {
         let keyCount = plan.groupBy.count
         var out: ResultSet?
-        let cells = try engine.executor().run(engine.physical(cellsPlan)) { groups, merge throws(QueryError) in
-            // The cells' groups by row (in first-seen order) and by column.
-            var rowOf: [[Cell]: Int] = [:]
+        let cells = try engine.executor().run(engine.physical(cellsPlan)) { groups, values, merge throws(QueryError) in
+            // The cells' groups by row (in first-seen order) and by column, told apart by their keys'
+            // codes; each row's and column's values made once.
+            var rowOf: [GroupCodes: Int] = [:], columnOf: [UInt32: Int] = [:]
             var rowKeys: [[Cell]] = [], rowIds: [[Int]] = [], rowEntries: [Int] = []
-            var table: [[Cell]: [Cell: Cell]] = [:]
-            var seen = Set<Cell>()
-            var columnOf: [Int: Cell] = [:]
+            var columnCells: [Cell] = [], columnIds: [[Int]] = []
+            var placed: [(row: Int, column: Int, value: Cell)] = []
+            placed.reserveCapacity(groups.count)
             for g in groups {
-                let key = Array(g.key.prefix(keyCount)), column = g.key[keyCount]
+                guard let codes = g.codes else { continue }
+                var rowCodes = codes
+                rowCodes[keyCount] = 0
                 let r: Int
-                if let known = rowOf[key] { r = known } else {
+                if let known = rowOf[rowCodes] { r = known } else {
                     r = rowKeys.count
-                    rowOf[key] = r
-                    rowKeys.append(key); rowIds.append([]); rowEntries.append(0)
+                    rowOf[rowCodes] = r
+                    rowKeys.append((0..<keyCount).map { values.cell($0, codes[$0]) }); rowIds.append([]); rowEntries.append(0)
+                }
+                let c: Int
+                if let known = columnOf[codes[keyCount]] { c = known } else {
+                    c = columnCells.count
+                    columnOf[codes[keyCount]] = c
+                    columnCells.append(values.cell(keyCount, codes[keyCount])); columnIds.append([])
                 }
                 rowIds[r].append(g.id)
                 rowEntries[r] += g.entries
-                table[key, default: [:]][column] = g.value
-                columnOf[g.id] = column
-                seen.insert(column)
+                placed.append((r, c, g.value))
             }
-            let columns = try columnValues(seen)
+            let columns = try columnValues(Set(columnCells))
+            // Each column met, at its place among the columns shown.
+            var place = [Int](repeating: -1, count: columnCells.count)
+            let placeOf = Dictionary(columns.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+            for (c, cell) in columnCells.enumerated() { place[c] = placeOf[cell] ?? -1 }
+            var table = [[Cell?]](repeating: Array(repeating: nil, count: columns.count), count: rowKeys.count)
+            // Each group's column by its id (the executor numbers groups from 1).
+            var columnOfGroup = [Int](repeating: -1, count: (groups.map(\.id).max() ?? 0) + 1)
+            for (g, p) in zip(groups, placed) {
+                if place[p.column] >= 0 { table[p.row][place[p.column]] = p.value }
+                columnOfGroup[g.id] = p.column
+            }
             var rows: [GroupValue] = []
             for (r, key) in rowKeys.enumerated() {
                 rows.append(GroupValue(id: r, key: key, value: try merge(rowIds[r]) ?? .empty, entries: rowEntries[r]))
@@ -178,17 +197,20 @@ struct Crosstab {
             var result = ResultSet(columns: header(plan.groupBy.map { Column($0.rawValue, .key($0)) }, columns), rows: [])
             let empty = plan.aggregate.emptyValue(in: plan.target)
             for row in rows {
-                result.rows.append(line(row.key, table[row.key, default: [:]], columns, total: row.value, currency: plan.target))
+                let values = row.id < table.count ? table[row.id] : Array(repeating: nil, count: columns.count)
+                result.rows.append(line(row.key, values, total: row.value, currency: plan.target))
             }
             if keyCount > 0 {
                 let shown = rows.flatMap { rowIds[$0.id] }
-                var byColumn: [Cell: [Int]] = [:]
-                for id in shown { if let c = columnOf[id] { byColumn[c, default: []].append(id) } }
+                var byColumn = [[Int]](repeating: [], count: columns.count)
+                for id in shown where id < columnOfGroup.count && columnOfGroup[id] >= 0 && place[columnOfGroup[id]] >= 0 {
+                    byColumn[place[columnOfGroup[id]]].append(id)
+                }
                 let label: TotalLabel = plan.aggregate.adds ? (cut ? .totalOfTop(plan.top ?? 0) : .total) : (cut ? .overallOfTop(plan.top ?? 0) : .overall)
-                var totals: [Cell: Cell] = [:]
-                for c in columns { if let ids = byColumn[c], let v = try merge(ids) { totals[c] = v } }
+                var totals: [Cell?] = []
+                for ids in byColumn { totals.append(ids.isEmpty ? nil : try merge(ids)) }
                 let labels = [Cell.total(label)] + Array(repeating: Cell.empty, count: keyCount - 1)
-                result.totals = [line(labels, totals, columns, total: try merge(shown) ?? empty, currency: plan.target)]
+                result.totals = [line(labels, totals, total: try merge(shown) ?? empty, currency: plan.target)]
             }
             out = result
         }
