@@ -83,29 +83,66 @@ struct SideBySide {
         return out
     }
 
-    /// Both sides' rows held as columns (`KeyedRows`) with the same groups in the same order (a
-    /// valuation or rates compared, nearly always), shown in key order and all of them: the
-    /// comparison's rows are theirs, held as columns too, each with A's value, B's, and the
-    /// change; nil otherwise (`run` pairs them by their cells).
+    /// Both sides' rows held as columns (`KeyedRows`), shown in key order and all of them: the
+    /// comparison's rows are held as columns too, each with A's value, B's, and the change. The
+    /// same groups in the same order (a valuation or rates compared, nearly always) are paired row
+    /// by row; otherwise (periods compared) each key's values of both sides are put in one order
+    /// and the two sides' rows, each in key order already, merged by them. Nil for other results
+    /// (`run` pairs them by their cells).
     private func keyedInKeyOrder(_ ra: ResultSet, _ rb: ResultSet) throws(QueryError) -> ResultSet? {
         guard a.order == nil, a.top == nil, !a.groupBy.isEmpty, let x = ra.keyed, let y = rb.keyed, x.width == 1, y.width == 1,
-              x.index == y.index, x.dictionaries == y.dictionaries else { return nil }
+              x.keyCount == y.keyCount else { return nil }
+        let keys = x.keyCount
+        let dictionaries: [[Cell]], index: [UInt32]
         var tail: [Cell] = []
-        tail.reserveCapacity(x.count * 4)
-        for r in 0..<x.count {
-            let (va, vb) = (x.tail[r], y.tail[r])
+        tail.reserveCapacity((x.count + y.count) * 4)
+        func add(_ va: Cell, _ vb: Cell) throws(QueryError) {
             tail.append(va)
             tail.append(vb)
             tail.append(contentsOf: try SideBySide.change(va, vb))
         }
+        if x.index == y.index, x.dictionaries == y.dictionaries {
+            for r in 0..<x.count { try add(x.tail[r], y.tail[r]) }
+            (dictionaries, index) = (x.dictionaries, x.index)
+        } else {
+            // Each key's values of both sides in one order (a value no row names is `.empty`).
+            var merged: [[Cell]] = [], fromX: [[UInt32]] = [], fromY: [[UInt32]] = []
+            for k in 0..<keys {
+                let values = Set((x.dictionaries[k] + y.dictionaries[k]).filter { $0 != .empty })
+                let sorted = values.map { (ResultShaper.SortKey($0), $0) }.sorted { $0.0 < $1.0 }.map(\.1)
+                let at = Dictionary(uniqueKeysWithValues: sorted.enumerated().map { ($1, UInt32($0)) })
+                merged.append(sorted)
+                fromX.append(x.dictionaries[k].map { at[$0] ?? 0 })
+                fromY.append(y.dictionaries[k].map { at[$0] ?? 0 })
+            }
+            let currencyKey = a.target == nil ? a.groupBy.firstIndex(of: .currency) : nil
+            var out: [UInt32] = []
+            out.reserveCapacity((x.count + y.count) * keys)
+            var (i, j) = (0, 0)
+            while i < x.count || j < y.count {
+                // -1, 0 or 1: row i of A against row j of B, key by key (a side run out comes last).
+                var order = i == x.count ? 1 : (j == y.count ? -1 : 0)
+                for k in 0..<keys where order == 0 {
+                    let p = fromX[k][Int(x.index[i * keys + k])], q = fromY[k][Int(y.index[j * keys + k])]
+                    order = p < q ? -1 : (p > q ? 1 : 0)
+                }
+                let row = order <= 0 ? (0..<keys).map { fromX[$0][Int(x.index[i * keys + $0])] } : (0..<keys).map { fromY[$0][Int(y.index[j * keys + $0])] }
+                out += row
+                let empty = a.aggregate.emptyValue(in: a.target ?? currencyKey.flatMap { merged[$0][Int(row[$0])].currencyValue })
+                try add(order <= 0 ? x.tail[i] : empty, order >= 0 ? y.tail[j] : empty)
+                if order <= 0 { i += 1 }
+                if order >= 0 { j += 1 }
+            }
+            (dictionaries, index) = (merged, out)
+        }
         let kind = ra.columns.last?.kind ?? .money
-        var out = ResultSet(columns: Array(ra.columns.dropLast()) + [Column(names.a, kind), Column(names.b, kind), Column("change", kind), Column("change %", .quantity)],
-                            rows: [], currency: ra.currency, warnings: SideBySide.merged(ra.warnings, rb.warnings),
-                            provenance: ra.provenance, rateNotes: ra.rateNotes)
-        out.keyed = KeyedRows(dictionaries: x.dictionaries, index: x.index, tail: tail, width: 4)
-        guard !(a.groupBy == [.currency] && !a.totalKeys.isEmpty) else { return out }
-        out.totals = try SideBySide.totals(ra, rb, a)
-        return out
+        var result = ResultSet(columns: Array(ra.columns.dropLast()) + [Column(names.a, kind), Column(names.b, kind), Column("change", kind), Column("change %", .quantity)],
+                               rows: [], currency: ra.currency, warnings: SideBySide.merged(ra.warnings, rb.warnings),
+                               provenance: ra.provenance, rateNotes: ra.rateNotes)
+        result.keyed = KeyedRows(dictionaries: dictionaries, index: index, tail: tail, width: 4)
+        guard !(a.groupBy == [.currency] && !a.totalKeys.isEmpty) else { return result }
+        result.totals = try SideBySide.totals(ra, rb, a)
+        return result
     }
 
     /// Each side's total rows side by side, matched by their currency (in native), not their
