@@ -79,9 +79,16 @@ public struct Int256: Comparable, Sendable {
     }
 
     /// The value times 10^k, or nil past 255 bits.
+    @inlinable
     public func timesPowerOfTen(_ k: Int) -> Int256? {
-        // Nearly always a value of 64 bits times at most 10^38: two 64-bit multiplications.
+        // Nearly always a value of 64 bits times at most 10^38: two 64-bit multiplications, inline.
         if k <= 38, let small = int128, let v = Int64(exactly: small) { return Int256(Int128(v), times: pow10[k]) }
+        return timesPowerOfTenStepwise(k)
+    }
+
+    /// `timesPowerOfTen` of a value past 64 bits, or of a power past 10^38.
+    @usableFromInline
+    func timesPowerOfTenStepwise(_ k: Int) -> Int256? {
         var v = self
         var k = k
         while k > 0 {

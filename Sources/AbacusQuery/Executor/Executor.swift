@@ -118,13 +118,14 @@ public struct Executor: Sendable {
         var values = KeyValues(keys: keys, names: keyNames(keys))
         values.nameRanks = keys.map(nameRanks)
         let entries = scan.acc.counts
-        // Each group's value as shown, by its id: the extreme of several groups is the extreme of
-        // their values (rounding keeps the order), not worked out again.
-        var shown = [Cell](repeating: .empty, count: scan.groups.count)
+        // Min and max: each group's value as shown, by its id, kept: the extreme of several groups
+        // is the extreme of their values (rounding keeps the order), not worked out again.
+        let extremes = plan.aggregate == .min || plan.aggregate == .max
+        var shown = [Cell](repeating: .empty, count: extremes ? scan.groups.count : 0)
         for g in 1..<scan.groups.count {
-            let codes = scan.groups.key(g)
-            shown[g] = try cell(g)
-            groups.append(GroupValue(id: g, key: [], value: shown[g], entries: entries[g], codes: codes))
+            let value = try cell(g)
+            if extremes { shown[g] = value }
+            groups.append(GroupValue(id: g, key: [], value: value, entries: entries[g], codes: scan.groups.key(g)))
         }
         if let rollUp {
             try rollUp(groups, values) { ids throws(QueryError) in try self.shownValue(ids, scan, plan, converter: converter, exact: &exact, keys: keys, known: shown) }
