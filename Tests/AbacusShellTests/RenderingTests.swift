@@ -210,6 +210,10 @@ import Testing
         a.keyed = keyed
         let b = ResultSet(columns: a.columns, rows: keyed.cells)
         #expect(a.rowCount == n && b.rows == a.rows)
+        // Rows no longer held as columns are the same rows as arrays of cells.
+        var c = a
+        c.keyed = nil
+        #expect(c.keyed == nil && c.rows == a.rows)
         for format in OutputFormat.allCases {
             let renderer = Renderer(format: format, money: MoneyFormat())
             #expect(renderer.render(a) == renderer.render(b), "\(format)")

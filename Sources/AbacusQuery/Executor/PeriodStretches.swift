@@ -3,11 +3,11 @@
 // Rows come in day order, so a stretch of rows in one period adds only to the groups of that
 // period: their place is found once for the stretch, and a row's group is its other keys'
 // index within the period, as with keys without a period: with one other key read as the row
-// is (`InnerIndex`: no pass ahead writing every row's group), with several worked out ahead. A product of many groups (four keys: 94,000
-// of which 13,000 occur) keeps one period's groups at a time (`PeriodBlocks`): each period's
-// groups that met rows are kept, in product order, when its stretch ends, and the block is
-// cleared for the next, so the accumulators a scan touches stay in the cache and only the
-// groups that occur are ever laid out.
+// is (`InnerIndex`: no pass ahead writing every row's group), with several worked out ahead.
+// A product of many groups (four keys: 94,000 of which 13,000 occur) keeps one period's groups
+// at a time (`PeriodBlocks`): each period's groups that met rows are kept, in product order,
+// when its stretch ends, and the block is cleared for the next, so the accumulators a scan
+// touches stay in the cache and only the groups that occur are ever laid out.
 
 import AbacusCore
 
@@ -110,9 +110,20 @@ extension Executor {
         /// `tallies` (the threads' blocks, merged); and the product group of each of its groups.
         static func merged(_ parts: [PeriodBlocks], tallies: DensePartial, slots s: Int, extremes keeps: Bool) -> (DensePartial, products: [Int32]) {
             // Each part's groups are in product order (periods come in order, and each period's
-            // groups are kept in order); the parts' may overlap in one period.
+            // groups are kept in order); the parts' may overlap in one period: merged in order.
             var unique: [Int32] = []
-            for p in parts.flatMap(\.products).sorted() where unique.last != p { unique.append(p) }
+            for part in parts {
+                var merged: [Int32] = []
+                merged.reserveCapacity(unique.count + part.products.count)
+                var i = 0
+                for p in part.products {
+                    while i < unique.count && unique[i] < p { merged.append(unique[i]); i += 1 }
+                    if i < unique.count && unique[i] == p { i += 1 }
+                    merged.append(p)
+                }
+                merged.append(contentsOf: unique[i...])
+                unique = merged
+            }
             let total = DensePartial(groups: unique.count, slots: s, rates: tallies.perRate.count, extremes: keeps, tally: tallies.tally, filterTally: tallies.filterTally)
             total.takeTallies(of: tallies)
             for part in parts {

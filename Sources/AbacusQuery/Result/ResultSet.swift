@@ -124,10 +124,11 @@ public struct ResultSet: Sendable {
             yield &cells
         }
     }
-    /// The rows held as columns (a grouping's, `ResultShaper`), nil when they are arrays of cells.
+    /// The rows held as columns (a grouping's, `ResultShaper`), nil when they are arrays of cells
+    /// (set to nil, rows held as columns become arrays of cells).
     public var keyed: KeyedRows? {
         get { if case .keyed(let k) = body { return k } else { return nil } }
-        set { body = newValue.map(Body.keyed) ?? .cells([]) }
+        set { body = newValue.map(Body.keyed) ?? .cells(rows) }
     }
     /// How many rows, without making them into arrays.
     public var rowCount: Int {
