@@ -624,14 +624,29 @@ extension Executor {
             codeAt.append(codes.count)
         }
         let counts = total.counts
-        for dense in 1..<(total.groups + 1) where counts[dense] > 0 {
-            var k = GroupCodes.zero
-            // A compacted group's product group is kept; the others are their product group.
-            let product = products.isEmpty ? dense : Int(products[dense - 1])
-            for i in parts.indices { k[i] = codes[codeAt[i] + (product - 1) / strides[i] % sizes[i]] }
-            // Each key is new: its group is the next number.
-            groups.appendNew(k)
-            denseOf.append(dense)
+        // Each key's index in the group's product group: worked out by division for a compacted
+        // group (its product group is kept), else counted up with the groups (the product's digits,
+        // the key of stride 1 turning fastest).
+        let byStride = parts.indices.sorted { strides[$0] < strides[$1] }
+        var digit = [Int](repeating: 0, count: parts.count)
+        for dense in 1..<(total.groups + 1) {
+            if counts[dense] > 0 {
+                var k = GroupCodes.zero
+                if products.isEmpty {
+                    for i in parts.indices { k[i] = codes[codeAt[i] + digit[i]] }
+                } else {
+                    let product = Int(products[dense - 1])
+                    for i in parts.indices { k[i] = codes[codeAt[i] + (product - 1) / strides[i] % sizes[i]] }
+                }
+                // Each key is new: its group is the next number.
+                groups.appendNew(k)
+                denseOf.append(dense)
+            }
+            for i in byStride {
+                digit[i] += 1
+                if digit[i] < sizes[i] { break }
+                digit[i] = 0
+            }
         }
         // The sums stay where the scan left them (no copy of groups × slots accumulators).
         acc.adopt(total, groups: denseOf)
