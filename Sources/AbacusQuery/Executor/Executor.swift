@@ -459,8 +459,6 @@ public struct Executor: Sendable {
             let p = Period(unit: unit, code: Int32(bitPattern: scan.groups.key(g)[k]))
             return store.firstRow(onOrAfter: p.days.first)..<store.firstRow(onOrAfter: p.days.last.advanced(by: 1))
         }.sorted { $0.lowerBound < $1.lowerBound }
-        let inSpan = { (row: Int) in spans.contains { $0.contains(row) } }
-        if plan.index != nil, case .list(let listed) = planRows(plan) { return .list(listed.filter(inSpan)) }
         // The spans joined where they meet (groups of one period share theirs).
         var joined: [Range<Int>] = []
         for span in spans {
@@ -470,6 +468,7 @@ public struct Executor: Sendable {
                 joined.append(span)
             }
         }
+        if plan.index != nil, case .list(let listed) = planRows(plan) { return .list(listed.filter { row in joined.contains { $0.contains(row) } }) }
         return .list(joined.flatMap { Array($0.clamped(to: plan.rows)) })
     }
 

@@ -80,9 +80,10 @@ extension Executor {
             case .tag: size = names.tags.count + 1
             case .currency, .day, .week, .month, .quarter, .year: size = 0
             }
-            let sorted = (0..<size).map { (code: $0, sort: ResultShaper.SortKey(names.value(key, UInt32($0)))) }.sorted { $0.sort < $1.sort }
             var ranks = [Int32](repeating: 0, count: size)
-            for (r, entry) in sorted.enumerated() { ranks[entry.code] = Int32(r) }
+            for (code, r) in ResultShaper.rankedCodes((0..<size).map { (UInt32($0), ResultShaper.SortKey(names.value(key, UInt32($0)))) }) {
+                ranks[Int(code)] = Int32(r)
+            }
             return ranks
         }
     }
@@ -91,15 +92,6 @@ extension Executor {
 /// The names behind the codes of a statement's group keys (`Executor.keyNames`).
 struct KeyNames {
     let categories: [String], books: [String], parties: [String], payments: [String], tags: [String]
-
-    /// The typed values of a group's keys.
-    func values(_ key: GroupCodes, _ keys: [GroupKey]) -> [Cell] {
-        // Room for the value too: a result's row is the keys' cells and the value.
-        var cells: [Cell] = []
-        cells.reserveCapacity(keys.count + 1)
-        for (i, k) in keys.enumerated() { cells.append(value(k, key[i])) }
-        return cells
-    }
 
     /// The value a key's code stands for.
     func value(_ k: GroupKey, _ c: UInt32) -> Cell {

@@ -150,9 +150,11 @@ struct Crosstab {
             // codes; each row's and column's values made once.
             var rowOf: [GroupCodes: Int] = [:], columnOf: [UInt32: Int] = [:]
             var rowKeys: [[Cell]] = [], rowIds: [[Int]] = [], rowEntries: [Int] = []
-            var columnCells: [Cell] = [], columnIds: [[Int]] = []
+            var columnCells: [Cell] = []
             var placed: [(row: Int, column: Int, value: Cell)] = []
             placed.reserveCapacity(groups.count)
+            // Each group's column by its id (the executor numbers groups from 1).
+            var columnOfGroup = [Int](repeating: -1, count: (groups.map(\.id).max() ?? 0) + 1)
             for g in groups {
                 guard let codes = g.codes else { continue }
                 var rowCodes = codes
@@ -167,10 +169,11 @@ struct Crosstab {
                 if let known = columnOf[codes[keyCount]] { c = known } else {
                     c = columnCells.count
                     columnOf[codes[keyCount]] = c
-                    columnCells.append(values.cell(keyCount, codes[keyCount])); columnIds.append([])
+                    columnCells.append(values.cell(keyCount, codes[keyCount]))
                 }
                 rowIds[r].append(g.id)
                 rowEntries[r] += g.entries
+                columnOfGroup[g.id] = c
                 placed.append((r, c, g.value))
             }
             let columns = try columnValues(Set(columnCells))
@@ -179,12 +182,7 @@ struct Crosstab {
             let placeOf = Dictionary(columns.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
             for (c, cell) in columnCells.enumerated() { place[c] = placeOf[cell] ?? -1 }
             var table = [[Cell?]](repeating: Array(repeating: nil, count: columns.count), count: rowKeys.count)
-            // Each group's column by its id (the executor numbers groups from 1).
-            var columnOfGroup = [Int](repeating: -1, count: (groups.map(\.id).max() ?? 0) + 1)
-            for (g, p) in zip(groups, placed) {
-                if place[p.column] >= 0 { table[p.row][place[p.column]] = p.value }
-                columnOfGroup[g.id] = p.column
-            }
+            for p in placed where place[p.column] >= 0 { table[p.row][place[p.column]] = p.value }
             var rows: [GroupValue] = []
             for (r, key) in rowKeys.enumerated() {
                 rows.append(GroupValue(id: r, key: key, value: try merge(rowIds[r]) ?? .empty, entries: rowEntries[r]))

@@ -55,18 +55,6 @@ public struct KeyedRows: Sendable {
         }
     }
 
-    /// The same rows with more cells after the keys: `extra[r]` appended to row r's tail.
-    func appending(_ extra: [[Cell]]) -> KeyedRows {
-        guard let more = extra.first?.count, more > 0 else { return self }
-        var t: [Cell] = []
-        t.reserveCapacity(count * (width + more))
-        for r in 0..<count {
-            t.append(contentsOf: tail[r * width ..< (r + 1) * width])
-            t.append(contentsOf: extra[r])
-        }
-        return KeyedRows(dictionaries: dictionaries, index: index, tail: t, width: width + more)
-    }
-
     private final class Made: Sendable {
         let rows = Mutex<[[Cell]]?>(nil)
     }

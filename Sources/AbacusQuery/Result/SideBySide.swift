@@ -50,10 +50,7 @@ struct SideBySide {
         let cut = a.top.map { $0 < rows.count } ?? false
         if let top = a.top, cut { rows = Array(rows.prefix(top)) }
 
-        let kind = ra.columns.last?.kind ?? .money
-        var out = ResultSet(columns: Array(ra.columns.dropLast()) + [Column(names.a, kind), Column(names.b, kind), Column("change", kind), Column("change %", .quantity)],
-                            rows: [], currency: ra.currency, warnings: SideBySide.merged(ra.warnings, rb.warnings),
-                            provenance: ra.provenance, rateNotes: ra.rateNotes)
+        var out = emptyResult(ra, rb)
         for g in rows {
             let other = valueB[g.id]
             out.rows.append(g.key + [g.value, other] + (try SideBySide.change(g.value, other)))
@@ -135,14 +132,20 @@ struct SideBySide {
             }
             (dictionaries, index) = (merged, out)
         }
-        let kind = ra.columns.last?.kind ?? .money
-        var result = ResultSet(columns: Array(ra.columns.dropLast()) + [Column(names.a, kind), Column(names.b, kind), Column("change", kind), Column("change %", .quantity)],
-                               rows: [], currency: ra.currency, warnings: SideBySide.merged(ra.warnings, rb.warnings),
-                               provenance: ra.provenance, rateNotes: ra.rateNotes)
+        var result = emptyResult(ra, rb)
         result.keyed = KeyedRows(dictionaries: dictionaries, index: index, tail: tail, width: 4)
         guard !(a.groupBy == [.currency] && !a.totalKeys.isEmpty) else { return result }
         result.totals = try SideBySide.totals(ra, rb, a)
         return result
+    }
+
+    /// The comparison's columns (the keys, A's value, B's, the change) and what it says beside
+    /// its rows, with no rows yet.
+    private func emptyResult(_ ra: ResultSet, _ rb: ResultSet) -> ResultSet {
+        let kind = ra.columns.last?.kind ?? .money
+        return ResultSet(columns: Array(ra.columns.dropLast()) + [Column(names.a, kind), Column(names.b, kind), Column("change", kind), Column("change %", .quantity)],
+                         rows: [], currency: ra.currency, warnings: SideBySide.merged(ra.warnings, rb.warnings),
+                         provenance: ra.provenance, rateNotes: ra.rateNotes)
     }
 
     /// Each side's total rows side by side, matched by their currency (in native), not their

@@ -512,30 +512,11 @@ struct JSONRows: Sendable {
             if let written {
                 out.bytes.removeLast(out.bytes.count - written)
             } else {
+                // Another kind of cell after the keys: the batch's rows as arrays of cells, written as those are.
                 out.bytes.removeLast(out.bytes.count - start)
-                writeSlowly(keyed, r..<end, first: range.lowerBound, after: after, into: &out)
+                write(ArraySlice((r..<end).map(keyed.row)), after: after || r > range.lowerBound, into: &out)
             }
             r = end
-        }
-    }
-
-    /// Rows `range` of `keyed` cell by cell (`JSONBytes.value`): for tails of other kinds of cells.
-    private func writeSlowly(_ keyed: KeyedRows, _ range: Range<Int>, first: Int, after: Bool, into out: inout JSONBytes) {
-        let columns = starts.count - 1, keys = keyed.keyCount, width = keyed.width
-        for r in range {
-            if r > first || after { out.bytes.append(UInt8(ascii: ",")) }
-            out.bytes.append(UInt8(ascii: "{"))
-            for i in 0..<min(keys + width, columns) {
-                if i > 0 { out.bytes.append(UInt8(ascii: ",")) }
-                out.bytes.append(contentsOf: prefixes[starts[i]..<starts[i + 1]])
-                if i < keys {
-                    let v = keyBase[i] + Int(keyed.index[r * keys + i])
-                    out.bytes.append(contentsOf: keyText[keyStarts[v]..<keyStarts[v + 1]])
-                } else {
-                    out.value(keyed.tail[r * width + (i - keys)])
-                }
-            }
-            out.bytes.append(UInt8(ascii: "}"))
         }
     }
 
