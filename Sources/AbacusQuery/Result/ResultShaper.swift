@@ -129,8 +129,8 @@ struct ResultShaper {
         rowsShown.reserveCapacity(shown.count)
         for (i, p) in shown.enumerated() {
             var row: [Cell] = []
-            if values != nil, let codes = groups[p].codes {
-                row = keys.indices.map { values?.cell($0, codes[$0]) ?? .empty }
+            if values != nil, groups[p].codes != nil {
+                row = keys.indices.map { keyCell(p, $0) }
             } else {
                 swap(&row, &groups[p].key)
             }
