@@ -317,6 +317,11 @@ extension Executor {
         let lastDay: UnsafeMutableBufferPointer<Int32>
         /// Min and max: per group and slot, the smallest and largest product and its row.
         let extremes: UnsafeMutableBufferPointer<DenseExtreme>?
+        /// Grouping by tag: what rows add to the groups of their second and later tags, apart from
+        /// `sums`, `errors` and `counts` until group 0 is made from those (`wholeFromGroups`).
+        let laterSums: UnsafeMutableBufferPointer<Int256>
+        let laterErrors: UnsafeMutableBufferPointer<Int128>
+        let laterCounts: UnsafeMutableBufferPointer<Int>
         /// Rows at rates the columns above do not count (booked values, missing rates).
         var tally: ConversionTally
         var filterTally: ConversionTally?
@@ -325,22 +330,22 @@ extension Executor {
         var errorsOverflowed = false
         var failure: QueryError?
 
-        /// Where the scan adds what a row adds to the groups of its second and later tags, after
-        /// the groups (`wholeFromGroups`).
-        var extra: Int { groups + 1 }
-
-        /// A count (`slots` 0) keeps no sums.
-        init(groups: Int, slots: Int, rates: Int, extremes keeps: Bool, tally: ConversionTally, filterTally: ConversionTally?) {
+        /// A count (`slots` 0) keeps no sums; `byTag`, the sums of later tags apart.
+        init(groups: Int, slots: Int, rates: Int, extremes keeps: Bool, byTag: Bool = false, tally: ConversionTally, filterTally: ConversionTally?) {
             self.groups = groups
             self.slots = slots
-            let cells = (groups + 2) * slots
+            let cells = (groups + 1) * slots
             // An empty extreme is all zeros (`DenseExtreme()`), as are zeroed pages.
             extremes = keeps ? DensePartial.zeroed(cells) : nil
             // Zeroed pages from the system (all-zero bits are zero for these integers): nothing
             // is written here, and the pages are touched by the scan's own thread.
             sums = DensePartial.zeroed(cells)
             errors = DensePartial.zeroed(cells)
-            counts = DensePartial.zeroed(groups + 2)
+            counts = DensePartial.zeroed(groups + 1)
+            // Min and max add later tags' products to the extremes themselves (a product met twice is met once).
+            laterSums = DensePartial.zeroed(byTag && !keeps ? cells : 0)
+            laterErrors = DensePartial.zeroed(byTag && !keeps ? cells : 0)
+            laterCounts = DensePartial.zeroed(byTag ? groups + 1 : 0)
             perRate = .allocate(capacity: rates); perRate.initialize(repeating: 0)
             firstDay = .allocate(capacity: rates); firstDay.initialize(repeating: .max)
             lastDay = .allocate(capacity: rates); lastDay.initialize(repeating: .min)
@@ -357,17 +362,18 @@ extension Executor {
 
         deinit {
             free(sums.baseAddress); free(errors.baseAddress); free(counts.baseAddress); free(extremes?.baseAddress)
+            free(laterSums.baseAddress); free(laterErrors.baseAddress); free(laterCounts.baseAddress)
             perRate.deallocate(); firstDay.deallocate(); lastDay.deallocate()
         }
 
         /// Group 0, the whole statement, made from the groups after a scan by keys: the scan adds
         /// each row to one group only (its first, with tags; its other tags' groups get it in
-        /// `extra` too), since one more addition for every row into one place cost more than
-        /// adding up the groups once. Exact: the same integers, added in another order.
+        /// `laterSums`, added to theirs after this), since one more addition for every row into
+        /// one place cost more than adding up the groups once. Exact: the same integers, added
+        /// in another order.
         func wholeFromGroups() {
             guard groups > 0 else { return }
-            let x = extra
-            counts[0] = -counts[x]
+            counts[0] = 0
             for g in 1...groups { counts[0] += counts[g] }
             for k in 0..<slots {
                 var sum = Int256.zero, error: Int128 = 0, errorOverflow = false
@@ -377,11 +383,22 @@ extension Executor {
                     (error, errorOverflow) = (e, errorOverflow || o)
                     if let extremes { extremes[k].merge(extremes[g * slots + k]) }
                 }
-                if let minus = sums[x * slots + k].negated { if sum.add(minus) { overflowed = true } } else { overflowed = true }
-                let (e, o) = error.subtractingReportingOverflow(errors[x * slots + k])
-                (sums[k], errors[k]) = (sum, e)
-                if errorOverflow || o { errorsOverflowed = true }
+                (sums[k], errors[k]) = (sum, error)
+                if errorOverflow { errorsOverflowed = true }
             }
+            // Later tags' groups: now their whole sums (group 0 holds each row once).
+            add(laterSums, laterErrors, laterCounts)
+        }
+
+        /// Adds sums, error sums and counts laid out as this partial's (or none) to its groups.
+        private func add(_ more: UnsafeMutableBufferPointer<Int256>, _ moreErrors: UnsafeMutableBufferPointer<Int128>, _ moreCounts: UnsafeMutableBufferPointer<Int>) {
+            for i in 0..<min(sums.count, more.count) { if sums[i].add(more[i]) { overflowed = true } }
+            for i in 0..<min(errors.count, moreErrors.count) {
+                let (e, x) = errors[i].addingReportingOverflow(moreErrors[i])
+                errors[i] = e
+                if x { errorsOverflowed = true }
+            }
+            for i in 0..<min(counts.count, moreCounts.count) { counts[i] += moreCounts[i] }
         }
 
         /// Takes another partial's tallies of rates and their days, and its flags (not its groups).
@@ -391,13 +408,14 @@ extension Executor {
         }
 
         func merge(_ o: DensePartial) {
-            for i in 0..<sums.count { if sums[i].add(o.sums[i]) { overflowed = true } }
-            for i in 0..<errors.count {
-                let (e, x) = errors[i].addingReportingOverflow(o.errors[i])
-                errors[i] = e
+            add(o.sums, o.errors, o.counts)
+            for i in 0..<min(laterCounts.count, o.laterCounts.count) { laterCounts[i] += o.laterCounts[i] }
+            for i in 0..<min(laterSums.count, o.laterSums.count) { if laterSums[i].add(o.laterSums[i]) { overflowed = true } }
+            for i in 0..<min(laterErrors.count, o.laterErrors.count) {
+                let (e, x) = laterErrors[i].addingReportingOverflow(o.laterErrors[i])
+                laterErrors[i] = e
                 if x { errorsOverflowed = true }
             }
-            for i in 0..<counts.count { counts[i] += o.counts[i] }
             if let mine = extremes, let theirs = o.extremes {
                 for i in 0..<mine.count { mine[i].merge(theirs[i]) }
             }
@@ -552,7 +570,7 @@ extension Executor {
         if case .product = key, groupCount * cellsPerGroup > Executor.productCells { return nil }
         let amounts = plan.filter?.testsAmount == true ? (converter ?? self.converter(plan)) : nil
         let partials = (0..<threads).map { _ in
-            DensePartial(groups: groupCount, slots: counting ? 0 : slots.scales.count, rates: converter?.rates.count ?? 0, extremes: keepsExtremes,
+            DensePartial(groups: groupCount, slots: counting ? 0 : slots.scales.count, rates: converter?.rates.count ?? 0, extremes: keepsExtremes, byTag: key.groupsByTag,
                          tally: converter.map(ConversionTally.init) ?? .none, filterTally: amounts.map(ConversionTally.init))
         }
         let work: @Sendable (Int) -> Void = { k in
@@ -769,7 +787,7 @@ extension Executor {
         let (sums, errors, counts, perRate, firstDay, lastDay) = (p.sums, p.errors, p.counts, p.perRate, p.firstDay, p.lastDay)
 
         let extremes = p.extremes
-        let extra = p.extra
+        let (laterSums, laterErrors, laterCounts) = (p.laterSums, p.laterErrors, p.laterCounts)
 
         /// The stride of the tag key among the groups (0: no tag key).
         let tagStride: Int
@@ -864,9 +882,10 @@ extension Executor {
             let next = Int(tagStart[row]) &+ 1
             return (next..<Swift.max(next, Int(tagStart[row &+ 1])), g &- first &* tagStride, tagStride)
         }
-        /// Adds a product (and, to an inexact slot, its error) to a cell.
+        /// Adds a product (and, to an inexact slot, its error) to a cell of `sums` (or of another layout as theirs).
         @inline(__always)
-        func addSum(_ cell: Int, _ slot: Int, _ product: Int256, _ value: Int128, error weightedError: Int128) {
+        func addSum(_ cell: Int, _ slot: Int, _ product: Int256, _ value: Int128, error weightedError: Int128,
+                    into sums: UnsafeMutableBufferPointer<Int256> = sums, errors: UnsafeMutableBufferPointer<Int128> = errors) {
             if sums[cell].add(product) { state.pointee.overflowed = true }
             if inexact[slot] {
                 // Unscaled, every weight is 1: |value| (the specialisation without scaling multiplies nothing).
@@ -901,10 +920,7 @@ extension Executor {
             let more = moreTags(row, group: g, first: first)
             counts[g] &+= 1
             if counting {
-                for t in more.positions {
-                    counts[more.base &+ (Int(tagCodes[t]) &+ 1) &* more.stride] &+= 1
-                    counts[extra] &+= 1
-                }
+                for t in more.positions { laterCounts[more.base &+ (Int(tagCodes[t]) &+ 1) &* more.stride] &+= 1 }
                 return
             }
             let value = flip ? -a : a
@@ -967,14 +983,11 @@ extension Executor {
             }
             add(g, slot, product, value, error: error, row)
             // A row's other tags are counted here, in the one loop over them (a row that fails
-            // to convert fails the statement, uncounted), and what they add noted in `extra`.
+            // to convert fails the statement, uncounted), apart from the groups (`laterSums`).
             for t in more.positions {
                 let h = more.base &+ (Int(tagCodes[t]) &+ 1) &* more.stride
-                counts[h] &+= 1
-                add(h, slot, product, value, error: error, row)
-                counts[extra] &+= 1
-                // Min and max keep no sums (`add`).
-                if extremes == nil { addSum(extra &* s &+ slot, slot, product, value, error: error) }
+                laterCounts[h] &+= 1
+                if let extremes { extremes[h &* s &+ slot].add(product, row: row) } else { addSum(h &* s &+ slot, slot, product, value, error: error, into: laterSums, errors: laterErrors) }
             }
         }
 

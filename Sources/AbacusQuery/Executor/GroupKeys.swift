@@ -22,7 +22,12 @@ struct GroupCodes: Hashable {
     @inline(__always)
     subscript(_ i: Int) -> UInt32 {
         get { lanes[i] }
-        set { lanes[i] = newValue }
+        set {
+            // One lane replaced in registers: a lane stored alone into the vector's memory and the
+            // whole vector read back after it cannot be forwarded, and stalls each time.
+            precondition(i >= 0 && i < 8, "a group has at most eight keys")
+            lanes.replace(with: newValue, where: SIMD8<UInt32>(0, 1, 2, 3, 4, 5, 6, 7) .== SIMD8(repeating: UInt32(truncatingIfNeeded: i)))
+        }
     }
 
     @inline(__always)
