@@ -366,8 +366,9 @@ import Testing
     }
 
     /// The dense scan lets rates of different scales share a slot (a factor scaled by a power of
-    /// ten, an inexact factor's error weighted by it): each rate's slot holds its products exactly
-    /// and fewer slots are kept; with many rates of many scales, both kernels agree.
+    /// ten; an inexact slot's error bound widened by the largest such power among its rates):
+    /// each rate's slot holds its products exactly and fewer slots are kept; with many rates of
+    /// many scales, both kernels agree.
     @Test func ratesOfManyScalesShareSlotsExactly() throws {
         let ledger = try LedgerLoader.load(documents: [("rates.json", LargeGroupingTests.manyRates(seed: 7))])
         let store = ledger.entries
@@ -379,14 +380,21 @@ import Testing
             let shared = SumSlots(converter: converter, store: store, sharing: true)
             #expect(shared.scaled, "\(target): some rate is scaled into a shared slot")
             #expect(shared.scales.count < plain.scales.count, "\(target): \(shared.scales.count) slots, \(plain.scales.count) without sharing")
+            var largestShift = [Int](repeating: 0, count: shared.scales.count)
             for id in converter.rates.indices {
                 let slot = shared.ofRate[id]
                 let k = shared.scales[slot] - (store.amountScale + converter.factorScale[id])
-                #expect(k >= 0 && Int128(shared.errorWeight[id]) == pow10[k], "\(target) rate \(id)")
+                #expect(k >= 0 && k < 19, "\(target) rate \(id)")
                 #expect(shared.factor[id] == converter.factorSignificand[id] * pow10[k], "\(target) rate \(id)")
                 #expect(shared.inexact[slot] == !converter.factorIsExact[id], "\(target) rate \(id)")
-                #expect(plain.factor[id] == converter.factorSignificand[id] && plain.errorWeight[id] == 1)
+                if !converter.factorIsExact[id] { largestShift[slot] = max(largestShift[slot], k) }
+                #expect(plain.factor[id] == converter.factorSignificand[id])
             }
+            // An inexact slot's error sum counts amounts as they are, its bound widened by the largest
+            // power of ten one of its factors was brought up by; exact slots and unshared ones by none.
+            #expect(shared.errorShift == largestShift, "\(target)")
+            #expect(shared.errorShift.contains { $0 > 0 }, "\(target): some inexact factor is scaled")
+            #expect(plain.errorShift.allSatisfy { $0 == 0 })
         }
         let today = Day(year: 2025, month: 12, day: 31)!
         for q in ["sum expenses in INR by party, day", "sum entries in KWD at market by category, party", "avg expenses in JPY by day, category",

@@ -16,8 +16,10 @@ import BigInt
 /// number at a finer scale, so each product is the same value), as long as the scaled factor
 /// still fits 128 bits. The statement then keeps a few slots per group instead of one per
 /// scale (16 for the generated ledger), and a group's sum has fewer to align. A rate with an
-/// inexact factor joins only inexact slots, its amounts counted into the slot's error sum
-/// times that power of ten (the error is still ½ unit of the factor's own last place).
+/// inexact factor joins only inexact slots, its amounts counted into the slot's error sum as
+/// they are: the slot's bound is then ½ unit of its last place times the largest power of ten
+/// any of its factors was brought up by (`errorShift`), for every unit of amount — a little
+/// wider than each factor's own, and no multiplication in the scan.
 struct SumSlots: Sendable {
     private(set) var scales: [Int] = []
     private(set) var inexact: [Bool] = []
@@ -25,9 +27,10 @@ struct SumSlots: Sendable {
     private(set) var ofRate: [Int] = []
     /// Each rate's factor significand at its slot's scale (the converter's own without `sharing`).
     private(set) var factor: [Int128] = []
-    /// Per rate id, 10^(its slot's scale − its product's scale): what a unit of amount adds to
-    /// the slot's error sum.
-    private(set) var errorWeight: [UInt64] = []
+    /// Per slot, how many places its error sum is shifted by: the largest power of ten a factor
+    /// in it was brought up by (0 without sharing). A unit of amount in the sum stands for
+    /// ½ unit of the slot's last place times 10^errorShift.
+    private(set) var errorShift: [Int] = []
     /// Some rate's factor was scaled to share a slot: a sum can then pass 256 bits sooner than
     /// without sharing, and the statement is redone without it.
     private(set) var scaled = false
@@ -43,7 +46,6 @@ struct SumSlots: Sendable {
         same = slot(store.amountScale, inexact: false)
         guard let c = converter else { return }
         factor = c.factorSignificand
-        errorWeight = Array(repeating: 1, count: c.rates.count)
         ofRate = Array(repeating: 0, count: c.rates.count)
         let scale = { (id: Int) in store.amountScale + c.factorScale[id] }
         // Finest scales first: a slot is made at the finest scale of the rates that share it.
@@ -51,7 +53,8 @@ struct SumSlots: Sendable {
         for id in order {
             let s = scale(id), x = !c.factorIsExact[id]
             if sharing, let (j, k, f) = shared(c.factorSignificand[id], scale: s, inexact: x) {
-                (ofRate[id], factor[id], errorWeight[id]) = (j, f, UInt64(pow10[k]))
+                (ofRate[id], factor[id]) = (j, f)
+                if x { errorShift[j] = max(errorShift[j], k) }
                 if k > 0 { scaled = true }
             } else {
                 ofRate[id] = slot(s, inexact: x)
@@ -74,7 +77,7 @@ struct SumSlots: Sendable {
     /// fits when brought to its scale: the slot, the power of ten, the factor at that scale.
     private func shared(_ f: Int128, scale: Int, inexact x: Bool) -> (Int, Int, Int128)? {
         var best: (Int, Int, Int128)?
-        // An error weight stays below 2^64 (10^19).
+        // An error sum's shift stays below 19 places (its bound no more than 10^18 times as wide).
         for j in scales.indices where inexact[j] == x && scales[j] >= scale && scales[j] - scale < (x ? 19 : pow10.count) {
             let k = scales[j] - scale
             if let b = best, b.1 <= k { continue }
@@ -89,6 +92,7 @@ struct SumSlots: Sendable {
         if x, let i = scales.indices.first(where: { scales[$0] == scale && inexact[$0] }) { return i }
         scales.append(scale)
         inexact.append(x)
+        errorShift.append(0)
         if !x { ofExactScale[scale] = scales.count - 1 }
         return scales.count - 1
     }
@@ -232,7 +236,7 @@ struct Accumulators {
         for s in 0..<slotCount where used(s) {
             let i = base + s, k = top - slots.scales[s]
             wideValue += sum(at: i).big * bigPowerOfTen(k)
-            if slots.inexact[s] { wideError += (BigInt(self.error(at: i)) + (errorOverflows[i] ?? BigInt(0))) * 5 * bigPowerOfTen(k) }
+            if slots.inexact[s] { wideError += (BigInt(self.error(at: i)) + (errorOverflows[i] ?? BigInt(0))) * 5 * bigPowerOfTen(k + slots.errorShift[s]) }
         }
         return BoundedValue(approximate: WideDecimal(wideValue, scale: top), error: WideDecimal(wideError, scale: top + 1))
     }
@@ -263,14 +267,23 @@ struct Accumulators {
                 errors[k] = e
             }
         }
-        return slots.scales.withUnsafeBufferPointer { scales in
+        return withSlotTables { tables in
+            sums.withUnsafeBufferPointer { s in
+                errors.withUnsafeBufferPointer { e in
+                    let reader = SumReader(sums: s.baseAddress, errors: e.baseAddress, cells: slotCount, denseGroup: nil, slotCount: slotCount,
+                                           tables: tables, errorsFit: true)
+                    return entries.map { reader.roundedAverage(0, count: $0, toScale: scale) } ?? reader.roundedSum(0, toScale: scale)
+                }
+            }
+        }
+    }
+
+    /// The slots' scales, inexactness and error shifts (`SumSlots`) through pointers, for a `SumReader`.
+    private func withSlotTables<R>(_ body: (SumReader.SlotTables) -> R) -> R {
+        slots.scales.withUnsafeBufferPointer { scales in
             slots.inexact.withUnsafeBufferPointer { inexact in
-                sums.withUnsafeBufferPointer { s in
-                    errors.withUnsafeBufferPointer { e in
-                        let reader = SumReader(sums: s.baseAddress, errors: e.baseAddress, cells: slotCount, denseGroup: nil, slotCount: slotCount,
-                                               scales: scales.baseAddress, inexact: inexact.baseAddress, errorsFit: true)
-                        return entries.map { reader.roundedAverage(0, count: $0, toScale: scale) } ?? reader.roundedSum(0, toScale: scale)
-                    }
+                slots.errorShift.withUnsafeBufferPointer { shifts in
+                    body(SumReader.SlotTables(scales: scales.baseAddress, inexact: inexact.baseAddress, errorShift: shifts.baseAddress))
                 }
             }
         }
@@ -280,16 +293,14 @@ struct Accumulators {
     /// as `body` reads: reading them through `self` group by group retains the buffers each
     /// time, and two threads retaining one buffer contend for its reference count.
     func withReader<R>(_ body: (SumReader) -> R) -> R {
-        slots.scales.withUnsafeBufferPointer { scales in
-            slots.inexact.withUnsafeBufferPointer { inexact in
-                denseGroup.withUnsafeBufferPointer { denseGroup in
-                    func read(_ s: UnsafePointer<Int256>?, _ e: UnsafePointer<Int128>?, cells: Int) -> R {
-                        body(SumReader(sums: s, errors: e, cells: cells, denseGroup: dense == nil ? nil : denseGroup.baseAddress, slotCount: slotCount,
-                                       scales: scales.baseAddress, inexact: inexact.baseAddress, errorsFit: errorOverflows.isEmpty))
-                    }
-                    if let dense { return read(UnsafePointer(dense.sums.baseAddress), UnsafePointer(dense.errors.baseAddress), cells: dense.sums.count) }
-                    return sums.withUnsafeBufferPointer { s in errors.withUnsafeBufferPointer { e in read(s.baseAddress, e.baseAddress, cells: s.count) } }
+        withSlotTables { tables in
+            denseGroup.withUnsafeBufferPointer { denseGroup in
+                func read(_ s: UnsafePointer<Int256>?, _ e: UnsafePointer<Int128>?, cells: Int) -> R {
+                    body(SumReader(sums: s, errors: e, cells: cells, denseGroup: dense == nil ? nil : denseGroup.baseAddress, slotCount: slotCount,
+                                   tables: tables, errorsFit: errorOverflows.isEmpty))
                 }
+                if let dense { return read(UnsafePointer(dense.sums.baseAddress), UnsafePointer(dense.errors.baseAddress), cells: dense.sums.count) }
+                return sums.withUnsafeBufferPointer { s in errors.withUnsafeBufferPointer { e in read(s.baseAddress, e.baseAddress, cells: s.count) } }
             }
         }
     }
@@ -320,8 +331,13 @@ struct SumReader {
     /// Where each group's slots start, in slots (a dense scan's numbering); nil: g × slotCount.
     let denseGroup: UnsafePointer<Int>?
     let slotCount: Int
-    let scales: UnsafePointer<Int>?
-    let inexact: UnsafePointer<Bool>?
+    /// `SumSlots`' tables, read through pointers.
+    struct SlotTables {
+        let scales: UnsafePointer<Int>?
+        let inexact: UnsafePointer<Bool>?
+        let errorShift: UnsafePointer<Int>?
+    }
+    let tables: SlotTables
     /// No error sum passed 128 bits.
     let errorsFit: Bool
 
@@ -352,7 +368,7 @@ struct SumReader {
 
     /// Group g's slots aligned to the finest scale in use, one multiplication each, each read once.
     func aligned(_ g: Int) -> Accumulators.Aligned {
-        guard slotCount > 0, let sums, let errors, let scales, let inexact else { return .zero }
+        guard slotCount > 0, let sums, let errors, let scales = tables.scales, let inexact = tables.inexact, let errorShift = tables.errorShift else { return .zero }
         let base = (denseGroup?[g] ?? g) &* slotCount
         guard base + slotCount <= cells else { return .zero }
         let (s, e) = (sums + base, errors + base)
@@ -368,7 +384,7 @@ struct SumReader {
             guard let shifted = shift == 0 ? s[k] : s[k].timesPowerOfTen(shift), !value.add(shifted) else { return .tooWide }
             // ½ unit at scale top (×10 at scale top + 1 is 5).
             if inexact[k] {
-                guard errorsFit, let x = Int256(e[k], times: 5).timesPowerOfTen(shift), !error.add(x) else { return .tooWide }
+                guard errorsFit, let x = Int256(e[k], times: 5).timesPowerOfTen(shift + errorShift[k]), !error.add(x) else { return .tooWide }
             }
         }
         return .value(value, scale: top, error: error)

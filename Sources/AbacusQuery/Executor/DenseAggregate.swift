@@ -471,12 +471,6 @@ extension Executor {
     /// How a dense scan finds a row's group: `DenseKey` taken apart.
     enum DenseKind { case none, codes, mapped, currency, period, tags, product, compact, codesAndTag, codesByPeriod, byPeriod, byPeriodAhead }
 
-    /// Whether a dense scan's slots are shared between scales (`SumSlots.scaled`): a type, so that
-    /// the scan is compiled twice and the unscaled one weighs no error sum and scales no product.
-    protocol SlotScaling { static var scaled: Bool { get } }
-    enum PlainSlots: SlotScaling { static var scaled: Bool { false } }
-    enum ScaledSlots: SlotScaling { static var scaled: Bool { true } }
-
     /// Whether a row is an expense or an income by its own amount or, in a split view, by its
     /// entry's (`EntryStore.entrySign`): a type, so that the scan of a ledger without splits
     /// is compiled testing the amount alone.
@@ -527,8 +521,8 @@ extension Executor {
     public static let parallelRows = 200_000
 
     /// The slots of a dense scan over `groups` groups. Few groups keep one slot per scale: their
-    /// accumulators stay in the cache anyway, and the scan then weighs no error sum and scales no
-    /// booked value; past `shareAbove` accumulators, rates of different scales share slots.
+    /// accumulators stay in the cache anyway, and their error bounds are each factor's own; past
+    /// `shareAbove` accumulators, rates of different scales share slots.
     /// With `kept`, each layout is worked out once for a rate column (and kept with it) when the
     /// statement has no what-if rates of its own.
     static func sumSlots(_ converter: RowConverter?, store: EntryStore, groups: Int, shareAbove: Int, kept: RateColumnCache? = nil) -> SumSlots {
@@ -577,19 +571,16 @@ extension Executor {
             let p = partials[k]
             do throws(QueryError) {
                 let (part, groups) = (rows.part(k, of: threads), compact.map { ($0.ofRow, $0.number, rows.count * k / threads) })
-                // One compiled scan for each kind of slots, of signs and of tag key.
-                func scan<Scaling: SlotScaling, Signs: SubjectSigns>(_ scaled: Scaling.Type, _ signs: Signs.Type) throws(QueryError) {
+                // One compiled scan for each kind of signs and of tag key.
+                func scan<Signs: SubjectSigns>(_ signs: Signs.Type) throws(QueryError) {
                     if key.groupsByTag {
-                        try self.denseScan(plan, key: key, rows: part, converter: converter, amounts: amounts, slots: slots, scaled: scaled, signs: signs, tags: TagKey.self, groups: groups, into: p)
+                        try self.denseScan(plan, key: key, rows: part, converter: converter, amounts: amounts, slots: slots, signs: signs, tags: TagKey.self, groups: groups, into: p)
                     } else {
-                        try self.denseScan(plan, key: key, rows: part, converter: converter, amounts: amounts, slots: slots, scaled: scaled, signs: signs, tags: NoTagKey.self,
+                        try self.denseScan(plan, key: key, rows: part, converter: converter, amounts: amounts, slots: slots, signs: signs, tags: NoTagKey.self,
                                            groups: groups, blocks: blocks?[k], into: p)
                     }
                 }
-                func scan<Scaling: SlotScaling>(_ scaled: Scaling.Type) throws(QueryError) {
-                    if self.store.entrySign.isEmpty { try scan(scaled, OwnSigns.self) } else { try scan(scaled, EntrySigns.self) }
-                }
-                if slots.scaled { try scan(ScaledSlots.self) } else { try scan(PlainSlots.self) }
+                if self.store.entrySign.isEmpty { try scan(OwnSigns.self) } else { try scan(EntrySigns.self) }
             } catch {
                 p.failure = error
             }
@@ -752,8 +743,8 @@ extension Executor {
     /// scanned, the group each product group is numbered, and where this part of the rows starts.
     /// `blocks`: a product with a period whose `p` holds one period's groups, kept there as each
     /// period ends (`PeriodBlocks`).
-    func denseScan<Scaling: SlotScaling, Signs: SubjectSigns, Tags: TagGrouping>(_ plan: Plan, key: DenseKey, rows: DenseRows, converter: RowConverter?, amounts: RowConverter?,
-                   slots: SumSlots, scaled: Scaling.Type, signs: Signs.Type, tags: Tags.Type, groups: ([Int32], number: [Int32], from: Int)? = nil,
+    func denseScan<Signs: SubjectSigns, Tags: TagGrouping>(_ plan: Plan, key: DenseKey, rows: DenseRows, converter: RowConverter?, amounts: RowConverter?,
+                   slots: SumSlots, signs: Signs.Type, tags: Tags.Type, groups: ([Int32], number: [Int32], from: Int)? = nil,
                    blocks: PeriodBlocks? = nil, into p: DensePartial) throws(QueryError) {
         let storeAmounts = store.amount
         let days = store.day
@@ -773,7 +764,7 @@ extension Executor {
         let converting = rare != nil
         let columnIDs = converter?.column.ids ?? []
         let whatIfID = converter?.whatIfID ?? []
-        let factors = slots.factor, errorWeight = slots.errorWeight, exactShift = slots.exactShift
+        let factors = slots.factor, exactShift = slots.exactShift
         let isLate = converter?.rates.map(\.isLate) ?? []
         let isTransfer = store.isTransfer
         let entrySign = store.entrySign
@@ -882,24 +873,24 @@ extension Executor {
             let next = Int(tagStart[row]) &+ 1
             return (next..<Swift.max(next, Int(tagStart[row &+ 1])), g &- first &* tagStride, tagStride)
         }
-        /// Adds a product (and, to an inexact slot, its error) to a cell of `sums` (or of another layout as theirs).
+        /// Adds a product (and, to an inexact slot, |value| to its error sum: `SumSlots.errorShift`)
+        /// to a cell of `sums` (or of another layout as theirs).
         @inline(__always)
-        func addSum(_ cell: Int, _ slot: Int, _ product: Int256, _ value: Int128, error weightedError: Int128,
+        func addSum(_ cell: Int, _ slot: Int, _ product: Int256, _ value: Int128,
                     into sums: UnsafeMutableBufferPointer<Int256> = sums, errors: UnsafeMutableBufferPointer<Int128> = errors) {
             if sums[cell].add(product) { state.pointee.overflowed = true }
             if inexact[slot] {
-                // Unscaled, every weight is 1: |value| (the specialisation without scaling multiplies nothing).
-                let m = Scaling.scaled ? weightedError : (value < 0 ? -value : value)
+                let m = value < 0 ? -value : value
                 let (e, x) = errors[cell].addingReportingOverflow(m)
                 errors[cell] = e
                 if x { state.pointee.errorsOverflowed = true }
             }
         }
         @inline(__always)
-        func add(_ g: Int, _ slot: Int, _ product: Int256, _ value: Int128, error weightedError: Int128, _ row: Int) {
+        func add(_ g: Int, _ slot: Int, _ product: Int256, _ value: Int128, _ row: Int) {
             let cell = g &* s &+ slot
             // Min and max keep no sums.
-            if let extremes { extremes[cell].add(product, row: row) } else { addSum(cell, slot, product, value, error: weightedError) }
+            if let extremes { extremes[cell].add(product, row: row) } else { addSum(cell, slot, product, value) }
         }
         @inline(__always)
         func visit(_ row: Int, _ position: Int, stretch: Int) {
@@ -926,8 +917,6 @@ extension Executor {
             let value = flip ? -a : a
             let product: Int256
             let slot: Int
-            // What the row adds to an inexact slot's error sum: |value| in units of its factor's last place.
-            var error: Int128 = 0
             var id = RateColumn.same
             if converting {
                 id = columnIDs[row]
@@ -945,18 +934,6 @@ extension Executor {
                     }
                     product = Int256(value, times: factors[i])
                     slot = ofRate[i]
-                    if Scaling.scaled && inexact[slot] {
-                        // |value| × weight in one 64-bit multiplication (weights are below 2^64; amounts nearly always).
-                        let m = value.magnitude
-                        if _fastPath(m >> 64 == 0) {
-                            let (hi, lo) = UInt64(truncatingIfNeeded: m).multipliedFullWidth(by: errorWeight[i])
-                            if _fastPath(hi >> 63 == 0) { error = Int128(hi) << 64 | Int128(lo) } else { state.pointee.errorsOverflowed = true }
-                        } else {
-                            let (w, x) = Int128(truncatingIfNeeded: m).multipliedReportingOverflow(by: Int128(errorWeight[i]))
-                            error = w
-                            if x || m > UInt128(Int128.max) { state.pointee.errorsOverflowed = true }
-                        }
-                    }
                 } else if id == RateColumn.same {
                     state.pointee.tally.same &+= 1
                     product = Int256(value)
@@ -966,7 +943,8 @@ extension Executor {
                     // No rate: the statement fails after the scan.
                     guard let (v, scale) = rare?.product(row, id: id, amount: value, negate: flip) else { return }
                     slot = slots.ofExactScale[scale]
-                    let k = Scaling.scaled ? exactShift[scale] : 0
+                    // Shared slots: a booked value brought to its slot's scale (0 places without sharing).
+                    let k = exactShift[scale]
                     if k == 0 {
                         product = v
                     } else if let scaled = v.timesPowerOfTen(k) {
@@ -981,13 +959,13 @@ extension Executor {
                 product = Int256(value)
                 slot = sameSlot
             }
-            add(g, slot, product, value, error: error, row)
+            add(g, slot, product, value, row)
             // A row's other tags are counted here, in the one loop over them (a row that fails
             // to convert fails the statement, uncounted), apart from the groups (`laterSums`).
             for t in more.positions {
                 let h = more.base &+ (Int(tagCodes[t]) &+ 1) &* more.stride
                 laterCounts[h] &+= 1
-                if let extremes { extremes[h &* s &+ slot].add(product, row: row) } else { addSum(h &* s &+ slot, slot, product, value, error: error, into: laterSums, errors: laterErrors) }
+                if let extremes { extremes[h &* s &+ slot].add(product, row: row) } else { addSum(h &* s &+ slot, slot, product, value, into: laterSums, errors: laterErrors) }
             }
         }
 
