@@ -387,12 +387,13 @@ extension Executor {
                 if errorOverflow { errorsOverflowed = true }
             }
             // Later tags' groups: now their whole sums (group 0 holds each row once).
-            add(laterSums, laterErrors, laterCounts)
+            add(laterSums, laterErrors, laterCounts, to: sums, errors, counts)
         }
 
-        /// Adds sums, error sums and counts laid out as this partial's (or none) to its groups.
-        private func add(_ more: UnsafeMutableBufferPointer<Int256>, _ moreErrors: UnsafeMutableBufferPointer<Int128>, _ moreCounts: UnsafeMutableBufferPointer<Int>) {
-            for i in 0..<min(sums.count, more.count) { if sums[i].add(more[i]) { overflowed = true } }
+        /// Adds sums, error sums and counts to others laid out as they are (either may be none).
+        private func add(_ moreSums: UnsafeMutableBufferPointer<Int256>, _ moreErrors: UnsafeMutableBufferPointer<Int128>, _ moreCounts: UnsafeMutableBufferPointer<Int>,
+                         to sums: UnsafeMutableBufferPointer<Int256>, _ errors: UnsafeMutableBufferPointer<Int128>, _ counts: UnsafeMutableBufferPointer<Int>) {
+            for i in 0..<min(sums.count, moreSums.count) { if sums[i].add(moreSums[i]) { overflowed = true } }
             for i in 0..<min(errors.count, moreErrors.count) {
                 let (e, x) = errors[i].addingReportingOverflow(moreErrors[i])
                 errors[i] = e
@@ -408,14 +409,8 @@ extension Executor {
         }
 
         func merge(_ o: DensePartial) {
-            add(o.sums, o.errors, o.counts)
-            for i in 0..<min(laterCounts.count, o.laterCounts.count) { laterCounts[i] += o.laterCounts[i] }
-            for i in 0..<min(laterSums.count, o.laterSums.count) { if laterSums[i].add(o.laterSums[i]) { overflowed = true } }
-            for i in 0..<min(laterErrors.count, o.laterErrors.count) {
-                let (e, x) = laterErrors[i].addingReportingOverflow(o.laterErrors[i])
-                laterErrors[i] = e
-                if x { errorsOverflowed = true }
-            }
+            add(o.sums, o.errors, o.counts, to: sums, errors, counts)
+            add(o.laterSums, o.laterErrors, o.laterCounts, to: laterSums, laterErrors, laterCounts)
             if let mine = extremes, let theirs = o.extremes {
                 for i in 0..<mine.count { mine[i].merge(theirs[i]) }
             }
