@@ -225,8 +225,11 @@ struct ResultShaper {
         // once), then groups ordered by their ranks: no comparison of names for every pair of
         // groups compared. Equal values share a rank.
         let coded = groups.allSatisfy { $0.codes != nil }
+        // Every key's codes read in one pass over the groups (each group is over a hundred bytes:
+        // a pass for each key would read them all again).
+        let codes = coded ? keyCodes(groups, width: width) : []
         let ranks: [[Int]] = (0..<width).map { i in
-            if coded { return codeRanks(groups, key: i, values: values) }
+            if coded { return codeRanks(groups, codes[i], key: i, values: values) }
             var rank: [SortKey: Int] = [:]
             let sortKeys = groups.map { SortKey($0.key[i]) }
             for k in sortKeys { rank[k] = 0 }
@@ -268,11 +271,24 @@ struct ResultShaper {
         return positions
     }
 
-    /// The rank of each group's value of key `i`, from its code: each distinct code's value
-    /// made into a sort key once (equal codes are equal values; equal values share a rank).
-    static func codeRanks(_ groups: [GroupValue], key i: Int, values: KeyValues? = nil) -> [Int] {
+    /// Each group's code of each of the first `width` keys, key by key.
+    static func keyCodes(_ groups: [GroupValue], width: Int) -> [[UInt32]] {
+        let n = groups.count
+        let flat = [UInt32](unsafeUninitializedCapacity: n * width) { buffer, initialized in
+            for (g, group) in groups.enumerated() {
+                let c = group.codes ?? .zero
+                for i in 0..<width { buffer[i &* n &+ g] = c[i] }
+            }
+            initialized = n * width
+        }
+        return (0..<width).map { Array(flat[($0 * n)..<(($0 + 1) * n)]) }
+    }
+
+    /// The rank of each group's value of key `i`, from its code (`codes`, one per group): each
+    /// distinct code's value made into a sort key once (equal codes are equal values; equal
+    /// values share a rank).
+    static func codeRanks(_ groups: [GroupValue], _ codes: [UInt32], key i: Int, values: KeyValues? = nil) -> [Int] {
         func cell(_ g: Int, _ c: UInt32) -> Cell { values?.cell(i, c) ?? groups[g].key[i] }
-        let codes = groups.map { $0.codes?[i] ?? 0 }
         // A name's rank among its dictionary's names stands for its rank among the groups': the
         // order is the same, the ranks only have gaps.
         if let table = values?.nameRanks.dropFirst(i).first ?? nil, codes.allSatisfy({ Int($0) < table.count }) {
