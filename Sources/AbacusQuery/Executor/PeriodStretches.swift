@@ -88,6 +88,11 @@ extension Executor {
         /// added up, and clears them from it.
         func keep(_ block: DensePartial, period p: Int, periodStride: Int) {
             let s = block.slots
+            // Appended to here, then put back: appending to the properties themselves would check
+            // for exclusive access at every element.
+            var (products, counts, sums, errors, extremes) = (self.products, self.counts, self.sums, self.errors, self.extremes)
+            (self.products, self.counts, self.sums, self.errors, self.extremes) = ([], [], [], [], [])
+            defer { (self.products, self.counts, self.sums, self.errors, self.extremes) = (products, counts, sums, errors, extremes) }
             for g in 1..<(block.groups + 1) where block.counts[g] != 0 {
                 products.append(Int32(g &+ p &* periodStride))
                 counts.append(block.counts[g])
@@ -127,16 +132,18 @@ extension Executor {
             let total = DensePartial(groups: unique.count, slots: s, rates: tallies.perRate.count, extremes: keeps, tally: tallies.tally, filterTally: tallies.filterTally)
             total.takeTallies(of: tallies)
             for part in parts {
+                // Read through locals: reading the properties would check for exclusive access at every element.
+                let (counts, sums, errors, extremes) = (part.counts, part.sums, part.errors, part.extremes)
                 var g = 0
                 for (i, p) in part.products.enumerated() {
                     while unique[g] != p { g += 1 }
-                    total.counts[g + 1] += part.counts[i]
+                    total.counts[g + 1] += counts[i]
                     for k in 0..<s {
-                        if total.sums[(g + 1) * s + k].add(part.sums[i * s + k]) { total.overflowed = true }
-                        let (e, o) = total.errors[(g + 1) * s + k].addingReportingOverflow(part.errors[i * s + k])
+                        if total.sums[(g + 1) * s + k].add(sums[i * s + k]) { total.overflowed = true }
+                        let (e, o) = total.errors[(g + 1) * s + k].addingReportingOverflow(errors[i * s + k])
                         total.errors[(g + 1) * s + k] = e
                         if o { total.errorsOverflowed = true }
-                        if let x = total.extremes { x[(g + 1) * s + k].merge(part.extremes[i * s + k]) }
+                        if let x = total.extremes { x[(g + 1) * s + k].merge(extremes[i * s + k]) }
                     }
                 }
             }
