@@ -544,17 +544,19 @@ extension Executor {
         let threads = rows.count >= parallelRows && onlineProcessors > 1 ? 2 : 1
         // A count of every row (no subject test, no filter): the pass that numbers the groups counts them.
         let everyRowCounts = counting && plan.subject == .entries && plan.filter == nil
-        // Too many groups to lay out: those that occur are numbered first, or, with a period among
-        // the keys, a period's groups are laid out at a time (`PeriodBlocks`).
-        let (compact, stretches): (CompactGroups?, PeriodStretches?)
-        if case .product(let parts, let strides, let n, nil) = key, n * cellsPerGroup > compactAbove || everyRowCounts {
+        // A product with a period is scanned a period at a time (`PeriodStretches`), worked out
+        // once here for the threads. Too many groups to lay out: with a period, a period's groups
+        // are laid out at a time (`PeriodBlocks`); else those that occur are numbered first.
+        let (compact, stretches, blocks): (CompactGroups?, PeriodStretches?, [PeriodBlocks]?)
+        if case .product(let parts, let strides, let n, nil) = key {
+            let big = n * cellsPerGroup > compactAbove
             let byPeriod = everyRowCounts ? nil : PeriodStretches(parts, strides, currency: store.currency)
-            (compact, stretches) = (byPeriod == nil ? CompactGroups(parts, strides, count: n, rows: rows, store: store, threads: threads) : nil, byPeriod)
+            compact = byPeriod == nil && (big || everyRowCounts) ? CompactGroups(parts, strides, count: n, rows: rows, store: store, threads: threads) : nil
+            (stretches, blocks) = (byPeriod, byPeriod != nil && big ? (0..<threads).map { _ in PeriodBlocks() } : nil)
         } else {
-            (compact, stretches) = (nil, nil)
+            (compact, stretches, blocks) = (nil, nil, nil)
         }
-        let blocks = stretches.map { _ in (0..<threads).map { _ in PeriodBlocks() } }
-        let groupCount = stretches?.periodStride ?? compact?.products.count ?? key.count
+        let groupCount = blocks != nil ? stretches?.periodStride ?? 0 : compact?.products.count ?? key.count
         // The product of several keys must fit its buffers.
         if case .product = key, groupCount * cellsPerGroup > Executor.productCells { return nil }
         let amounts = plan.filter?.testsAmount == true ? (converter ?? self.converter(plan)) : nil
@@ -572,7 +574,7 @@ extension Executor {
                         try self.denseScan(plan, key: key, rows: part, converter: converter, amounts: amounts, slots: slots, signs: signs, tags: TagKey.self, groups: groups, into: p)
                     } else {
                         try self.denseScan(plan, key: key, rows: part, converter: converter, amounts: amounts, slots: slots, signs: signs, tags: NoTagKey.self,
-                                           groups: groups, blocks: blocks?[k], into: p)
+                                           groups: groups, stretches: stretches, blocks: blocks?[k], into: p)
                     }
                 }
                 if self.store.entrySign.isEmpty { try scan(OwnSigns.self) } else { try scan(EntrySigns.self) }
@@ -736,11 +738,11 @@ extension Executor {
     /// One thread's scan of its rows into `p`.
     /// `groups`: each row's product group worked out ahead (`CompactGroups`) for all the rows
     /// scanned, the group each product group is numbered, and where this part of the rows starts.
-    /// `blocks`: a product with a period whose `p` holds one period's groups, kept there as each
-    /// period ends (`PeriodBlocks`).
+    /// `stretches`: a product with a period, scanned a period at a time (`PeriodStretches`);
+    /// `blocks`: with it, `p` holds one period's groups, kept there as each period ends (`PeriodBlocks`).
     func denseScan<Signs: SubjectSigns, Tags: TagGrouping>(_ plan: Plan, key: DenseKey, rows: DenseRows, converter: RowConverter?, amounts: RowConverter?,
                    slots: SumSlots, signs: Signs.Type, tags: Tags.Type, groups: ([Int32], number: [Int32], from: Int)? = nil,
-                   blocks: PeriodBlocks? = nil, into p: DensePartial) throws(QueryError) {
+                   stretches byPeriod: PeriodStretches? = nil, blocks: PeriodBlocks? = nil, into p: DensePartial) throws(QueryError) {
         let storeAmounts = store.amount
         let days = store.day
         let subject = plan.subject
@@ -812,8 +814,8 @@ extension Executor {
                 } else {
                     (kind, productGroup) = (.product, Executor.productGroups(parts, strides, rows: rows, store: store))
                 }
-            case .product(let parts, let strides, _, nil) where groups == nil && PeriodStretches(parts, strides, currency: rowCurrency) != nil:
-                stretches = PeriodStretches(parts, strides, currency: rowCurrency)
+            case .product(_, _, _, nil) where groups == nil && byPeriod != nil:
+                stretches = byPeriod
                 if let inner = stretches?.inner {
                     // One other key: a code column read straight, another kind through `InnerIndex`.
                     if inner.isCodes { (kind, column, codeStride) = (.codesByPeriod, inner.column, inner.stride) } else { kind = .byPeriod }

@@ -16,7 +16,7 @@ struct GroupCodes: Hashable {
 
     /// The codes of the keys in order (at most eight).
     init(_ codes: [UInt32]) {
-        for (i, c) in codes.prefix(8).enumerated() { lanes[i] = c }
+        for (i, c) in codes.prefix(8).enumerated() { self[i] = c }
     }
 
     @inline(__always)
