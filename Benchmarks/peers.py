@@ -62,6 +62,7 @@ GROUPINGS = [
     ("party_month", "sum expenses by party, month"),
     ("four_keys_count", "count entries by book, month, category, currency"),
     ("four_keys_sum", "sum expenses in INR by book, month, category, currency"),
+    ("native_book_tag", "sum entries in native by book, tag"),
 ]
 
 # Reports (Abacus alone), timed in the same rounds against the plain grouped query (the first

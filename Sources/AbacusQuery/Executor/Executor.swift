@@ -130,10 +130,12 @@ public struct Executor: Sendable {
         if let rollUp {
             try rollUp(groups, values) { ids throws(QueryError) in try self.shownValue(ids, scan, plan, converter: converter, exact: &exact, keys: keys, known: shown) }
         }
+        // `in native` by tag: every currency's total from one statement by currency (`nativeTotal`).
+        var totalsByCurrency: [Currency: Cell]?
         var shaper = ResultShaper(plan: plan, home: ledger.defaultCurrency, isCancelled: isCancelled, whole: { () throws(QueryError) in try cell(0) }, subtotal: { ids throws(QueryError) in
             try self.shownValue(ids, scan, plan, converter: converter, exact: &exact, keys: keys, known: shown)
         }, currencyTotal: { ids, c, shownAll throws(QueryError) in
-            try self.nativeTotal(ids, scan, plan, currency: c, keys: keys, shownAll: shownAll, known: shown)
+            try self.nativeTotal(ids, scan, plan, currency: c, keys: keys, shownAll: shownAll, known: shown, byCurrency: &totalsByCurrency)
         })
         shaper.keyValues = values
         try shaper.shape(consume groups, into: &result)
@@ -185,15 +187,21 @@ public struct Executor: Sendable {
     }
 
     /// An `in native` total for one currency: over the groups of that currency (each entry
-    /// once when tags repeat entries across groups, by running the statement without its other keys).
-    func nativeTotal(_ groups: [Int], _ scan: Scan, _ plan: Plan, currency c: Currency, keys: [GroupKey], shownAll: Bool, known: [Cell] = []) throws(QueryError) -> Cell? {
+    /// once when tags repeat entries across groups, by running the statement by currency alone,
+    /// once for every currency: `byCurrency` keeps its totals).
+    func nativeTotal(_ groups: [Int], _ scan: Scan, _ plan: Plan, currency c: Currency, keys: [GroupKey], shownAll: Bool, known: [Cell] = [],
+                     byCurrency totals: inout [Currency: Cell]?) throws(QueryError) -> Cell? {
         if keys.contains(.tag) && shownAll {
-            var byCurrency = plan
-            byCurrency.groupBy = [.currency]
-            byCurrency.order = nil
-            byCurrency.top = nil
-            for row in try run(byCurrency).rows where row.first == .currency(c) { return row.last }
-            return nil
+            if totals == nil {
+                var byCurrency = plan
+                byCurrency.groupBy = [.currency]
+                byCurrency.order = nil
+                byCurrency.top = nil
+                var found: [Currency: Cell] = [:]
+                for row in try run(byCurrency).rows { if case .currency(let code)? = row.first, let total = row.last { found[code] = total } }
+                totals = found
+            }
+            return totals?[c]
         }
         var exact: [Int: Fraction] = [:]
         var native = plan
