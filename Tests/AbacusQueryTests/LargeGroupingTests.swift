@@ -606,6 +606,8 @@ import Testing
     /// The dense scan reads a row's first tag with no branch (it reads a neighbour's tag, or the
     /// last one, when the row has none): a ledger without any tag, tagless rows at either end,
     /// and rows of one to three tags must give what the general path gives, and the right counts.
+    /// In native, each currency's total counts each entry once (the general path's by a
+    /// statement by currency).
     @Test(arguments: [0, 1, 3])
     func tagsAreGroupedRightAtTheEdges(mostTags: Int) throws {
         // Row i has i % (mostTags + 1) tags: the first and last rows have none.
@@ -621,8 +623,9 @@ import Testing
              "rates": [{"base": "USD", "date": "2025-01-01", "rates": {"INR": 83.3}}]}
             """)])
         let today = Day(year: 2025, month: 12, day: 31)!
+        // In native, each currency's total counts an entry once however many tags it has (`Scan.eachRowOnce`).
         for q in ["count entries by tag", "sum expenses in INR by tag", "sum expenses in INR by book, tag", "count entries by tag, book, day",
-                  "sum expenses in USD by tag, day"] {
+                  "sum expenses in USD by tag, day", "sum expenses in native by tag", "avg expenses in native by tag, day", "max entries in native by book, tag"] {
             LargeGroupingTests.expectKernelsAgree(ledger, today, q, [(2, 0), (2, Executor.compactAbove), (Executor.parallelRows, 0)])
         }
         let dense = Session(ledger: ledger, today: today)

@@ -390,6 +390,16 @@ extension Executor {
             add(laterSums, laterErrors, laterCounts, to: sums, errors, counts)
         }
 
+        /// A partial with this one's sums, error sums and counts (before `wholeFromGroups`: each
+        /// row in its first tag's group only), and none of its tallies of rates.
+        func firstGroupsCopy() -> DensePartial {
+            let copy = DensePartial(groups: groups, slots: slots, rates: 0, extremes: false, tally: tally, filterTally: nil)
+            _ = copy.sums.update(fromContentsOf: sums)
+            _ = copy.errors.update(fromContentsOf: errors)
+            _ = copy.counts.update(fromContentsOf: counts)
+            return copy
+        }
+
         /// Adds sums, error sums and counts to others laid out as they are (either may be none).
         private func add(_ moreSums: UnsafeMutableBufferPointer<Int256>, _ moreErrors: UnsafeMutableBufferPointer<Int128>, _ moreCounts: UnsafeMutableBufferPointer<Int>,
                          to sums: UnsafeMutableBufferPointer<Int256>, _ errors: UnsafeMutableBufferPointer<Int128>, _ counts: UnsafeMutableBufferPointer<Int>) {
@@ -595,6 +605,8 @@ extension Executor {
         for p in partials.dropFirst() { total.merge(p) }
         var products = compact?.products ?? []
         if let blocks { (total, products) = PeriodBlocks.merged(blocks, tallies: total, slots: total.slots, extremes: keepsExtremes) }
+        // `in native` by tag: the groups as the scan left them, each row in one group only (`Scan.eachRowOnce`).
+        let once = plan.target == nil && key.groupsByTag && !keepsExtremes ? total.firstGroupsCopy() : nil
         // Group 0 from the groups (counted ahead, it is counted already).
         if !(everyRowCounts && compact != nil) { total.wholeFromGroups() }
         if let failure = total.failure { throw failure }
@@ -656,6 +668,11 @@ extension Executor {
         }
         // The sums stay where the scan left them (no copy of groups × slots accumulators).
         acc.adopt(total, groups: denseOf)
+        var eachRowOnce: Accumulators?
+        if let once {
+            eachRowOnce = Accumulators(slots: slots, extremes: false)
+            eachRowOnce?.adopt(once, groups: denseOf)
+        }
         // The extremes of each scale compete across scales here: each scale's min, then its max,
         // in the order of the scales (equal values keep the first). Only the two winners of a
         // group have their rows read again, for the amount as the statement shows it and the
@@ -686,7 +703,7 @@ extension Executor {
             }
             for (g, p) in winners { acc.pick(g, p) }
         }
-        return Scan(groups: groups, acc: acc, tally: tally, filterTally: filterTally)
+        return Scan(groups: groups, acc: acc, tally: tally, filterTally: filterTally, eachRowOnce: eachRowOnce)
     }
 
     /// A filter of masks over code columns and day ranges, all of which must hold: the usual

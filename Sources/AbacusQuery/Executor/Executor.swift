@@ -186,27 +186,33 @@ public struct Executor: Sendable {
         }
     }
 
-    /// An `in native` total for one currency: over the groups of that currency (each entry
-    /// once when tags repeat entries across groups, by running the statement by currency alone,
-    /// once for every currency: `byCurrency` keeps its totals).
+    /// An `in native` total for one currency: over the groups of that currency. When tags
+    /// repeat entries across groups, each entry once: from the scan's sums with each row in
+    /// one group (`Scan.eachRowOnce`), else by running the statement by currency alone, once
+    /// for every currency (`byCurrency` keeps its totals). A min or max is the same either way.
     func nativeTotal(_ groups: [Int], _ scan: Scan, _ plan: Plan, currency c: Currency, keys: [GroupKey], shownAll: Bool, known: [Cell] = [],
                      byCurrency totals: inout [Currency: Cell]?) throws(QueryError) -> Cell? {
-        if keys.contains(.tag) && shownAll {
-            if totals == nil {
-                var byCurrency = plan
-                byCurrency.groupBy = [.currency]
-                byCurrency.order = nil
-                byCurrency.top = nil
-                var found: [Currency: Cell] = [:]
-                for row in try run(byCurrency).rows { if case .currency(let code)? = row.first, let total = row.last { found[code] = total } }
-                totals = found
+        var over = scan
+        if keys.contains(.tag) && shownAll && plan.aggregate != .min && plan.aggregate != .max {
+            if let once = scan.eachRowOnce {
+                over = Scan(groups: scan.groups, acc: once, tally: scan.tally)
+            } else {
+                if totals == nil {
+                    var byCurrency = plan
+                    byCurrency.groupBy = [.currency]
+                    byCurrency.order = nil
+                    byCurrency.top = nil
+                    var found: [Currency: Cell] = [:]
+                    for row in try run(byCurrency).rows { if case .currency(let code)? = row.first, let total = row.last { found[code] = total } }
+                    totals = found
+                }
+                return totals?[c]
             }
-            return totals?[c]
         }
         var exact: [Int: Fraction] = [:]
         var native = plan
         native.target = c
-        return try shownValue(groups, scan, native, converter: nil, exact: &exact, keys: keys, known: known)
+        return try shownValue(groups, over, native, converter: nil, exact: &exact, keys: keys, known: known)
     }
 
     // MARK: The scan
@@ -218,11 +224,16 @@ public struct Executor: Sendable {
         let tally: ConversionTally
         /// The rates the `where amount …` filter converted at, when the aggregate converts nothing itself (`count`).
         let filterTally: ConversionTally?
-        init(groups: Grouper, acc: Accumulators, tally: ConversionTally, filterTally: ConversionTally? = nil) {
+        /// Grouping by tag, the sums and counts with each row in one group only (that of its
+        /// first tag): over the groups of one currency, that currency's total with each entry
+        /// once (`nativeTotal`). Nil where the scan kept none.
+        let eachRowOnce: Accumulators?
+        init(groups: Grouper, acc: Accumulators, tally: ConversionTally, filterTally: ConversionTally? = nil, eachRowOnce: Accumulators? = nil) {
             self.groups = groups
             self.acc = acc
             self.tally = tally
             self.filterTally = filterTally
+            self.eachRowOnce = eachRowOnce
         }
 
         /// Group `g`'s sum, worked out from its accumulators where it is needed (nearly always
