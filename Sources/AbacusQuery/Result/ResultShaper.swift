@@ -81,8 +81,18 @@ struct ResultShaper {
         } else if let ci = keys.firstIndex(of: .currency), keys.count > 1 {
             // In native: one total per currency, from the groups of that currency (none when the
             // currency is the only key: each total would repeat its row).
+            // Every group shown: read in their own order (each total is over a set of groups),
+            // not in the order shown, which jumps about them.
+            // Neighbouring groups mostly share a currency: a run of them is filed at once.
             var byCurrency: [Currency: [Int]] = [:]
-            for p in shown { if case .currency(let c) = keyCell(p, ci) { byCurrency[c, default: []].append(groups[p].id) } }
+            var run: (currency: Currency?, ids: [Int]) = (nil, [])
+            func file() { if let c = run.currency { byCurrency[c, default: []].append(contentsOf: run.ids) } }
+            for p in shownAll ? Array(groups.indices) : shown {
+                guard case .currency(let c) = keyCell(p, ci) else { continue }
+                if c != run.currency { file(); run = (c, []) }
+                run.ids.append(groups[p].id)
+            }
+            file()
             for c in byCurrency.keys.sorted() {
                 guard let ids = byCurrency[c], let v = try currencyTotal(ids, c, shownAll) else { continue }
                 var row = labelCells
