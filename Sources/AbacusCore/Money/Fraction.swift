@@ -238,6 +238,21 @@ struct LimbDivisor {
     @inline(__always)
     func divide(_ limbs: inout (UInt64, UInt64, UInt64, UInt64)) -> UInt64 {
         var r: UInt64
+        if limbs.3 == 0 && limbs.2 == 0 {
+            // Below 2^128 (nearly every sum of money): the top limbs' quotient limbs are zero and
+            // leave no remainder, so two steps do.
+            guard shift > 0 else {
+                (limbs.1, r) = step(0, limbs.1)
+                (limbs.0, r) = step(r, limbs.0)
+                return r
+            }
+            let s = UInt64(shift), back = 64 - s
+            r = limbs.1 >> back
+            let u1 = limbs.1 << s | limbs.0 >> back, u0 = limbs.0 << s
+            (limbs.1, r) = step(r, u1)
+            (limbs.0, r) = step(r, u0)
+            return r >> s
+        }
         guard shift > 0 else {
             r = 0
             (limbs.3, r) = step(r, limbs.3)
