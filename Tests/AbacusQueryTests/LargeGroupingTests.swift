@@ -649,4 +649,19 @@ import Testing
             #expect(Executor.mapInHalves(n) { $0 &* 7 &+ 1 } == (0..<n).map { $0 &* 7 &+ 1 })
         }
     }
+
+    /// A period's accumulators are read ahead a word per cache line (`DensePartial.touch`):
+    /// the words at 64-byte steps from the first value asked for, never past the buffer's ends.
+    @Test func readingAheadReadsAWordOfEachLineInsideTheBuffer() {
+        let buffer = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: 20)
+        defer { buffer.deallocate() }
+        for i in 0..<20 { buffer[i] = 1 << UInt64(i) }
+        // Eight words a line: from value 0, values 0, 8 and 16; from value 3, values 3, 11 and 19.
+        #expect(Executor.readLines(buffer, 0..<20) == 1 | 1 << 8 | 1 << 16)
+        #expect(Executor.readLines(buffer, -5..<100) == 1 | 1 << 8 | 1 << 16)
+        #expect(Executor.readLines(buffer, 3..<20) == 1 << 3 | 1 << 11 | 1 << 19)
+        #expect(Executor.readLines(buffer, 3..<11) == 1 << 3)
+        #expect(Executor.readLines(buffer, 25..<30) == 0)
+        #expect(Executor.readLines(buffer, 7..<7) == 0)
+    }
 }
