@@ -1024,6 +1024,11 @@ extension Executor {
         var blockPeriod = -1
         /// The last period whose accumulators were read ahead (`DensePartial.touch`).
         var touchedPeriod = -1
+        // Groups worked out ahead, met in no order (no period to go by): their accumulators
+        // read ahead whole, where the rows are more than the cache lines they take.
+        if kind == .product || kind == .compact, (p.groups + 1) * Swift.max(1, s) * MemoryLayout<Int256>.stride / 64 <= total {
+            state.pointee.touched ^= p.touch(groups: 0..<(p.groups + 1))
+        }
         var lo = 0
         while lo < total {
             if isCancelled() { throw QueryError(.cancelled, at: nil) }
