@@ -130,7 +130,7 @@ public struct Executor: Sendable {
         if let rollUp {
             try rollUp(groups, values) { ids throws(QueryError) in try self.shownValue(ids, scan, plan, converter: converter, exact: &exact, keys: keys, known: shown) }
         }
-        // `in native` by tag: every currency's total from one statement by currency (`nativeTotal`).
+        // `in native` by tag on the general path: every currency's total from one statement by currency (`nativeTotal`).
         var totalsByCurrency: [Currency: Cell]?
         var shaper = ResultShaper(plan: plan, home: ledger.defaultCurrency, isCancelled: isCancelled, whole: { () throws(QueryError) in try cell(0) }, subtotal: { ids throws(QueryError) in
             try self.shownValue(ids, scan, plan, converter: converter, exact: &exact, keys: keys, known: shown)
@@ -447,7 +447,7 @@ public struct Executor: Sendable {
         let amounts = store.amount
         let masks = wanted.contains(0) ? [] : codeMasks(wanted, keys: keys, scan: scan)
         try forEachRow(plan, rows: rowsHolding(wanted, plan, keys: keys, scan: scan), converter: converter, state: &state) { row, state throws(QueryError) in
-            // A row none of whose wanted groups' values of a key it has is not looked at further.
+            // A row whose code of a key no wanted group has is in none of them.
             for (column, mask) in masks {
                 let code = Int(column[row])
                 if code >= mask.count || !mask[code] { return }

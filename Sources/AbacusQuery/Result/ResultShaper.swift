@@ -81,9 +81,9 @@ struct ResultShaper {
         } else if let ci = keys.firstIndex(of: .currency), keys.count > 1 {
             // In native: one total per currency, from the groups of that currency (none when the
             // currency is the only key: each total would repeat its row).
-            // Every group shown: read in their own order (each total is over a set of groups),
-            // not in the order shown, which jumps about them.
-            // Neighbouring groups mostly share a currency: a run of them is filed at once.
+            // Every group shown: read in their own order (each total is over a set of groups), not
+            // in the order shown, which jumps about them; neighbours mostly share a currency, so a
+            // run of them is filed at once.
             var byCurrency: [Currency: [Int]] = [:]
             var run: (currency: Currency?, ids: [Int]) = (nil, [])
             func file() { if let c = run.currency { byCurrency[c, default: []].append(contentsOf: run.ids) } }
