@@ -535,7 +535,7 @@ import Testing
                 if case .text(let name) = row[0] { p = name } else { p = "-" }
                 got["\(p) \(c) \(b)"] = v.description
             }
-            // 506.10/84 = 6.025 (a tie: 6.02); 86.10/84 = 1.025 (1.02); 84/84 = 1; 10/84 = 0.119…; 20/84 = 0.238….
+            // 506.10/84 = 6.025 (a tie: 6.02); 86.10/84 = 1.025 (1.02); 84/84 = 1; ten rows of 1.00: 10/84 = 0.119….
             for (key, value) in ["A Food H": "6.02", "B Food H": "1.02", "B Food G": "1.00", "- Food H": "1.02",
                                  "A Rent G": "0.12", "A Rent H": "0.12", "C Rent G": "0.12", "D Rent H": "0.12"] {
                 #expect(got[key] == value, "dense: \(dense): \(key)")
