@@ -337,8 +337,8 @@ extension Executor {
             let cells = (groups + 1) * slots
             // An empty extreme is all zeros (`DenseExtreme()`), as are zeroed pages.
             extremes = keeps ? DensePartial.zeroed(cells) : nil
-            // Zeroed pages from the system (all-zero bits are zero for these integers): nothing
-            // is written here, and the pages are touched by the scan's own thread.
+            // Zeroed by `calloc` (all-zero bits are zero for these integers): fresh pages from the
+            // system, or memory an earlier statement freed, cleared here.
             sums = DensePartial.zeroed(cells)
             errors = DensePartial.zeroed(cells)
             counts = DensePartial.zeroed(groups + 1)
@@ -636,8 +636,10 @@ extension Executor {
         for p in partials.dropFirst() { total.merge(p) }
         var products = compact?.products ?? []
         if let blocks { (total, products) = PeriodBlocks.merged(blocks, tallies: total, slots: total.slots, extremes: keepsExtremes) }
-        // `in native` by tag: the groups as the scan left them, each row in one group only (`Scan.eachRowOnce`).
-        let once = plan.target == nil && key.groupsByTag && !keepsExtremes ? total.firstGroupsCopy() : nil
+        // `in native` by tag, a sum or an average: the groups as the scan left them, each row in
+        // one group only, for each currency's total (`Scan.eachRowOnce`; a count's total is group
+        // 0's, a min's or max's the groups' own).
+        let once = plan.target == nil && key.groupsByTag && (plan.aggregate == .sum || plan.aggregate == .avg) ? total.firstGroupsCopy() : nil
         // Group 0 from the groups (counted ahead, it is counted already).
         if !(everyRowCounts && compact != nil) { total.wholeFromGroups() }
         if let failure = total.failure { throw failure }
