@@ -465,20 +465,25 @@ import Testing
 
     /// A period key takes the largest stride of a product, wherever it is named, and the other
     /// keys keep their order: rows come in day order, so the groups of one stretch of days lie
-    /// side by side in the accumulators. (That the answers are right is the kernels' agreement above.)
-    @Test func aPeriodKeyIsTheOutermostOfAProduct() throws {
+    /// side by side in the accumulators. A tag key takes a larger one still: the other keys'
+    /// strides are then the same whether a scan lays the tag out by its tags or by the rows'
+    /// first two (`TagHeads`). (That the answers are right is the kernels' agreement above.)
+    @Test func aTagThenAPeriodKeyAreTheOutermostOfAProduct() throws {
         let ledger = try LedgerLoader.load(documents: [("gen.json", LargeGroupingTests.ledger(seed: 5))])
         let executor = Executor(ledger: ledger, columns: RateColumnCache(ledger: ledger, resolver: RateResolver(ledger: ledger)))
         let rows = 0..<ledger.entries.count
-        for keys: [GroupKey] in [[.month, .party], [.party, .month], [.book, .day, .category], [.tag, .currency, .week]] {
+        for keys: [GroupKey] in [[.month, .party], [.party, .month], [.book, .day, .category], [.tag, .currency, .week], [.week, .book, .tag]] {
             guard case .product(let parts, let strides, let count, _)? = executor.denseKey(keys, rows: rows) else {
                 Issue.record("\(keys): no product"); continue
             }
-            let p = try #require(keys.firstIndex { $0.isPeriod })
-            let others = keys.indices.filter { $0 != p }
-            #expect(strides[p] == others.reduce(1) { $0 * max(1, parts[$1].count) }, "\(keys)")
-            #expect(strides[others[0]] == 1 && count == strides[p] * max(1, parts[p].count), "\(keys)")
-            if others.count == 2 { #expect(strides[others[1]] == max(1, parts[others[0]].count), "\(keys)") }
+            // Innermost first: the keys that are neither, in the order named, then the period, then the tag.
+            let order = keys.indices.filter { keys[$0] != .tag && !keys[$0].isPeriod } + keys.indices.filter { keys[$0].isPeriod } + keys.indices.filter { keys[$0] == .tag }
+            var stride = 1
+            for i in order {
+                #expect(strides[i] == stride, "\(keys): \(keys[i])")
+                stride *= max(1, parts[i].count)
+            }
+            #expect(count == stride, "\(keys)")
         }
     }
 
@@ -643,8 +648,8 @@ import Testing
         try check(inexact, "sum entries in INR at market by category", "50000000000000000000000000000000000.01")
     }
 
-    /// The dense scan reads a row's first tag with no branch (it reads a neighbour's tag, or the
-    /// last one, when the row has none): a ledger without any tag, tagless rows at either end,
+    /// A row's tag heads are read with no branch (a neighbour's tag, or the last one, where the
+    /// row has fewer, `TagHeads`): a ledger without any tag, tagless rows at either end,
     /// and rows of one to three tags must give what the general path gives, and the right counts.
     /// In native, each currency's total counts each entry once (the general path's by a
     /// statement by currency).
@@ -682,6 +687,41 @@ import Testing
             for j in 0..<k { expected["t\((i + j) % 5)", default: 0] += 1 }
         }
         #expect(Set(counts) == Set(expected.map { "\($0.key)=\($0.value)" }), "\(mostTags) tags at most")
+    }
+
+    /// By tag, a scan adds each row of up to two tags once, to its pair of tags' group, and each
+    /// pair's group to its two tags' groups afterwards (`TagHeads`): a pair is one pair in
+    /// either order, a row's third tag is added apart, and past `TagHeads.mostPairs` pairs the
+    /// scan goes by the rows' first tags alone. Each way must give what the general path gives.
+    @Test func tagPairsAreOnePairInEitherOrderAndTooManyFallBackToFirstTags() throws {
+        func ledger(_ tags: [[String]]) throws -> Ledger {
+            let entries = tags.enumerated().map { i, t in
+                let names = t.map { "\"\($0)\"" }.joined(separator: ", ")
+                return "{\"id\": \"\(i)\", \"bookId\": \(i % 3 == 0 ? "\"u\"" : "\"h\""), \"amount\": \(i % 4 == 0 ? "" : "-")\(i % 97 + 1).35, \"date\": \"2025-01-\(String(format: "%02d", i * 28 / tags.count + 1))\", \"category\": \"C\", \"tags\": [\(names)]}"
+            }
+            return try LedgerLoader.load(documents: [("pairs.json", """
+                {"version": 1, "defaultCurrency": "INR",
+                 "books": [{"id": "h", "name": "H", "currency": "INR"}, {"id": "u", "name": "U", "currency": "USD"}],
+                 "entries": [\(entries.joined(separator: ",\n"))],
+                 "rates": [{"base": "USD", "date": "2025-01-01", "rates": {"INR": 83.3, "EUR": 0.917}}]}
+                """)])
+        }
+        let today = Day(year: 2025, month: 12, day: 31)!
+        let queries = ["count entries by tag", "sum expenses in INR by tag", "sum entries in EUR by book, tag", "avg income in USD by tag, book",
+                       "sum entries in native by tag", "count entries by tag, day", "max expenses in INR by tag"]
+        // Rows in the order written (one day each, or several in order): [a, b] and [b, a] are one pair.
+        let few = try ledger([["a", "b"], ["b", "a"], ["a"], [], ["c", "a", "b"], ["b", "c"], ["c"], ["b", "a", "c"], []])
+        let heads = try #require(TagHeads(few.entries, width: 2))
+        #expect(heads.code[0] == heads.code[1] && heads.code[0] == heads.code[7] && heads.code[3] == 0 && heads.code[8] == 0)
+        #expect(Set(heads.code).count == 6, "none, {a, b}, {a}, {a, c}, {b, c}, {c}: \(heads.code)")
+        for q in queries { LargeGroupingTests.expectKernelsAgree(few, today, q, [(2, 0), (Executor.parallelRows, 0)]) }
+        // Every pair of 100 tags once, and a third tag on some rows: more pairs than a scan lays out.
+        let names = (0..<100).map { "t\($0)" }
+        var tags: [[String]] = []
+        for a in 0..<100 { for b in (a + 1)..<100 { tags.append(tags.count % 7 == 0 ? [names[b], names[a], names[(a + b) % 100 == a || (a + b) % 100 == b ? (a + 1) % 100 : (a + b) % 100]] : [names[b], names[a]]) } }
+        let many = try ledger(Array(tags.prefix(TagHeads.mostPairs + 300)))
+        #expect(TagHeads(many.entries, width: 2) == nil && TagHeads(many.entries, width: 1) != nil)
+        for q in queries { LargeGroupingTests.expectKernelsAgree(many, today, q, [(2, 0), (Executor.parallelRows, 0)]) }
     }
 
     @Test func mapInHalvesKeepsTheOrder() {

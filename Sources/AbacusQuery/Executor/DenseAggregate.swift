@@ -59,8 +59,9 @@ extension Executor {
         case currency(table: [Int32], currencies: [Currency])
         /// A period: group = table[day - base] + 1; `codes[g - 1]` is the period's code.
         case period(table: [Int32], base: Int32, codes: [UInt32])
-        /// Each tag of a row: group = tag code + 2; group 1 is "no tags".
-        case tags(count: Int)
+        /// Each tag of a row: group = tag code + 2; group 1 is "no tags". A scan reads each row's
+        /// first tags as one code (`TagHeads`): group = head code + 1.
+        case tags(TagHeads)
         /// A code column read through a table (`top category`: each category's root):
         /// group = table[code] + 1.
         case mapped(StoreColumn<UInt32>, table: [Int32], count: Int)
@@ -74,7 +75,7 @@ extension Executor {
             case .codes(_, let n), .mapped(_, _, let n): return n
             case .currency(_, let c): return c.count
             case .period(_, _, let codes): return codes.count
-            case .tags(let n): return n + 1
+            case .tags(let heads): return heads.count
             case .product(_, _, let n, _): return n
             }
         }
@@ -87,7 +88,8 @@ extension Executor {
             }
         }
 
-        /// A one-key part's lane code (as `Grouper` writes it) for an index.
+        /// A one-key part's lane code (as `Grouper` writes it) for an index (of a tag key: its
+        /// groups as `Grouper` lays them out, heads of width 1).
         func code(_ index: Int) -> UInt32 {
             switch self {
             case .codes, .mapped, .tags, .none, .product: return UInt32(index)
@@ -126,28 +128,6 @@ extension Executor {
         }
     }
 
-    /// Each row's first tag, found with no branch: rows carry none, one or several tags at
-    /// random, so a branch on whether a row has one would be mispredicted for half of them.
-    struct FirstTags {
-        let start: StoreColumn<UInt32>
-        let codes: StoreColumn<UInt32>
-        /// The last position of `codes` (0 when there are none: then no row reads it).
-        let last: Int
-
-        init(_ store: EntryStore) {
-            (start, codes) = (store.tagStart, store.tagCodes)
-            last = Swift.max(0, store.tagCodes.count - 1)
-        }
-
-        /// The row's first tag code + 1; 0 for a row without tags.
-        @inline(__always) func first(_ row: Int) -> Int {
-            let t = Int(start[row])
-            // Read whether or not the row has tags (a neighbour's, or a zero, when it has none).
-            let code = codes.isEmpty ? 0 : Int(codes[Swift.min(t, last)])
-            return (Int(start[row &+ 1]) > t ? 1 : 0) &* (code &+ 1)
-        }
-    }
-
     /// Where the jobs of `productGroups` write, each to positions of its own.
     private final class OutBuffer: @unchecked Sendable {
         let base: UnsafeMutablePointer<Int32>?
@@ -165,6 +145,7 @@ extension Executor {
         for part in parts {
             if case .codes(let column, _) = part { count = min(count, column.count) }
             if case .mapped(let column, _, _) = part { count = min(count, column.count) }
+            if case .tags(let heads) = part { count = min(count, heads.code.count) }
         }
         let block = 2048
         var lo = span.lowerBound
@@ -198,10 +179,10 @@ extension Executor {
                             for k in lo..<hi { out[k] &+= t[Int(d[rows.row(k)] &- base)] &* s }
                         }
                     }
-                case .tags:
-                    // Read here, not ahead: a store image checks the tag columns when first read.
-                    let tags = FirstTags(store)
-                    for k in lo..<hi { out[k] &+= Int32(truncatingIfNeeded: tags.first(rows.row(k))) &* s }
+                case .tags(let heads):
+                    heads.code.withUnsafeBufferPointer { c in
+                        for k in lo..<hi { out[k] &+= Int32(truncatingIfNeeded: c[rows.row(k)]) &* s }
+                    }
                 case .none, .product:
                     break
                 }
@@ -262,9 +243,12 @@ extension Executor {
             }
             // A period key takes the largest stride: rows come in day order, so the groups a
             // stretch of rows adds to then lie side by side in the accumulators (in the cache).
+            // Unless a tag takes it: the other keys' strides are then the same whatever a tag
+            // head stands for (`tagHeadsKey`).
+            func rank(_ k: GroupKey) -> Int { k == .tag ? 2 : k.isPeriod ? 1 : 0 }
             var strides = [Int](repeating: 0, count: keys.count)
             var count = 1
-            for i in keys.indices.sorted(by: { !keys[$0].isPeriod && keys[$1].isPeriod }) {
+            for i in keys.indices.sorted(by: { rank(keys[$0]) < rank(keys[$1]) }) {
                 strides[i] = count
                 count *= max(1, parts[i].count)
                 if count > Executor.productGroups { return nil }
@@ -296,7 +280,8 @@ extension Executor {
             }
             return .period(table: table, base: first, codes: codes)
         case .tag:
-            return .tags(count: store.tags.count)
+            // Its groups only: a scan reads the codes of the heads it lays its groups out by (`scanKey`).
+            return .tags(TagHeads(layoutOf: store.tags.count))
         case .topCategory:
             // Each category's group is its root's code (as `Grouper` finds it).
             let roots = ledger.rootCategoryCodes.map { Int32($0) }
@@ -317,8 +302,9 @@ extension Executor {
         let lastDay: UnsafeMutableBufferPointer<Int32>
         /// Min and max: per group and slot, the smallest and largest product and its row.
         let extremes: UnsafeMutableBufferPointer<DenseExtreme>?
-        /// Grouping by tag: what rows add to the groups of their second and later tags, apart from
-        /// `sums`, `errors` and `counts` until group 0 is made from those (`wholeFromGroups`).
+        /// Grouping by tag: what rows add to the groups of their later tags (after their `TagHeads`),
+        /// apart from `sums`, `errors` and `counts` until group 0 is made from those
+        /// (`wholeFromGroups`); laid out as the tag key's groups (`laterGroups` of them).
         let laterSums: UnsafeMutableBufferPointer<Int256>
         let laterErrors: UnsafeMutableBufferPointer<Int128>
         let laterCounts: UnsafeMutableBufferPointer<Int>
@@ -330,11 +316,13 @@ extension Executor {
         var errorsOverflowed = false
         var failure: QueryError?
 
-        /// A count (`slots` 0) keeps no sums; `byTag`, the sums of later tags apart.
-        init(groups: Int, slots: Int, rates: Int, extremes keeps: Bool, byTag: Bool = false, tally: ConversionTally, filterTally: ConversionTally?) {
+        /// A count (`slots` 0) keeps no sums; `byTag`, the sums of later tags apart, in
+        /// `laterGroups` groups (default `groups`).
+        init(groups: Int, slots: Int, rates: Int, extremes keeps: Bool, byTag: Bool = false, laterGroups: Int? = nil,
+             tally: ConversionTally, filterTally: ConversionTally?) {
             self.groups = groups
             self.slots = slots
-            let cells = (groups + 1) * slots
+            let cells = (groups + 1) * slots, laterCells = ((laterGroups ?? groups) + 1) * slots
             // An empty extreme is all zeros (`DenseExtreme()`), as are zeroed pages.
             extremes = keeps ? DensePartial.zeroed(cells) : nil
             // Zeroed by `calloc` (all-zero bits are zero for these integers): fresh pages from the
@@ -343,9 +331,9 @@ extension Executor {
             errors = DensePartial.zeroed(cells)
             counts = DensePartial.zeroed(groups + 1)
             // Min and max add later tags' products to the extremes themselves (a product met twice is met once).
-            laterSums = DensePartial.zeroed(byTag && !keeps ? cells : 0)
-            laterErrors = DensePartial.zeroed(byTag && !keeps ? cells : 0)
-            laterCounts = DensePartial.zeroed(byTag ? groups + 1 : 0)
+            laterSums = DensePartial.zeroed(byTag && !keeps ? laterCells : 0)
+            laterErrors = DensePartial.zeroed(byTag && !keeps ? laterCells : 0)
+            laterCounts = DensePartial.zeroed(byTag ? (laterGroups ?? groups) + 1 : 0)
             perRate = .allocate(capacity: rates); perRate.initialize(repeating: 0)
             firstDay = .allocate(capacity: rates); firstDay.initialize(repeating: .max)
             lastDay = .allocate(capacity: rates); lastDay.initialize(repeating: .min)
@@ -367,10 +355,10 @@ extension Executor {
         }
 
         /// Group 0, the whole statement, made from the groups after a scan by keys: the scan adds
-        /// each row to one group only (its first, with tags; its other tags' groups get it in
-        /// `laterSums`, added to theirs after this), since one more addition for every row into
-        /// one place cost more than adding up the groups once. Exact: the same integers, added
-        /// in another order.
+        /// each row to one group only (with tags, its tag heads'; its later tags' groups get it in
+        /// `laterSums`, added to theirs with `addLater`), since one more addition for every row
+        /// into one place cost more than adding up the groups once. Exact: the same integers,
+        /// added in another order.
         func wholeFromGroups() {
             guard groups > 0 else { return }
             counts[0] = 0
@@ -386,8 +374,41 @@ extension Executor {
                 (sums[k], errors[k]) = (sum, error)
                 if errorOverflow { errorsOverflowed = true }
             }
-            // Later tags' groups: now their whole sums (group 0 holds each row once).
+        }
+
+        /// Later tags' groups: now their whole sums (after `wholeFromGroups`: group 0 holds each row once).
+        func addLater() {
             add(laterSums, laterErrors, laterCounts, to: sums, errors, counts)
+        }
+
+        /// This partial, scanned by tag heads of width 2, with each head's groups added to the
+        /// groups of its tags, laid out as the tag key lays them out: `others` groups of the other
+        /// keys (the tag key's stride) for each of `tags` tag groups. Group 0 and the later tags'
+        /// sums are taken as they are (they are laid out so already); with `firstOnly`, each
+        /// head's groups go to its first tag's alone, so that each row is in one group (and no
+        /// later tags' sums are taken).
+        func expanded(_ heads: TagHeads, others: Int, tags: Int, firstOnly: Bool = false) -> DensePartial {
+            let out = DensePartial(groups: others * tags, slots: slots, rates: perRate.count, extremes: false, tally: tally, filterTally: filterTally)
+            out.takeTallies(of: self)
+            let (sums, errors, counts) = (self.sums, self.errors, self.counts)
+            func move(_ from: Int, to: Int) {
+                out.counts[to] &+= counts[from]
+                for k in 0..<slots {
+                    if out.sums[to &* slots &+ k].add(sums[from &* slots &+ k]) { out.overflowed = true }
+                    let (e, o) = out.errors[to &* slots &+ k].addingReportingOverflow(errors[from &* slots &+ k])
+                    out.errors[to &* slots &+ k] = e
+                    if o { out.errorsOverflowed = true }
+                }
+            }
+            move(0, to: 0)
+            for g in 1..<(groups + 1) where counts[g] > 0 {
+                let (other, head) = ((g - 1) % others, (g - 1) / others)
+                move(g, to: 1 + other + Int(heads.groups[2 * head]) * others)
+                let second = heads.groups[2 * head + 1]
+                if !firstOnly && second >= 0 { move(g, to: 1 + other + Int(second) * others) }
+            }
+            if !firstOnly { out.add(laterSums, laterErrors, laterCounts, to: out.sums, out.errors, out.counts) }
+            return out
         }
 
         /// Reads a word of each cache line of some groups' accumulators (side by side: a period's),
@@ -572,6 +593,30 @@ extension Executor {
         return (groups + 1) * plain.scales.count <= shareAbove ? plain : slots(sharing: true)
     }
 
+    /// Most accumulators a scan by tag lays out by the rows' first two tags (`tagHeadsKey`).
+    static let tagPairCells = 1 << 16
+
+    /// What a scan by tag lays its groups out by: the rows' `TagHeads` of `width`, in the tag
+    /// key's place; the groups of the other keys (the tag's stride: it has the largest) and the
+    /// tag key's groups. Nil without a tag key, or when the store has no such heads.
+    func tagHeadsKey(_ key: DenseKey, width: Int) -> (key: DenseKey, heads: TagHeads, others: Int, tags: Int)? {
+        let others: Int, tags: Int
+        switch key {
+        case .tags(let heads): (others, tags) = (1, heads.count)
+        case .product(let parts, let strides, let count, let tagAt?): (others, tags) = (strides[tagAt], parts[tagAt].count)
+            guard others * tags == count else { return nil }
+        default: return nil
+        }
+        guard let heads = TagHeads.of(store, width: width, kept: columns) else { return nil }
+        switch key {
+        case .product(var parts, let strides, _, let tagAt?):
+            parts[tagAt] = .tags(heads)
+            return (.product(parts, strides: strides, count: others * heads.count, tagAt: tagAt), heads, others, tags)
+        default:
+            return (.tags(heads), heads, others, tags)
+        }
+    }
+
     /// The dense scan, or nil when the statement does not have its shape (or an error sum
     /// outgrew 128 bits): the general path then answers.
     func denseAggregate(_ plan: Plan, keys: [GroupKey], converter: RowConverter?) throws(QueryError) -> Scan? {
@@ -579,9 +624,16 @@ extension Executor {
         _ = Executor.keepFreedMemory
         let keepsExtremes = plan.aggregate == .min || plan.aggregate == .max
         let counting = plan.aggregate == .count
-        let slots = Executor.sumSlots(converter, store: store, groups: counting ? 0 : key.count, shareAbove: shareSlotsAbove, kept: columns)
-        let rows = planRows(plan)
+        func slotsFor(_ groups: Int) -> SumSlots {
+            Executor.sumSlots(converter, store: store, groups: counting ? 0 : groups, shareAbove: shareSlotsAbove, kept: columns)
+        }
+        // By tag: laid out by the rows' first two tags where those groups fit (`TagHeads`).
+        var wide = keepsExtremes ? nil : tagHeadsKey(key, width: 2)
+        let wideSlots = wide.map { slotsFor($0.key.count) }
+        if let w = wide, let s = wideSlots, (w.key.count + 1) * (counting ? 1 : max(1, s.scales.count)) > Executor.tagPairCells { wide = nil }
+        let slots = (wide != nil ? wideSlots : nil) ?? slotsFor(key.count)
         let cellsPerGroup = counting ? 1 : max(1, slots.scales.count)
+        let rows = planRows(plan)
         let threads = rows.count >= parallelRows && onlineProcessors > 1 ? 2 : 1
         // A count of every row (no subject test, no filter): the pass that numbers the groups counts them.
         let everyRowCounts = counting && plan.subject == .entries && plan.filter == nil
@@ -597,13 +649,16 @@ extension Executor {
         } else {
             (compact, stretches, blocks) = (nil, nil, nil)
         }
-        let groupCount = blocks != nil ? stretches?.periodStride ?? 0 : compact?.products.count ?? key.count
+        // Else the rows' first tags (a min or a max adds later tags to the extremes themselves,
+        // which are laid out as the tag key's groups; so are these).
+        guard let scanKey = key.groupsByTag ? wide?.key ?? tagHeadsKey(key, width: 1)?.key : key else { return nil }
+        let groupCount = blocks != nil ? stretches?.periodStride ?? 0 : compact?.products.count ?? scanKey.count
         // The product of several keys must fit its buffers.
         if case .product = key, groupCount * cellsPerGroup > Executor.productCells { return nil }
         let amounts = plan.filter?.testsAmount == true ? (converter ?? self.converter(plan)) : nil
         let partials = (0..<threads).map { _ in
             DensePartial(groups: groupCount, slots: counting ? 0 : slots.scales.count, rates: converter?.rates.count ?? 0, extremes: keepsExtremes, byTag: key.groupsByTag,
-                         tally: converter.map(ConversionTally.init) ?? .none, filterTally: amounts.map(ConversionTally.init))
+                         laterGroups: key.count, tally: converter.map(ConversionTally.init) ?? .none, filterTally: amounts.map(ConversionTally.init))
         }
         let work: @Sendable (Int) -> Void = { k in
             let p = partials[k]
@@ -612,7 +667,7 @@ extension Executor {
                 // One compiled scan for each kind of signs and of tag key.
                 func scan<Signs: SubjectSigns>(_ signs: Signs.Type) throws(QueryError) {
                     if key.groupsByTag {
-                        try self.denseScan(plan, key: key, rows: part, converter: converter, amounts: amounts, slots: slots, signs: signs, tags: TagKey.self, groups: groups, into: p)
+                        try self.denseScan(plan, key: scanKey, rows: part, converter: converter, amounts: amounts, slots: slots, signs: signs, tags: TagKey.self, groups: groups, into: p)
                     } else {
                         try self.denseScan(plan, key: key, rows: part, converter: converter, amounts: amounts, slots: slots, signs: signs, tags: NoTagKey.self,
                                            groups: groups, stretches: stretches, blocks: blocks?[k], into: p)
@@ -636,12 +691,15 @@ extension Executor {
         for p in partials.dropFirst() { total.merge(p) }
         var products = compact?.products ?? []
         if let blocks { (total, products) = PeriodBlocks.merged(blocks, tallies: total, slots: total.slots, extremes: keepsExtremes) }
-        // `in native` by tag, a sum or an average: the groups as the scan left them, each row in
-        // one group only, for each currency's total (`Scan.eachRowOnce`; a count's total is group
-        // 0's, a min's or max's the groups' own).
-        let once = plan.target == nil && key.groupsByTag && (plan.aggregate == .sum || plan.aggregate == .avg) ? total.firstGroupsCopy() : nil
+        // `in native` by tag, a sum or an average: the groups with each row in one group only
+        // (its first tag's), for each currency's total (`Scan.eachRowOnce`; a count's total is
+        // group 0's, a min's or max's the groups' own).
+        let eachOnce = plan.target == nil && key.groupsByTag && (plan.aggregate == .sum || plan.aggregate == .avg)
+        let once = !eachOnce ? nil : wide.map { total.expanded($0.heads, others: $0.others, tags: $0.tags, firstOnly: true) } ?? total.firstGroupsCopy()
         // Group 0 from the groups (counted ahead, it is counted already).
         if !(everyRowCounts && compact != nil) { total.wholeFromGroups() }
+        // Each pair's groups added to its tags' (the later tags' sums with them), or the later tags' alone.
+        if let wide { total = total.expanded(wide.heads, others: wide.others, tags: wide.tags) } else { total.addLater() }
         if let failure = total.failure { throw failure }
         if let amounts, let t = total.filterTally { _ = try outcome(amounts, t) }
         let filterTally = amounts != nil ? total.filterTally : nil
@@ -827,17 +885,20 @@ extension Executor {
         let extremes = p.extremes
         let (laterSums, laterErrors, laterCounts) = (p.laterSums, p.laterErrors, p.laterCounts)
 
-        /// The stride of the tag key among the groups (0: no tag key).
-        let tagStride: Int
+        /// The stride of the tag key among the groups (0: no tag key), and the tag heads it reads.
+        let tagStride: Int, heads: TagHeads?
         switch key {
-        case .tags: tagStride = 1
-        case .product(_, let strides, _, let tagAt?): tagStride = strides[tagAt]
-        default: tagStride = 0
+        case .tags(let h): (tagStride, heads) = (1, h)
+        case .product(let parts, let strides, _, let tagAt?):
+            tagStride = strides[tagAt]
+            if case .tags(let h) = parts[tagAt] { heads = h } else { heads = nil }
+        default: (tagStride, heads) = (0, nil)
         }
-        precondition(Tags.byTag == (tagStride > 0), "a dense scan compiled for the wrong key")
+        precondition(Tags.byTag == (tagStride > 0) && Tags.byTag == (heads != nil), "a dense scan compiled for the wrong key")
         // The tag columns only for a tag key: a store image checks them when first read.
         let (tagStart, tagCodes) = tagStride > 0 ? (store.tagStart, store.tagCodes) : (StoreColumn<UInt32>([0]), StoreColumn<UInt32>())
-        let firstTags = tagStride > 0 ? FirstTags(store) : nil
+        let (headCode, headWidth) = (heads?.code ?? [], heads?.width ?? 0)
+        precondition(headCode.count >= store.count || !Tags.byTag, "a tag head for every row")
         // The key taken apart once: matching the enum for every row would bind (and retain) its
         // tables every time. Several keys: each row's group is worked out ahead, one tight pass
         // per key. Taken apart into constants: a variable the nested functions below read would
@@ -888,10 +949,10 @@ extension Executor {
         // A period's stretch: the index of a row's group among its period's (`PeriodStretches`).
         let inner = stretches?.inner
 
-        /// The row's group (the first, for a row with several tags; `moreTags` gives the rest);
-        /// `position` is the row's place among the rows scanned, `first` its first tag code + 1
-        /// (0 without tags, or without a tag key), `stretch` where the groups of its period start
-        /// (`PeriodStretches`).
+        /// The row's group (its tag heads', for a row with several tags; `moreTags` gives the
+        /// rest); `position` is the row's place among the rows scanned, `first` its tag heads'
+        /// code (0 without tags, or without a tag key), `stretch` where the groups of its period
+        /// start (`PeriodStretches`).
         @inline(__always)
         func group(_ row: Int, _ position: Int, first: Int, stretch: Int) -> Int {
             switch kind {
@@ -910,14 +971,15 @@ extension Executor {
                 return 1 &+ Int(column[row]) &* codeStride &+ first &* tagStride
             }
         }
-        /// The row's groups after its first, for a row with several tags: tag position t is
-        /// group `base + (tag code + 1) × stride` (empty unless grouping by tag).
+        /// The row's groups after its tag heads', for a row with more tags: tag position t is
+        /// group `base + (tag code + 1) × stride` of the tag key's layout (empty unless grouping
+        /// by tag): the tag key has the largest stride, so `base` is the same in both layouts.
         @inline(__always)
         func moreTags(_ row: Int, group g: Int, first: Int) -> (positions: Range<Int>, base: Int, stride: Int) {
             // Most groupings have no tag key: they never touch the tag columns.
             guard Tags.byTag else { return (0..<0, 0, 0) }
-            // No branch on whether the row has tags (`FirstTags`): without, the range is empty.
-            let next = Int(tagStart[row]) &+ 1
+            // No branch on whether the row has more tags: without, the range is empty.
+            let next = Int(tagStart[row]) &+ headWidth
             return (next..<Swift.max(next, Int(tagStart[row &+ 1])), g &- first &* tagStride, tagStride)
         }
         /// Adds a product (and, to an inexact slot, |value| to its error sum: `SumSlots.errorShift`)
@@ -953,7 +1015,7 @@ extension Executor {
             if masks?.passes(row, currency: rowCurrency, day: days) == false { return }
             if rowFilter?.passes(row, flip: flip, tally: &state.pointee.filterTally) == false { return }
             // The row's one group (0 without keys); group 0 is made from the groups afterwards.
-            let first = Tags.byTag ? firstTags.unsafelyUnwrapped.first(row) : 0
+            let first = Tags.byTag ? Int(headCode[row]) : 0
             let g = group(row, position, first: first, stretch: stretch)
             let more = moreTags(row, group: g, first: first)
             counts[g] &+= 1
