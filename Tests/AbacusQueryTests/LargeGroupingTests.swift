@@ -487,6 +487,42 @@ import Testing
         }
     }
 
+    /// Two threads scanning a period at a time split the rows where a period starts, the one
+    /// nearest the middle, and then add to one layout of the groups (`periodSplit`): no period,
+    /// so no group, is in both threads' rows. One period, or a split that would leave a thread
+    /// with less than a third of the rows, is no split (the threads then add apart and merge).
+    @Test func twoThreadsSplitTheRowsWhereAPeriodStarts() throws {
+        let ledger = try LedgerLoader.load(documents: [("gen.json", LargeGroupingTests.ledger(seed: 5))])
+        let executor = Executor(ledger: ledger, columns: RateColumnCache(ledger: ledger, resolver: RateResolver(ledger: ledger)))
+        let n = ledger.entries.count, days = ledger.entries.day
+        for keys: [GroupKey] in [[.party, .month], [.book, .week], [.category, .day], [.party, .year], [.book, .quarter]] {
+            guard case .product(let parts, let strides, _, nil)? = executor.denseKey(keys, rows: 0..<n),
+                  let stretches = Executor.PeriodStretches(parts, strides, currency: ledger.entries.currency) else {
+                Issue.record("\(keys): no period stretches"); continue
+            }
+            func period(_ row: Int) -> Int32 { stretches.table[Int(days[row] - stretches.base)] }
+            let starts = (1..<n).filter { period($0) != period($0 - 1) }
+            let nearest = starts.min { abs($0 - n / 2) < abs($1 - n / 2) }
+            let split = executor.periodSplit(.range(0..<n), stretches)
+            if let nearest, nearest >= n / 3, n - nearest >= n / 3 {
+                #expect(split == nearest, "\(keys)")
+            } else {
+                #expect(split == nil, "\(keys)")
+            }
+            if let split { #expect(period(split - 1) < period(split), "\(keys): a period on both sides of \(split)") }
+            // Rows of some days only (a posting list): split by position among them.
+            let list = Array(stride(from: 0, to: n, by: 3))
+            if let s = executor.periodSplit(.list(list), stretches) { #expect(period(list[s - 1]) < period(list[s]), "\(keys)") }
+        }
+        // One period: no split.
+        let one = try #require(executor.denseKey([.party, .year], rows: 0..<n))
+        guard case .product(let parts, let strides, _, nil) = one, let stretches = Executor.PeriodStretches(parts, strides, currency: ledger.entries.currency) else {
+            Issue.record("no period stretches by year"); return
+        }
+        let firstYear = (0..<n).filter { stretches.table[Int(days[$0] - stretches.base)] == stretches.table[Int(days[0] - stretches.base)] }
+        #expect(executor.periodSplit(.range(0..<firstYear.count), stretches) == nil)
+    }
+
     /// A group whose approximation cannot settle its rounding (exactly half a cent at a quotient
     /// rate: 86.10 INR at 84 INR a dollar is $1.025, which rounds half-even to $1.02) is worked
     /// out exactly from its rows. With a period among the keys only the rows of its period are

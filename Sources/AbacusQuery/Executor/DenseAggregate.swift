@@ -315,6 +315,9 @@ extension Executor {
         /// Σ|amount| passed 128 bits: the general path must redo the statement.
         var errorsOverflowed = false
         var failure: QueryError?
+        /// The partial whose groups (sums, error sums, counts, extremes) this one adds to, where
+        /// it has none of its own (`init(sharingGroupsOf:)`).
+        let groupsOf: DensePartial?
 
         /// A count (`slots` 0) keeps no sums; `byTag`, the sums of later tags apart, in
         /// `laterGroups` groups (default `groups`).
@@ -339,6 +342,21 @@ extension Executor {
             lastDay = .allocate(capacity: rates); lastDay.initialize(repeating: .min)
             self.tally = tally
             self.filterTally = filterTally
+            groupsOf = nil
+        }
+
+        /// A partial of its own tallies that adds to `other`'s groups: for a thread whose rows
+        /// meet none of the groups another thread's meet (`periodSplit`). Not by tag.
+        init(sharingGroupsOf other: DensePartial, tally: ConversionTally, filterTally: ConversionTally?) {
+            (groups, slots, groupsOf) = (other.groups, other.slots, other)
+            (sums, errors, counts, extremes) = (other.sums, other.errors, other.counts, other.extremes)
+            (laterSums, laterErrors, laterCounts) = (DensePartial.zeroed(0), DensePartial.zeroed(0), DensePartial.zeroed(0))
+            let rates = other.perRate.count
+            perRate = .allocate(capacity: rates); perRate.initialize(repeating: 0)
+            firstDay = .allocate(capacity: rates); firstDay.initialize(repeating: .max)
+            lastDay = .allocate(capacity: rates); lastDay.initialize(repeating: .min)
+            self.tally = tally
+            self.filterTally = filterTally
         }
 
         /// `n` zeros of a plain integer type (all-zero bits are zero), from `calloc`; released with `free`.
@@ -349,7 +367,7 @@ extension Executor {
         }
 
         deinit {
-            free(sums.baseAddress); free(errors.baseAddress); free(counts.baseAddress); free(extremes?.baseAddress)
+            if groupsOf == nil { free(sums.baseAddress); free(errors.baseAddress); free(counts.baseAddress); free(extremes?.baseAddress) }
             free(laterSums.baseAddress); free(laterErrors.baseAddress); free(laterCounts.baseAddress)
             perRate.deallocate(); firstDay.deallocate(); lastDay.deallocate()
         }
@@ -455,10 +473,13 @@ extension Executor {
         }
 
         func merge(_ o: DensePartial) {
-            add(o.sums, o.errors, o.counts, to: sums, errors, counts)
-            add(o.laterSums, o.laterErrors, o.laterCounts, to: laterSums, laterErrors, laterCounts)
-            if let mine = extremes, let theirs = o.extremes {
-                for i in 0..<mine.count { mine[i].merge(theirs[i]) }
+            // A partial that added to these groups: only its tallies to take.
+            if o.groupsOf !== self {
+                add(o.sums, o.errors, o.counts, to: sums, errors, counts)
+                add(o.laterSums, o.laterErrors, o.laterCounts, to: laterSums, laterErrors, laterCounts)
+                if let mine = extremes, let theirs = o.extremes {
+                    for i in 0..<mine.count { mine[i].merge(theirs[i]) }
+                }
             }
             for i in 0..<perRate.count {
                 perRate[i] += o.perRate[i]
@@ -541,10 +562,22 @@ extension Executor {
 
         /// The k-th of n nearly equal parts.
         func part(_ k: Int, of n: Int) -> DenseRows {
-            let lo = count * k / n, hi = count * (k + 1) / n
+            positions((count * k / n)..<(count * (k + 1) / n))
+        }
+
+        /// The rows at some positions.
+        func positions(_ p: Range<Int>) -> DenseRows {
             switch self {
-            case .range(let r): return .range((r.lowerBound + lo)..<(r.lowerBound + hi))
-            case .list(let l): return .list(Array(l[lo..<hi]))
+            case .range(let r): return .range((r.lowerBound + p.lowerBound)..<(r.lowerBound + p.upperBound))
+            case .list(let l): return .list(Array(l[p]))
+            }
+        }
+
+        /// The row at a position.
+        func row(_ position: Int) -> Int {
+            switch self {
+            case .range(let r): return r.lowerBound + position
+            case .list(let l): return l[position]
             }
         }
     }
@@ -617,6 +650,28 @@ extension Executor {
         }
     }
 
+    /// Where two threads scanning a period at a time split `rows`: at the start of the period
+    /// nearest the middle, so that the threads' rows share no period (no group). Nil when that
+    /// leaves either thread with less than a third of the rows (one period, a few long ones).
+    func periodSplit(_ rows: DenseRows, _ stretches: PeriodStretches) -> Int? {
+        let n = rows.count, days = store.day
+        guard n >= 2 else { return nil }
+        func period(_ position: Int) -> Int32 { stretches.table[Int(days[rows.row(position)] &- stretches.base)] }
+        /// The first position of a period at or after `p` (periods ascend with the rows).
+        func start(_ p: Int32) -> Int {
+            var (a, b) = (0, n)
+            while a < b {
+                let m = (a + b) / 2
+                if period(m) < p { a = m + 1 } else { b = m }
+            }
+            return a
+        }
+        let middle = period(n / 2)
+        let (before, after) = (start(middle), start(middle + 1))
+        let split = n / 2 - before <= after - n / 2 ? before : after
+        return split >= n / 3 && n - split >= n / 3 ? split : nil
+    }
+
     /// The dense scan, or nil when the statement does not have its shape (or an error sum
     /// outgrew 128 bits): the general path then answers.
     func denseAggregate(_ plan: Plan, keys: [GroupKey], converter: RowConverter?) throws(QueryError) -> Scan? {
@@ -656,14 +711,24 @@ extension Executor {
         // The product of several keys must fit its buffers.
         if case .product = key, groupCount * cellsPerGroup > Executor.productCells { return nil }
         let amounts = plan.filter?.testsAmount == true ? (converter ?? self.converter(plan)) : nil
-        let partials = (0..<threads).map { _ in
-            DensePartial(groups: groupCount, slots: counting ? 0 : slots.scales.count, rates: converter?.rates.count ?? 0, extremes: keepsExtremes, byTag: key.groupsByTag,
-                         laterGroups: key.count, tally: converter.map(ConversionTally.init) ?? .none, filterTally: amounts.map(ConversionTally.init))
+        // Two threads over a period at a time, all groups laid out: the rows split where a period
+        // starts, so that each thread adds to groups of its own periods, in one layout (none to merge).
+        let split = threads == 2 && blocks == nil ? stretches.flatMap { periodSplit(rows, $0) } : nil
+        var partials: [DensePartial] = []
+        for _ in 0..<threads {
+            let tally = converter.map(ConversionTally.init) ?? .none, filterTally = amounts.map(ConversionTally.init)
+            if split != nil, let first = partials.first {
+                partials.append(DensePartial(sharingGroupsOf: first, tally: tally, filterTally: filterTally))
+            } else {
+                partials.append(DensePartial(groups: groupCount, slots: counting ? 0 : slots.scales.count, rates: converter?.rates.count ?? 0, extremes: keepsExtremes,
+                                             byTag: key.groupsByTag, laterGroups: key.count, tally: tally, filterTally: filterTally))
+            }
         }
-        let work: @Sendable (Int) -> Void = { k in
+        let work: @Sendable (Int) -> Void = { [partials] k in
             let p = partials[k]
             do throws(QueryError) {
-                let (part, groups) = (rows.part(k, of: threads), compact.map { ($0.ofRow, $0.number, rows.count * k / threads) })
+                let part = split.map { k == 0 ? rows.positions(0..<$0) : rows.positions($0..<rows.count) } ?? rows.part(k, of: threads)
+                let groups = compact.map { ($0.ofRow, $0.number, rows.count * k / threads) }
                 // One compiled scan for each kind of signs and of tag key.
                 func scan<Signs: SubjectSigns>(_ signs: Signs.Type) throws(QueryError) {
                     if key.groupsByTag {
