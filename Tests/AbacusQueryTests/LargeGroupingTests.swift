@@ -487,6 +487,41 @@ import Testing
         }
     }
 
+    /// A period and several other keys whose product has more groups than a scan lays out
+    /// (40 books × 40 categories × 8 currencies a month) are scanned as the other keys'
+    /// combinations that occur, numbered once for the store (`KeyCombos`), and a period: every
+    /// group laid out, or kept a period at a time. Either way the answers are the general path's.
+    @Test func keyCombinationsLayOutTheGroupsThatOccurOfABigProduct() throws {
+        let currencies = ["INR", "USD", "EUR", "GBP", "SGD", "JPY", "AED", "CHF"]
+        let books = (0..<40).map { "{\"id\": \"b\($0)\", \"name\": \"B\($0)\", \"currency\": \"\(currencies[$0 % 8])\"}" }
+        let dice = IndexPropertyTests.Dice(seed: 11)
+        var triples = Set<String>()
+        let entries = (0..<4000).map { i -> String in
+            let (book, category) = (Int(dice.next() % 40), Int(dice.next() % 40))
+            // Now and then in another currency than the book's.
+            let currency = dice.next() % 5 == 0 ? currencies[Int(dice.next() % 8)] : currencies[book % 8]
+            triples.insert("\(book) \(category) \(currency)")
+            return "{\"id\": \"\(i)\", \"bookId\": \"b\(book)\", \"currency\": \"\(currency)\", \"amount\": \(dice.next() % 9 == 0 ? "" : "-")\(dice.next() % 5000 + 1).\(dice.next() % 100), \"date\": \"2025-\(String(format: "%02d", i * 12 / 4000 + 1))-\(String(format: "%02d", i % 28 + 1))\", \"category\": \"C\(category)\"}"
+        }
+        let rates = currencies.dropFirst().enumerated().map { "\"\($1)\": \($0 + 2).\($0 * 7 + 1)" }.joined(separator: ", ")
+        let ledger = try LedgerLoader.load(documents: [("combos.json", """
+            {"version": 1, "defaultCurrency": "INR", "books": [\(books.joined(separator: ", "))],
+             "entries": [\(entries.joined(separator: ",\n"))],
+             "rates": [{"base": "INR", "date": "2025-01-01", "rates": {\(rates)}}]}
+            """)])
+        let executor = Executor(ledger: ledger, columns: RateColumnCache(ledger: ledger, resolver: RateResolver(ledger: ledger)))
+        let keys: [GroupKey] = [.book, .month, .category, .currency]
+        let key = try #require(executor.denseKey(keys, rows: 0..<ledger.entries.count))
+        let combo = try #require(executor.comboKey(key, keys: keys, cellsPerGroup: 1))
+        #expect(combo.combos.count == triples.count && combo.key.count == triples.count * 12)
+        let today = Day(year: 2025, month: 12, day: 31)!
+        for q in ["sum expenses in INR by book, month, category, currency", "avg entries in USD by month, book, category, currency",
+                  "max expenses in EUR by book, month, category, currency", "count expenses by category, currency, book, week where amount > 100",
+                  "sum expenses in native by book, month, category, currency", "sum income in INR by book, month, category, currency during 2025-Q2"] {
+            LargeGroupingTests.expectKernelsAgree(ledger, today, q, [(2, Executor.compactAbove), (2, 0), (Executor.parallelRows, Executor.compactAbove)])
+        }
+    }
+
     /// Two threads scanning a period at a time split the rows where a period starts, the one
     /// nearest the middle, and then add to one layout of the groups (`periodSplit`): no period,
     /// so no group, is in both threads' rows. One period, or a split that would leave a thread

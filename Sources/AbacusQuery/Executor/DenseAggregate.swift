@@ -650,6 +650,23 @@ extension Executor {
         }
     }
 
+    /// Most accumulators a product scanned by key combinations lays out (`comboKey`).
+    static let comboCells = 1 << 17
+
+    /// A product of a period and two or more other keys (no tag), with more cells than a scan
+    /// lays out whole (`compactAbove`): the other keys' combinations that occur (`KeyCombos`),
+    /// as one code key, and the period, where those are few enough to lay out (`comboCells`); with the
+    /// combinations and the period's stride in `key`.
+    func comboKey(_ key: DenseKey, keys: [GroupKey], cellsPerGroup: Int) -> (key: DenseKey, combos: KeyCombos, periodStride: Int)? {
+        guard case .product(let parts, let strides, let n, nil) = key, parts.count >= 3, n * cellsPerGroup > compactAbove,
+              let p = parts.firstIndex(where: { if case .period = $0 { return true } else { return false } }), strides[p] == strides.max() else { return nil }
+        let others = parts.indices.filter { $0 != p }
+        let periods = max(1, parts[p].count)
+        guard let combos = KeyCombos.of(others.map { keys[$0] }, others.map { parts[$0] }, others.map { strides[$0] }, cells: strides[p], store: store, kept: columns),
+              combos.count > 0, (combos.count * periods + 1) * cellsPerGroup <= Executor.comboCells else { return nil }
+        return (.product([.codes(combos.code, count: combos.count), parts[p]], strides: [1, combos.count], count: combos.count * periods, tagAt: nil), combos, strides[p])
+    }
+
     /// Where two threads scanning a period at a time split `rows`: at the start of the period
     /// nearest the middle, so that the threads' rows share no period (no group). Nil when that
     /// leaves either thread with less than a third of the rows (one period, a few long ones).
@@ -695,8 +712,12 @@ extension Executor {
         // A product with a period is scanned a period at a time (`PeriodStretches`), worked out
         // once here for the threads. Too many groups to lay out: with a period, a period's groups
         // are laid out at a time (`PeriodBlocks`); else those that occur are numbered first.
+        // Too many with several other keys: their combinations that occur, as one key (`KeyCombos`;
+        // not for a min or a max, whose extremes are kept a period at a time in less memory).
+        let combo = everyRowCounts || keepsExtremes ? nil : comboKey(key, keys: keys, cellsPerGroup: cellsPerGroup)
+        let layoutKey = combo?.key ?? key
         let (compact, stretches, blocks): (CompactGroups?, PeriodStretches?, [PeriodBlocks]?)
-        if case .product(let parts, let strides, let n, nil) = key {
+        if case .product(let parts, let strides, let n, nil) = layoutKey {
             let big = n * cellsPerGroup > compactAbove
             let byPeriod = everyRowCounts ? nil : PeriodStretches(parts, strides, currency: store.currency)
             compact = byPeriod == nil && (big || everyRowCounts) ? CompactGroups(parts, strides, count: n, rows: rows, store: store, threads: threads) : nil
@@ -706,7 +727,7 @@ extension Executor {
         }
         // Else the rows' first tags (a min or a max adds later tags to the extremes themselves,
         // which are laid out as the tag key's groups; so are these).
-        guard let scanKey = key.groupsByTag ? wide?.key ?? tagHeadsKey(key, width: 1)?.key : key else { return nil }
+        guard let scanKey = key.groupsByTag ? wide?.key ?? tagHeadsKey(key, width: 1)?.key : layoutKey else { return nil }
         let groupCount = blocks != nil ? stretches?.periodStride ?? 0 : compact?.products.count ?? scanKey.count
         // The product of several keys must fit its buffers.
         if case .product = key, groupCount * cellsPerGroup > Executor.productCells { return nil }
@@ -798,15 +819,32 @@ extension Executor {
             codeAt.append(codes.count)
         }
         let counts = total.counts
+        // Key combinations (`comboKey`): a group's digits are its combination's and its period's,
+        // and each combination's codes of the other keys are made once.
+        let periodAt = combo == nil ? nil : parts.firstIndex { if case .period = $0 { return true } else { return false } }
+        let comboCodes: [GroupCodes] = combo.map { c in
+            c.combos.products.map { product in
+                var k = GroupCodes.zero
+                for i in parts.indices where i != periodAt { k[i] = codes[codeAt[i] + (Int(product) - 1) / strides[i] % sizes[i]] }
+                return k
+            }
+        } ?? []
+        let combos = comboCodes.count
         // Each key's index in the group's product group: worked out by division for a compacted
         // group (its product group is kept), else counted up with the groups (the product's digits,
         // the key of stride 1 turning fastest).
-        let byStride = parts.indices.sorted { strides[$0] < strides[$1] }
-        var digit = [Int](repeating: 0, count: parts.count)
+        let digitSizes = combo == nil ? sizes : [combos, periodAt.map { sizes[$0] } ?? 1]
+        let byStride = combo == nil ? parts.indices.sorted { strides[$0] < strides[$1] } : [0, 1]
+        var digit = [Int](repeating: 0, count: digitSizes.count)
         for dense in 1..<(total.groups + 1) {
             if counts[dense] > 0 {
                 var k = GroupCodes.zero
-                if products.isEmpty {
+                if let periodAt, combos > 0 {
+                    // Kept a period at a time (`PeriodBlocks`), a group's product group in the scan's layout.
+                    let (c, period) = products.isEmpty ? (digit[0], digit[1]) : ((Int(products[dense - 1]) - 1) % combos, (Int(products[dense - 1]) - 1) / combos)
+                    k = comboCodes[c]
+                    k[periodAt] = codes[codeAt[periodAt] + period]
+                } else if products.isEmpty {
                     for i in parts.indices { k[i] = codes[codeAt[i] + digit[i]] }
                 } else {
                     let product = Int(products[dense - 1])
@@ -818,7 +856,7 @@ extension Executor {
             }
             for i in byStride {
                 digit[i] += 1
-                if digit[i] < sizes[i] { break }
+                if digit[i] < digitSizes[i] { break }
                 digit[i] = 0
             }
         }
