@@ -381,16 +381,18 @@ extension Executor {
             guard groups > 0 else { return }
             counts[0] = 0
             for g in 1...groups { counts[0] += counts[g] }
-            for k in 0..<slots {
-                var sum = Int256.zero, error: Int128 = 0, errorOverflow = false
-                for g in 1...groups {
-                    if sum.add(sums[g * slots + k]) { overflowed = true }
-                    let (e, o) = error.addingReportingOverflow(errors[g * slots + k])
-                    (error, errorOverflow) = (e, errorOverflow || o)
-                    if let extremes { extremes[k].merge(extremes[g * slots + k]) }
+            // One pass over the groups in memory order, into group 0's slots (a pass per slot
+            // would read every group's cache lines once per slot).
+            for k in 0..<slots { (sums[k], errors[k]) = (.zero, 0) }
+            for g in 1...groups {
+                let base = g &* slots
+                for k in 0..<slots {
+                    if sums[k].add(sums[base &+ k]) { overflowed = true }
+                    let (e, o) = errors[k].addingReportingOverflow(errors[base &+ k])
+                    errors[k] = e
+                    if o { errorsOverflowed = true }
+                    if let extremes { extremes[k].merge(extremes[base &+ k]) }
                 }
-                (sums[k], errors[k]) = (sum, error)
-                if errorOverflow { errorsOverflowed = true }
             }
         }
 
