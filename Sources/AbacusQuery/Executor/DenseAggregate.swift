@@ -80,6 +80,12 @@ extension Executor {
             }
         }
 
+        /// Whether this key is a period.
+        var isPeriod: Bool {
+            if case .period = self { return true }
+            return false
+        }
+
         /// Whether tag is one of the keys (a row then may be in several groups).
         var groupsByTag: Bool {
             switch self {
@@ -387,13 +393,19 @@ extension Executor {
             for g in 1...groups {
                 let base = g &* slots
                 for k in 0..<slots {
-                    if sums[k].add(sums[base &+ k]) { overflowed = true }
-                    let (e, o) = errors[k].addingReportingOverflow(errors[base &+ k])
-                    errors[k] = e
-                    if o { errorsOverflowed = true }
+                    addCell(k, sum: sums[base &+ k], error: errors[base &+ k])
                     if let extremes { extremes[k].merge(extremes[base &+ k]) }
                 }
             }
+        }
+
+        /// Adds a sum and an error sum to one cell, noting an overflow of either.
+        @inline(__always)
+        func addCell(_ cell: Int, sum: Int256, error: Int128) {
+            if sums[cell].add(sum) { overflowed = true }
+            let (e, o) = errors[cell].addingReportingOverflow(error)
+            errors[cell] = e
+            if o { errorsOverflowed = true }
         }
 
         /// Later tags' groups: now their whole sums (after `wholeFromGroups`: group 0 holds each row once).
@@ -413,12 +425,7 @@ extension Executor {
             let (sums, errors, counts) = (self.sums, self.errors, self.counts)
             func move(_ from: Int, to: Int) {
                 out.counts[to] &+= counts[from]
-                for k in 0..<slots {
-                    if out.sums[to &* slots &+ k].add(sums[from &* slots &+ k]) { out.overflowed = true }
-                    let (e, o) = out.errors[to &* slots &+ k].addingReportingOverflow(errors[from &* slots &+ k])
-                    out.errors[to &* slots &+ k] = e
-                    if o { out.errorsOverflowed = true }
-                }
+                for k in 0..<slots { out.addCell(to &* slots &+ k, sum: sums[from &* slots &+ k], error: errors[from &* slots &+ k]) }
             }
             move(0, to: 0)
             for g in 1..<(groups + 1) where counts[g] > 0 {
@@ -661,7 +668,7 @@ extension Executor {
     /// combinations and the period's stride in `key`.
     func comboKey(_ key: DenseKey, keys: [GroupKey], cellsPerGroup: Int) -> (key: DenseKey, combos: KeyCombos, periodStride: Int)? {
         guard case .product(let parts, let strides, let n, nil) = key, parts.count >= 3, n * cellsPerGroup > compactAbove,
-              let p = parts.firstIndex(where: { if case .period = $0 { return true } else { return false } }), strides[p] == strides.max() else { return nil }
+              let p = parts.firstIndex(where: \.isPeriod), strides[p] == strides.max() else { return nil }
         let others = parts.indices.filter { $0 != p }
         let periods = max(1, parts[p].count)
         guard let combos = KeyCombos.of(others.map { keys[$0] }, others.map { parts[$0] }, others.map { strides[$0] }, cells: strides[p], store: store, kept: columns),
@@ -757,7 +764,7 @@ extension Executor {
                     if key.groupsByTag {
                         try self.denseScan(plan, key: scanKey, rows: part, converter: converter, amounts: amounts, slots: slots, signs: signs, tags: TagKey.self, groups: groups, into: p)
                     } else {
-                        try self.denseScan(plan, key: key, rows: part, converter: converter, amounts: amounts, slots: slots, signs: signs, tags: NoTagKey.self,
+                        try self.denseScan(plan, key: scanKey, rows: part, converter: converter, amounts: amounts, slots: slots, signs: signs, tags: NoTagKey.self,
                                            groups: groups, stretches: stretches, blocks: blocks?[k], into: p)
                     }
                 }
@@ -823,7 +830,7 @@ extension Executor {
         let counts = total.counts
         // Key combinations (`comboKey`): a group's digits are its combination's and its period's,
         // and each combination's codes of the other keys are made once.
-        let periodAt = combo == nil ? nil : parts.firstIndex { if case .period = $0 { return true } else { return false } }
+        let periodAt = combo == nil ? nil : parts.firstIndex(where: \.isPeriod)
         let comboCodes: [GroupCodes] = combo.map { c in
             c.combos.products.map { product in
                 var k = GroupCodes.zero

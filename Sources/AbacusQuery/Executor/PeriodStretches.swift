@@ -62,7 +62,7 @@ extension Executor {
         let lastDay: [Int32]
 
         init?(_ parts: [DenseKey], _ strides: [Int], currency: StoreColumn<Currency>) {
-            guard let p = parts.firstIndex(where: { if case .period = $0 { return true } else { return false } }),
+            guard let p = parts.firstIndex(where: \.isPeriod),
                   case .period(let table, let base, _) = parts[p], strides[p] == strides.max() else { return nil }
             let others = parts.indices.filter { $0 != p }.map { (parts[$0], strides[$0]) }
             guard others.allSatisfy({ InnerIndex($0.0, stride: $0.1, currency: currency) != nil }) else { return nil }
@@ -139,10 +139,7 @@ extension Executor {
                     while unique[g] != p { g += 1 }
                     total.counts[g + 1] += counts[i]
                     for k in 0..<s {
-                        if total.sums[(g + 1) * s + k].add(sums[i * s + k]) { total.overflowed = true }
-                        let (e, o) = total.errors[(g + 1) * s + k].addingReportingOverflow(errors[i * s + k])
-                        total.errors[(g + 1) * s + k] = e
-                        if o { total.errorsOverflowed = true }
+                        total.addCell((g + 1) * s + k, sum: sums[i * s + k], error: errors[i * s + k])
                         if let x = total.extremes { x[(g + 1) * s + k].merge(extremes[i * s + k]) }
                     }
                 }

@@ -30,8 +30,11 @@ struct TagHeads: Sendable {
     /// The groups of a tag key, laid out as `Grouper` lays them out (heads of width 1), with no
     /// codes for the rows: what a key's groups are after a scan (a scan reads `of`'s).
     init(layoutOf tags: Int) {
-        (width, code, groups) = (1, [], (0...tags).flatMap { [Int32($0), -1] })
+        (width, code, groups) = (1, [], TagHeads.firstTagGroups(tags))
     }
+
+    /// Width 1's groups of each code: code c is tag group c alone.
+    private static func firstTagGroups(_ tags: Int) -> [Int32] { (0...tags).flatMap { [Int32($0), -1] } }
 
     /// Width 1: each row's first tag. Width 2: each row's first two tags, as an unordered pair;
     /// nil when the store has more tags, or its rows more pairs, than a scan would lay out (or
@@ -43,7 +46,7 @@ struct TagHeads: Sendable {
         let side = tags + 1
         guard width == 2 ? tags < TagHeads.mostTags : side <= Int(UInt16.max) else { return nil }
         var number = [UInt16](repeating: 0, count: width == 2 ? side * side : 0)
-        var groups: [Int32] = width == 2 ? [0, -1] : (0...tags).flatMap { [Int32($0), -1] }
+        var groups: [Int32] = width == 2 ? [0, -1] : TagHeads.firstTagGroups(tags)
         let made = store.tagStart.withUnsafeBufferPointer { start in
             store.tagCodes.withUnsafeBufferPointer { codes in
                 [UInt16](unsafeUninitializedCapacity: Swift.max(0, start.count - 1)) { code, made in
