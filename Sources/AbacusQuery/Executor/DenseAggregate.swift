@@ -921,6 +921,11 @@ extension Executor {
             guard add(p, store: store, negated: false) else { return nil }
         }
 
+        /// Masks over code columns alone.
+        init(codes: [(column: StoreColumn<UInt32>, mask: [Bool])]) {
+            self.codes = codes
+        }
+
         private mutating func add(_ p: Predicate, store: EntryStore, negated: Bool) -> Bool {
             switch p {
             case .and(let parts) where !negated:

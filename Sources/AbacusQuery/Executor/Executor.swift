@@ -445,13 +445,11 @@ public struct Executor: Sendable {
         let scanGroups = scan.groups.indexed()
         let flip = plan.subject == .expenses
         let amounts = store.amount
-        let masks = wanted.contains(0) ? [] : codeMasks(wanted, keys: keys, scan: scan)
+        let masks = wanted.contains(0) ? nil : codeMasks(wanted, keys: keys, scan: scan)
+        let (currencies, days) = (store.currency, store.day)
         try forEachRow(plan, rows: rowsHolding(wanted, plan, keys: keys, scan: scan), converter: converter, state: &state) { row, state throws(QueryError) in
             // A row whose code of a key no wanted group has is in none of them.
-            for (column, mask) in masks {
-                let code = Int(column[row])
-                if code >= mask.count || !mask[code] { return }
-            }
+            if masks?.passes(row, currency: currencies, day: days) == false { return }
             let id = converter.id(row)
             guard id >= 0, !converter.factorIsExact[Int(id)] else { return }
             let value = flip ? -amounts[row] : amounts[row]
@@ -478,26 +476,17 @@ public struct Executor: Sendable {
     /// For each key read from a code column (category, book, party, payment), the codes the
     /// `wanted` groups have: a row of another code is in none of them. Few doubtful groups of a
     /// big grouping then cost one test a row, not the finding of its groups.
-    func codeMasks(_ wanted: Set<Int>, keys: [GroupKey], scan: Scan) -> [(StoreColumn<UInt32>, [Bool])] {
-        var masks: [(StoreColumn<UInt32>, [Bool])] = []
-        for (k, key) in keys.enumerated() {
-            let column: StoreColumn<UInt32>, count: Int
-            switch key {
-            case .category: (column, count) = (store.category, store.categories.count)
-            case .book: (column, count) = (store.book, ledger.books.count)
-            case .party: (column, count) = (store.party, store.parties.count)
-            case .payment: (column, count) = (store.payment, store.payments.count)
-            default: continue
-            }
-            var mask = [Bool](repeating: false, count: count)
-            for g in wanted {
-                let code = Int(scan.groups.key(g)[k])
-                guard code < count else { return [] }
-                mask[code] = true
-            }
+    func codeMasks(_ wanted: Set<Int>, keys: [GroupKey], scan: Scan) -> MaskFilter {
+        var masks: [(column: StoreColumn<UInt32>, mask: [Bool])] = []
+        // `top category` groups by a category's root, not by the row's own code.
+        for (k, key) in keys.enumerated() where key != .topCategory {
+            guard let c = key.codeColumn, let column = store.codes(c) else { continue }
+            let codes = wanted.map { Int(scan.groups.key($0)[k]) }
+            var mask = [Bool](repeating: false, count: (codes.max() ?? -1) + 1)
+            for code in codes { mask[code] = true }
             masks.append((column, mask))
         }
-        return masks
+        return MaskFilter(codes: masks)
     }
 
     /// The plan's rows that can hold the entries of `wanted` groups: with a period among the keys,
