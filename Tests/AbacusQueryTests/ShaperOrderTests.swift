@@ -51,8 +51,10 @@ import Testing
     }
 
     /// The counting sort by rank columns orders positions as sorting them by their ranks, key
-    /// by key, ties in position order, does: with ties, one key and three.
-    @Test(arguments: [(1, 5), (2, 3), (3, 40), (2, 1000)])
+    /// by key, ties in position order, does: with ties, one key and three; keys whose ranks are
+    /// sorted by together (folded into one rank: two of 3, two of 40, two and two of 50) and apart
+    /// (two of 1,000: a million counters).
+    @Test(arguments: [(1, 5), (2, 3), (3, 40), (4, 50), (2, 1000)])
     func countingOrderIsTheStableSortByRanks(keys: Int, size: Int) {
         var random = SplitMix64(state: UInt64(keys * 1000 + size))
         let n = 700

@@ -386,17 +386,32 @@ extension Executor {
         func wholeFromGroups() {
             guard groups > 0 else { return }
             counts[0] = 0
-            for g in 1...groups { counts[0] += counts[g] }
-            // One pass over the groups in memory order, into group 0's slots (a pass per slot
-            // would read every group's cache lines once per slot).
             for k in 0..<slots { (sums[k], errors[k]) = (.zero, 0) }
-            for g in 1...groups {
+            // Thousands of groups: each half added up by a thread of its own into a group 0 of
+            // its own, and the two added here.
+            guard groups >= Executor.wholeInHalvesFrom, slots > 0, onlineProcessors > 1 else { return addUp(1...groups, of: self) }
+            let halves = [(1...groups / 2), (groups / 2 + 1...groups)].map {
+                (groups: $0, into: DensePartial(groups: 0, slots: slots, rates: 0, extremes: extremes != nil, tally: tally, filterTally: nil))
+            }
+            DispatchQueue.concurrentPerform(iterations: halves.count) { h in halves[h].into.addUp(halves[h].groups, of: self) }
+            for half in halves { addUp(0...0, of: half.into) }
+        }
+
+        /// Adds some groups of `source` (laid out as this partial's) to this partial's group 0,
+        /// in one pass over them in memory order (a pass per slot would read every group's cache
+        /// lines once per slot). Only group 0 is written: `source` may be this partial.
+        private func addUp(_ range: ClosedRange<Int>, of source: DensePartial) {
+            let (sums, errors, counts, extremes) = (source.sums, source.errors, source.counts, source.extremes)
+            for g in range {
+                self.counts[0] += counts[g]
                 let base = g &* slots
                 for k in 0..<slots {
                     addCell(k, sum: sums[base &+ k], error: errors[base &+ k])
-                    if let extremes { extremes[k].merge(extremes[base &+ k]) }
+                    if let extremes, let mine = self.extremes { mine[k].merge(extremes[base &+ k]) }
                 }
             }
+            overflowed = overflowed || source.overflowed
+            errorsOverflowed = errorsOverflowed || source.errorsOverflowed
         }
 
         /// Adds a sum and an error sum to one cell, noting an overflow of either.
@@ -634,6 +649,9 @@ extension Executor {
         let plain = slots(sharing: false)
         return (groups + 1) * plain.scales.count <= shareAbove ? plain : slots(sharing: true)
     }
+
+    /// From this many groups, group 0 is added up from them by two threads, each over half (`wholeFromGroups`).
+    static let wholeInHalvesFrom = 2048
 
     /// Most accumulators a scan by tag lays out by the rows' first two tags (`tagHeadsKey`).
     static let tagPairCells = 1 << 16

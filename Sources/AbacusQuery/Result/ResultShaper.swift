@@ -263,11 +263,22 @@ struct ResultShaper {
     /// Positions 0..<n in ascending order of their ranks, key by key, ties in position order:
     /// a stable counting sort by each key's ranks, the last key first. A key's ranks are fewer
     /// than its distinct values, so fewer than the groups: each pass is linear in the groups.
+    /// Neighbouring keys whose ranks together take no more counters than the groups (or 4,096)
+    /// are sorted by in one pass, by one rank folded from theirs (`party, month`: one pass).
     static func countingOrder(_ ranks: [[Int]], count n: Int) -> [Int] {
-        var positions = Array(0..<n)
-        var next = [Int](repeating: 0, count: n)
+        var passes: [(column: [Int], size: Int)] = []
         for column in ranks.reversed() {
             let size = (column.max() ?? 0) + 1
+            if let low = passes.last, case let (folded, o) = size.multipliedReportingOverflow(by: low.size), !o, folded <= max(n, 4096) {
+                // This key's rank is the folded rank's high digit.
+                passes[passes.count - 1] = (zip(column, low.column).map { $0 &* low.size &+ $1 }, folded)
+            } else {
+                passes.append((column, size))
+            }
+        }
+        var positions = Array(0..<n)
+        var next = [Int](repeating: 0, count: n)
+        for (column, size) in passes {
             var start = [Int](repeating: 0, count: size + 1)
             for r in column { start[r + 1] += 1 }
             for r in 0..<size { start[r + 1] += start[r] }
