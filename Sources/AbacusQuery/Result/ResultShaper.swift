@@ -82,19 +82,22 @@ struct ResultShaper {
             // In native: one total per currency, from the groups of that currency (none when the
             // currency is the only key: each total would repeat its row).
             // Every group shown: read in their own order (each total is over a set of groups), not
-            // in the order shown, which jumps about them; neighbours mostly share a currency, so a
-            // run of them is filed at once.
-            var byCurrency: [Currency: [Int]] = [:]
-            var run: (currency: Currency?, ids: [Int]) = (nil, [])
-            func file() { if let c = run.currency { byCurrency[c, default: []].append(contentsOf: run.ids) } }
+            // in the order shown, which jumps about them. The currencies are few: each group's is
+            // the last one's or found among those met so far (by its code, where the groups carry
+            // codes: no cell made for each group).
+            var currencies: [Currency] = [], ids: [[Int]] = []
+            var last = -1, lastCode: UInt32?
             for p in shownAll ? Array(groups.indices) : shown {
-                guard case .currency(let c) = keyCell(p, ci) else { continue }
-                if c != run.currency { file(); run = (c, []) }
-                run.ids.append(groups[p].id)
+                let code = values != nil ? groups[p].codes?[ci] : nil
+                if last < 0 || code == nil || code != lastCode {
+                    guard case .currency(let c) = keyCell(p, ci) else { continue }
+                    if let i = currencies.firstIndex(of: c) { last = i } else { (last, currencies, ids) = (currencies.count, currencies + [c], ids + [[]]) }
+                    lastCode = code
+                }
+                ids[last].append(groups[p].id)
             }
-            file()
-            for c in byCurrency.keys.sorted() {
-                guard let ids = byCurrency[c], let v = try currencyTotal(ids, c, shownAll) else { continue }
+            for (i, c) in currencies.enumerated().sorted(by: { $0.element < $1.element }).map({ ($0.offset, $0.element) }) {
+                guard let v = try currencyTotal(ids[i], c, shownAll) else { continue }
                 var row = labelCells
                 row[ci] = .currency(c)
                 // The currency first: the label moves to the next key, so the row still says what it is.
