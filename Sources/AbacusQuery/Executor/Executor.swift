@@ -83,10 +83,16 @@ public struct Executor: Sendable {
             settled[g] == nil && (currency(g).map { scan.needsExactSum(g, plan.aggregate, scale: $0.minorUnits) } ?? false)
         }
         if !doubtful.isEmpty { exact = try exactSums(plan, keys: keys, converter: converter, groups: Set(doubtful), scan: scan) }
-        func cell(_ g: Int) throws(QueryError) -> Cell {
+        /// Group g's cell where it is known already (a count, no currency, a settled sum: nearly
+        /// every group), else nil.
+        func readyCell(_ g: Int) -> Cell? {
             if plan.aggregate == .count { return .count(scan.acc.counts[g]) }
             guard let c = currency(g) else { return .empty }
-            if let v = settled[g] { return .money(v, c) }
+            return settled[g].map { .money($0, c) }
+        }
+        func cell(_ g: Int) throws(QueryError) -> Cell {
+            if let ready = readyCell(g) { return ready }
+            guard let c = currency(g) else { return .empty }
             guard let v = try scan.value(g, plan.aggregate, converter: converter, exact: exact[g], scale: c.minorUnits) else { return .empty }
             return .money(v, c)
         }
@@ -111,8 +117,6 @@ public struct Executor: Sendable {
             }
             return result
         }
-        var groups: [GroupValue] = []
-        groups.reserveCapacity(scan.groups.count)
         // The groups carry their codes; their key cells are made only for a roll-up (a crosstab
         // reads them), else by the shaper, once per distinct value.
         var values = KeyValues(keys: keys, names: keyNames(keys))
@@ -122,11 +126,15 @@ public struct Executor: Sendable {
         // is the extreme of their values (rounding keeps the order), not worked out again.
         let extremes = plan.aggregate == .min || plan.aggregate == .max
         var shown = [Cell](repeating: .empty, count: extremes ? scan.groups.count : 0)
-        for g in 1..<scan.groups.count {
-            let value = try cell(g)
-            if extremes { shown[g] = value }
-            groups.append(GroupValue(id: g, key: [], value: value, entries: entries[g], codes: scan.groups.key(g)))
+        // Made by two threads, half each, where there are thousands; then, one by one, the few
+        // whose value needs more (an exact sum, an extreme rounded).
+        var groups = Executor.mapInHalves(scan.groups.count - 1) { i in
+            GroupValue(id: i + 1, key: [], value: readyCell(i + 1) ?? .empty, entries: entries[i + 1], codes: scan.groups.key(i + 1))
         }
+        for i in groups.indices where plan.aggregate != .count && settled[i + 1] == nil && currency(i + 1) != nil {
+            groups[i].value = try cell(i + 1)
+        }
+        if extremes { for (i, group) in groups.enumerated() { shown[i + 1] = group.value } }
         if let rollUp {
             try rollUp(groups, values) { ids throws(QueryError) in try self.shownValue(ids, scan, plan, converter: converter, exact: &exact, keys: keys, known: shown) }
         }

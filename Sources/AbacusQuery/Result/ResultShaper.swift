@@ -128,10 +128,16 @@ struct ResultShaper {
             }
             let more = extra.first?.count ?? 0
             var tail: [Cell] = []
-            tail.reserveCapacity(shown.count * (1 + more))
-            for (i, p) in shown.enumerated() {
-                tail.append(groups[p].value)
-                if more > 0 { tail.append(contentsOf: extra[i]) }
+            if more == 0 {
+                // The values alone: by two threads, half each, where there are thousands.
+                let all = groups
+                tail = Executor.mapInHalves(shown.count) { i in all[shown[i]].value }
+            } else {
+                tail.reserveCapacity(shown.count * (1 + more))
+                for (i, p) in shown.enumerated() {
+                    tail.append(groups[p].value)
+                    tail.append(contentsOf: extra[i])
+                }
             }
             result.keyed = KeyedRows(dictionaries: dictionaries, index: index, tail: tail, width: 1 + more)
             return
