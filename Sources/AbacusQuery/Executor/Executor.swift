@@ -450,7 +450,10 @@ public struct Executor: Sendable {
             var native: [Int: [Int32: WideSum]] = [:]
         }
         var state = State(groups: Grouper(keys: keys, ledger: ledger))
-        let scanGroups = scan.groups.indexed()
+        // The wanted groups by their keys: a few, nearly always, of a scan's hundreds of thousands
+        // (indexing all of them cost more than this pass).
+        var wantedOf: [GroupCodes: Int] = [:]
+        for g in wanted where g > 0 { wantedOf[scan.groups.key(g)] = g }
         let flip = plan.subject == .expenses
         let amounts = store.amount
         let masks = wanted.contains(0) ? nil : codeMasks(wanted, keys: keys, scan: scan)
@@ -464,7 +467,7 @@ public struct Executor: Sendable {
             if wanted.contains(0) { state.native[0, default: [:]][id, default: WideSum()].add(value) }
             // Groups are found afresh and matched to the scan's by their keys.
             for i in 0..<state.groups.find(row) {
-                guard let g = scanGroups.lookup(state.groups.key(state.groups.found(i))), wanted.contains(g) else { continue }
+                guard let g = wantedOf[state.groups.key(state.groups.found(i))] else { continue }
                 state.native[g, default: [:]][id, default: WideSum()].add(value)
             }
         }
