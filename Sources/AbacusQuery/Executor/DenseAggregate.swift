@@ -748,7 +748,7 @@ extension Executor {
             let big = n * cellsPerGroup > compactAbove
             let byPeriod = everyRowCounts ? nil : PeriodStretches(parts, strides, currency: store.currency)
             compact = byPeriod == nil && (big || everyRowCounts) ? CompactGroups(parts, strides, count: n, rows: rows, store: store, threads: threads) : nil
-            (stretches, blocks) = (byPeriod, byPeriod != nil && big ? (0..<threads).map { _ in PeriodBlocks() } : nil)
+            (stretches, blocks) = (byPeriod, byPeriod != nil && big ? (0..<threads).map { _ in PeriodBlocks(most: min(n, rows.count / threads + 1)) } : nil)
         } else {
             (compact, stretches, blocks) = (nil, nil, nil)
         }
