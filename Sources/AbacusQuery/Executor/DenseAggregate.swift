@@ -335,9 +335,10 @@ extension Executor {
             // An empty extreme is all zeros (`DenseExtreme()`), as are zeroed pages.
             extremes = keeps ? DensePartial.zeroed(cells) : nil
             // Zeroed by `calloc` (all-zero bits are zero for these integers): fresh pages from the
-            // system, or memory an earlier statement freed, cleared here.
-            sums = DensePartial.zeroed(cells)
-            errors = DensePartial.zeroed(cells)
+            // system, or memory an earlier statement freed, cleared here. A min or a max keeps
+            // extremes alone: no sums.
+            sums = DensePartial.zeroed(keeps ? 0 : cells)
+            errors = DensePartial.zeroed(keeps ? 0 : cells)
             counts = DensePartial.zeroed(groups + 1)
             // Min and max add later tags' products to the extremes themselves (a product met twice is met once).
             laterSums = DensePartial.zeroed(byTag && !keeps ? laterCells : 0)
@@ -386,7 +387,7 @@ extension Executor {
         func wholeFromGroups() {
             guard groups > 0 else { return }
             counts[0] = 0
-            for k in 0..<slots { (sums[k], errors[k]) = (.zero, 0) }
+            for k in 0..<min(slots, sums.count) { (sums[k], errors[k]) = (.zero, 0) }
             // Thousands of groups: each half added up by a thread of its own into a group 0 of
             // its own, and the two added here.
             guard groups >= Executor.wholeInHalvesFrom, slots > 0, onlineProcessors > 1 else { return addUp(1...groups, of: self) }
@@ -406,8 +407,7 @@ extension Executor {
                 self.counts[0] += counts[g]
                 let base = g &* slots
                 for k in 0..<slots {
-                    addCell(k, sum: sums[base &+ k], error: errors[base &+ k])
-                    if let extremes, let mine = self.extremes { mine[k].merge(extremes[base &+ k]) }
+                    if let extremes, let mine = self.extremes { mine[k].merge(extremes[base &+ k]) } else { addCell(k, sum: sums[base &+ k], error: errors[base &+ k]) }
                 }
             }
             overflowed = overflowed || source.overflowed

@@ -105,22 +105,22 @@ extension Executor {
             if products.capacity == 0 && most > 0 && block.extremes != nil {
                 products.reserveCapacity(most)
                 counts.reserveCapacity(most)
-                sums.reserveCapacity(most * s)
-                errors.reserveCapacity(most * s)
                 extremes.reserveCapacity(most * s)
             }
             for g in 1..<(block.groups + 1) where block.counts[g] != 0 {
                 products.append(Int32(g &+ p &* periodStride))
                 counts.append(block.counts[g])
                 block.counts[g] = 0
+                // A min or a max keeps extremes alone (its partials have no sums).
                 for k in (g * s)..<(g * s + s) {
-                    sums.append(block.sums[k])
-                    errors.append(block.errors[k])
-                    block.sums[k] = .zero
-                    block.errors[k] = 0
                     if let e = block.extremes {
                         extremes.append(e[k])
                         e[k] = DenseExtreme()
+                    } else {
+                        sums.append(block.sums[k])
+                        errors.append(block.errors[k])
+                        block.sums[k] = .zero
+                        block.errors[k] = 0
                     }
                 }
             }
@@ -155,8 +155,9 @@ extension Executor {
                     while unique[g] != p { g += 1 }
                     total.counts[g + 1] += counts[i]
                     for k in 0..<s {
-                        total.addCell((g + 1) * s + k, sum: sums[i * s + k], error: errors[i * s + k])
-                        if let x = total.extremes { x[(g + 1) * s + k].merge(extremes[i * s + k]) }
+                        if let x = total.extremes { x[(g + 1) * s + k].merge(extremes[i * s + k]) } else {
+                            total.addCell((g + 1) * s + k, sum: sums[i * s + k], error: errors[i * s + k])
+                        }
                     }
                 }
             }
