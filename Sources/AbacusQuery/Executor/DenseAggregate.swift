@@ -608,12 +608,16 @@ extension Executor {
 
     /// A grouping of thousands of groups takes megabytes of accumulators for each statement:
     /// freed, they stay with the process (up to 512 MB) instead of going back to the system, so
-    /// that the next statement does not fault in fresh zeroed pages for them.
+    /// that the next statement does not fault in fresh zeroed pages for them. Blocks of any size
+    /// come from the heap: glibc maps blocks past 32 MB (its largest threshold) afresh every
+    /// time, and a grouping of 275,000 groups has several (a min's extremes, the groups' values).
     static let keepFreedMemory: Void = {
         #if canImport(Glibc)
-        // glibc's M_MMAP_THRESHOLD (-3) and M_TRIM_THRESHOLD (-1); malloc.h is not in Swift's Glibc module.
+        // glibc's M_MMAP_THRESHOLD (-3), M_TRIM_THRESHOLD (-1) and M_MMAP_MAX (-4); malloc.h is
+        // not in Swift's Glibc module.
         _ = glibcMallopt(-3, 32 << 20)
         _ = glibcMallopt(-1, 512 << 20)
+        _ = glibcMallopt(-4, 0)
         #endif
     }()
 
