@@ -83,12 +83,11 @@ extension Executor {
         private(set) var sums: [Int256] = []
         private(set) var errors: [Int128] = []
         private(set) var extremes: [DenseExtreme] = []
-        /// How many groups this thread may keep at most (its rows, or the product's cells). A min's
-        /// or a max's extremes (80 bytes a cell) are given room for them at the first period, not
-        /// grown by copying as periods come: room never written costs no memory (the system gives
-        /// pages as they are first written). Sums are grown: their arrays stay small enough to be
-        /// taken from the memory earlier statements freed, where room for the most would be
-        /// fresh pages every time.
+        /// How many groups this thread may keep at most (its rows, or the product's cells): room
+        /// for them is asked for at the first period, not grown by copying as periods come (tens
+        /// of megabytes). Room never written costs no memory: the system gives pages as they are
+        /// first written, and the heap keeps those a statement wrote for the next
+        /// (`Executor.keepFreedMemory`).
         let most: Int
 
         init(most: Int = 0) { self.most = most }
@@ -102,10 +101,13 @@ extension Executor {
             var (products, counts, sums, errors, extremes) = (self.products, self.counts, self.sums, self.errors, self.extremes)
             (self.products, self.counts, self.sums, self.errors, self.extremes) = ([], [], [], [], [])
             defer { (self.products, self.counts, self.sums, self.errors, self.extremes) = (products, counts, sums, errors, extremes) }
-            if products.capacity == 0 && most > 0 && block.extremes != nil {
+            if products.capacity == 0 && most > 0 {
                 products.reserveCapacity(most)
                 counts.reserveCapacity(most)
-                extremes.reserveCapacity(most * s)
+                if block.extremes != nil { extremes.reserveCapacity(most * s) } else {
+                    sums.reserveCapacity(most * s)
+                    errors.reserveCapacity(most * s)
+                }
             }
             for g in 1..<(block.groups + 1) where block.counts[g] != 0 {
                 products.append(Int32(g &+ p &* periodStride))
