@@ -390,7 +390,7 @@ extension Executor {
             for k in 0..<min(slots, sums.count) { (sums[k], errors[k]) = (.zero, 0) }
             // Thousands of groups: each half added up by a thread of its own into a group 0 of
             // its own, and the two added here.
-            guard groups >= Executor.wholeInHalvesFrom, slots > 0, onlineProcessors > 1 else { return addUp(1...groups, of: self) }
+            guard groups >= Executor.halvesFrom, slots > 0, onlineProcessors > 1 else { return addUp(1...groups, of: self) }
             let halves = [(1...groups / 2), (groups / 2 + 1...groups)].map {
                 (groups: $0, into: DensePartial(groups: 0, slots: slots, rates: 0, extremes: extremes != nil, tally: tally, filterTally: nil))
             }
@@ -609,13 +609,12 @@ extension Executor {
     /// A grouping of thousands of groups takes megabytes of accumulators for each statement:
     /// freed, they stay with the process (up to 512 MB) instead of going back to the system, so
     /// that the next statement does not fault in fresh zeroed pages for them. Blocks of any size
-    /// come from the heap: glibc maps blocks past 32 MB (its largest threshold) afresh every
-    /// time, and a grouping of 275,000 groups has several (a min's extremes, the groups' values).
+    /// come from the heap: glibc would map a block past its threshold (32 MB at most) apart,
+    /// afresh every time, and a grouping of 275,000 groups has several (a min's extremes, the
+    /// groups' values).
     static let keepFreedMemory: Void = {
         #if canImport(Glibc)
-        // glibc's M_MMAP_THRESHOLD (-3), M_TRIM_THRESHOLD (-1) and M_MMAP_MAX (-4); malloc.h is
-        // not in Swift's Glibc module.
-        _ = glibcMallopt(-3, 32 << 20)
+        // glibc's M_TRIM_THRESHOLD (-1) and M_MMAP_MAX (-4); malloc.h is not in Swift's Glibc module.
         _ = glibcMallopt(-1, 512 << 20)
         _ = glibcMallopt(-4, 0)
         #endif
@@ -653,9 +652,6 @@ extension Executor {
         let plain = slots(sharing: false)
         return (groups + 1) * plain.scales.count <= shareAbove ? plain : slots(sharing: true)
     }
-
-    /// From this many groups, group 0 is added up from them by two threads, each over half (`wholeFromGroups`).
-    static let wholeInHalvesFrom = 2048
 
     /// Most accumulators a scan by tag lays out by the rows' first two tags (`tagHeadsKey`).
     static let tagPairCells = 1 << 16
@@ -853,10 +849,12 @@ extension Executor {
         // Key combinations (`comboKey`): a group's digits are its combination's and its period's,
         // and each combination's codes of the other keys are made once.
         let periodAt = combo == nil ? nil : parts.firstIndex(where: \.isPeriod)
+        /// Key i's code in a product group (1 + Σ index × stride).
+        func code(_ i: Int, inProduct product: Int) -> UInt32 { codes[codeAt[i] + (product - 1) / strides[i] % sizes[i]] }
         let comboCodes: [GroupCodes] = combo.map { c in
             c.combos.products.map { product in
                 var k = GroupCodes.zero
-                for i in parts.indices where i != periodAt { k[i] = codes[codeAt[i] + (Int(product) - 1) / strides[i] % sizes[i]] }
+                for i in parts.indices where i != periodAt { k[i] = code(i, inProduct: Int(product)) }
                 return k
             }
         } ?? []
@@ -878,8 +876,7 @@ extension Executor {
                 } else if products.isEmpty {
                     for i in parts.indices { k[i] = codes[codeAt[i] + digit[i]] }
                 } else {
-                    let product = Int(products[dense - 1])
-                    for i in parts.indices { k[i] = codes[codeAt[i] + (product - 1) / strides[i] % sizes[i]] }
+                    for i in parts.indices { k[i] = code(i, inProduct: Int(products[dense - 1])) }
                 }
                 // Each key is new: its group is the next number.
                 groups.appendNew(k)

@@ -131,9 +131,7 @@ public struct Executor: Sendable {
         var groups = Executor.mapInHalves(scan.groups.count - 1) { i in
             GroupValue(id: i + 1, key: [], value: readyCell(i + 1) ?? .empty, entries: entries[i + 1], codes: scan.groups.key(i + 1))
         }
-        for i in groups.indices where plan.aggregate != .count && settled[i + 1] == nil && currency(i + 1) != nil {
-            groups[i].value = try cell(i + 1)
-        }
+        for i in groups.indices where readyCell(i + 1) == nil { groups[i].value = try cell(i + 1) }
         if extremes { for (i, group) in groups.enumerated() { shown[i + 1] = group.value } }
         if let rollUp {
             try rollUp(groups, values) { ids throws(QueryError) in try self.shownValue(ids, scan, plan, converter: converter, exact: &exact, keys: keys, known: shown) }
@@ -583,10 +581,14 @@ public struct Executor: Sendable {
     }
 
 
+    /// From this many, work over groups is shared by two threads, half each (`mapInHalves`,
+    /// `DensePartial.wholeFromGroups`).
+    static let halvesFrom = 2048
+
     /// `transform` of each of 0..<count, in order: the two halves at once when there are many
     /// and a second processor (each half written in place by its own thread). `transform` only reads.
     static func mapInHalves<T>(_ count: Int, _ transform: @escaping (Int) -> T) -> [T] {
-        guard count >= 2048, onlineProcessors > 1 else { return (0..<count).map(transform) }
+        guard count >= halvesFrom, onlineProcessors > 1 else { return (0..<count).map(transform) }
         let job = ReadOnly(transform)
         // Each half written in place by its thread (no copy of the halves into one array).
         return [T](unsafeUninitializedCapacity: count) { buffer, initialized in

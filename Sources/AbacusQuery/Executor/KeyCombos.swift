@@ -24,17 +24,11 @@ struct KeyCombos: Sendable {
     /// the store's rows hold; nil past `most`.
     init?(_ parts: [Executor.DenseKey], _ strides: [Int], cells: Int, store: EntryStore) {
         let rows = store.count, threads = rows >= Executor.parallelRows ? 2 : 1
-        let marks = (0..<threads).map { _ in Slot<[UInt32]>() }
-        let product = Executor.productGroups(parts, strides, rows: .range(0..<rows), store: store, threads: threads, marks: marks, cells: cells)
-        let seen = marks.map { $0.value ?? [] }
-        var number = [UInt32](repeating: 0, count: cells + 1), products: [Int32] = []
-        for p in 0...cells where seen.contains(where: { p < $0.count && $0[p] > 0 }) {
-            guard products.count < KeyCombos.most else { return nil }
-            number[p] = UInt32(products.count)
-            products.append(Int32(p))
-        }
-        code = StoreColumn(product.map { number[Int($0)] })
-        self.products = products
+        // The groups of the keys' product that the rows meet, numbered in product order (from 1).
+        let met = Executor.CompactGroups(parts, strides, count: cells, rows: .range(0..<rows), store: store, threads: threads)
+        guard met.products.count <= KeyCombos.most else { return nil }
+        code = StoreColumn(met.ofRow.map { UInt32(met.number[Int($0)] - 1) })
+        products = met.products
     }
 
     /// The combinations of the keys other than the period of `keys`, worked out once for the
