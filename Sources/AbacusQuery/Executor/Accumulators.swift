@@ -276,9 +276,7 @@ struct Accumulators {
         slots.scales.withUnsafeBufferPointer { scales in
             slots.inexact.withUnsafeBufferPointer { inexact in
                 slots.errorShift.withUnsafeBufferPointer { shifts in
-                    pow10.withUnsafeBufferPointer { tens in
-                        body(SumReader.SlotTables(scales: scales.baseAddress, inexact: inexact.baseAddress, errorShift: shifts.baseAddress, tens: tens))
-                    }
+                    body(SumReader.SlotTables(scales: scales.baseAddress, inexact: inexact.baseAddress, errorShift: shifts.baseAddress))
                 }
             }
         }
@@ -331,8 +329,6 @@ struct SumReader {
         let scales: UnsafePointer<Int>?
         let inexact: UnsafePointer<Bool>?
         let errorShift: UnsafePointer<Int>?
-        /// `pow10`, read here without the global's check at every use.
-        let tens: UnsafeBufferPointer<Int128>
     }
     let tables: SlotTables
     /// No error sum passed 128 bits.
@@ -392,19 +388,13 @@ struct SumReader {
         var top = Int.min
         for k in 0..<slotCount where used(k) { top = max(top, scales[k]) }
         guard top != Int.min else { return .zero }
-        /// v × 10^k: nearly always a sum of 64 bits times at most 10^38, two multiplications inline.
-        func scaled(_ v: Int256, _ k: Int) -> Int256? {
-            if k == 0 { return v }
-            if k < tables.tens.count, let small = v.int128, let v64 = Int64(exactly: small) { return Int256(Int128(v64), times: tables.tens[k]) }
-            return v.timesPowerOfTen(k)
-        }
         var value = Int256.zero, error = Int256.zero
         for k in 0..<slotCount where used(k) {
             let shift = top - scales[k]
-            guard let shifted = scaled(s[k], shift), !value.add(shifted) else { return .tooWide }
+            guard let shifted = shift == 0 ? s[k] : s[k].timesPowerOfTen(shift), !value.add(shifted) else { return .tooWide }
             // ½ unit at scale top (×10 at scale top + 1 is 5).
             if inexact[k] {
-                guard errorsFit, let x = scaled(Int256(e[k], times: 5), shift + errorShift[k]), !error.add(x) else { return .tooWide }
+                guard errorsFit, let x = Int256(e[k], times: 5).timesPowerOfTen(shift + errorShift[k]), !error.add(x) else { return .tooWide }
             }
         }
         return .value(value, scale: top, error: error)
