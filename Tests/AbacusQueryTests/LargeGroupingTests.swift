@@ -741,7 +741,9 @@ import Testing
         let today = Day(year: 2025, month: 12, day: 31)!
         // In native, each currency's total counts an entry once however many tags it has (`Scan.eachRowOnce`).
         for q in ["count entries by tag", "sum expenses in INR by tag", "sum expenses in INR by book, tag", "count entries by tag, book, day",
-                  "sum expenses in USD by tag, day", "sum expenses in native by tag", "avg expenses in native by tag, day", "max entries in native by book, tag"] {
+                  "sum expenses in USD by tag, day", "sum expenses in native by tag", "avg expenses in native by tag, day", "max entries in native by book, tag",
+                  // Rows of posting lists (a book's, a currency's), their later tags found among them.
+                  "sum expenses in INR by book, tag where book = \"U\"", "count entries by tag where currency = INR", "min expenses in USD by tag where book = \"H\""] {
             LargeGroupingTests.expectKernelsAgree(ledger, today, q, [(2, 0), (2, Executor.compactAbove), (Executor.parallelRows, 0)])
         }
         let dense = Session(ledger: ledger, today: today)
@@ -783,8 +785,13 @@ import Testing
         // Rows in the order written (one day each, or several in order): [a, b] and [b, a] are one pair.
         let few = try ledger([["a", "b"], ["b", "a"], ["a"], [], ["c", "a", "b"], ["b", "c"], ["c"], ["b", "a", "c"], []])
         let heads = try #require(TagHeads(few.entries, width: 2))
-        #expect(heads.code[0] == heads.code[1] && heads.code[0] == heads.code[7] && heads.code[3] == 0 && heads.code[8] == 0)
-        #expect(Set(heads.code).count == 6, "none, {a, b}, {a}, {a, c}, {b, c}, {c}: \(heads.code)")
+        let head = heads.code.map(TagHeads.head)
+        #expect(head[0] == head[1] && head[0] == head[7] && head[3] == 0 && head[8] == 0)
+        #expect(Set(head).count == 6, "none, {a, b}, {a}, {a, c}, {b, c}, {c}: \(heads.code)")
+        // Rows 4 and 7 have a third tag, kept beside the rows for the scan (`laterFlag`).
+        #expect(heads.code.indices.filter { heads.code[$0] >= TagHeads.laterFlag } == [4, 7] && heads.laterRows == [4, 7])
+        let tagGroup = Dictionary(uniqueKeysWithValues: few.entries.tags.enumerated().map { ($1, UInt32($0 + 1)) })
+        #expect(heads.laterStart == [0, 1, 2] && heads.laterGroups == [tagGroup["b"], tagGroup["c"]].compactMap { $0 })
         for q in queries { LargeGroupingTests.expectKernelsAgree(few, today, q, [(2, 0), (Executor.parallelRows, 0)]) }
         // Every pair of 100 tags once, and a third tag on some rows: more pairs than a scan lays out.
         let names = (0..<100).map { "t\($0)" }

@@ -187,7 +187,7 @@ extension Executor {
                     }
                 case .tags(let heads):
                     heads.code.withUnsafeBufferPointer { c in
-                        for k in lo..<hi { out[k] &+= Int32(truncatingIfNeeded: c[rows.row(k)]) &* s }
+                        for k in lo..<hi { out[k] &+= Int32(truncatingIfNeeded: c[rows.row(k)] & ~TagHeads.laterFlag) &* s }
                     }
                 case .none, .product:
                     break
@@ -979,6 +979,37 @@ extension Executor {
         }
     }
 
+    /// The rows among `rows` with later tags (`TagHeads`), in order: each one's position among
+    /// `rows` and its place among the heads' rows with later tags. Of a range, found by bisection
+    /// among those; of a list, by each row's heads' code.
+    func laterPositions(_ rows: DenseRows, _ heads: TagHeads) -> [(position: Int, index: Int)] {
+        let later = heads.laterRows
+        /// The first of the rows with later tags at or after `row`.
+        func start(_ row: Int) -> Int {
+            var (a, b) = (0, later.count)
+            while a < b {
+                let m = (a + b) / 2
+                if Int(later[m]) < row { a = m + 1 } else { b = m }
+            }
+            return a
+        }
+        switch rows {
+        case .range(let r):
+            return (start(r.lowerBound)..<start(r.upperBound)).map { (Int(later[$0]) - r.lowerBound, $0) }
+        case .list(let l):
+            // The list's rows ascend, as those do.
+            var out: [(position: Int, index: Int)] = []
+            var i = l.first.map(start) ?? 0
+            heads.code.withUnsafeBufferPointer { code in
+                for (k, row) in l.enumerated() where code[row] >= TagHeads.laterFlag {
+                    while i < later.count && Int(later[i]) < row { i += 1 }
+                    out.append((k, i))
+                }
+            }
+            return out
+        }
+    }
+
     /// One thread's scan of its rows into `p`.
     /// `groups`: each row's product group worked out ahead (`CompactGroups`) for all the rows
     /// scanned, the group each product group is numbered, and where this part of the rows starts.
@@ -1031,9 +1062,7 @@ extension Executor {
         default: (tagStride, heads) = (0, nil)
         }
         precondition(Tags.byTag == (tagStride > 0) && Tags.byTag == (heads != nil), "a dense scan compiled for the wrong key")
-        // The tag columns only for a tag key: a store image checks them when first read.
-        let (tagStart, tagCodes) = tagStride > 0 ? (store.tagStart, store.tagCodes) : (StoreColumn<UInt32>([0]), StoreColumn<UInt32>())
-        let (headCode, headWidth) = (heads?.code ?? [], heads?.width ?? 0)
+        let (headCode, laterStart, laterGroups) = (heads?.code ?? [], heads?.laterStart ?? [0], heads?.laterGroups ?? [])
         precondition(headCode.count >= store.count || !Tags.byTag, "a tag head for every row")
         // The key taken apart once: matching the enum for every row would bind (and retain) its
         // tables every time. Several keys: each row's group is worked out ahead, one tight pass
@@ -1085,8 +1114,8 @@ extension Executor {
         // A period's stretch: the index of a row's group among its period's (`PeriodStretches`).
         let inner = stretches?.inner
 
-        /// The row's group (its tag heads', for a row with several tags; `moreTags` gives the
-        /// rest); `position` is the row's place among the rows scanned, `first` its tag heads'
+        /// The row's group (its tag heads', for a row with several tags; `addLaterTags` adds it
+        /// to the rest); `position` is the row's place among the rows scanned, `first` its tag heads'
         /// code (0 without tags, or without a tag key), `stretch` where the groups of its period
         /// start (`PeriodStretches`).
         @inline(__always)
@@ -1107,17 +1136,6 @@ extension Executor {
                 return 1 &+ Int(column[row]) &* codeStride &+ first &* tagStride
             }
         }
-        /// The row's groups after its tag heads', for a row with more tags: tag position t is
-        /// group `base + (tag code + 1) × stride` of the tag key's layout (empty unless grouping
-        /// by tag): the tag key has the largest stride, so `base` is the same in both layouts.
-        @inline(__always)
-        func moreTags(_ row: Int, group g: Int, first: Int) -> (positions: Range<Int>, base: Int, stride: Int) {
-            // Most groupings have no tag key: they never touch the tag columns.
-            guard Tags.byTag else { return (0..<0, 0, 0) }
-            // No branch on whether the row has more tags: without, the range is empty.
-            let next = Int(tagStart[row]) &+ headWidth
-            return (next..<Swift.max(next, Int(tagStart[row &+ 1])), g &- first &* tagStride, tagStride)
-        }
         /// Adds a product (and, to an inexact slot, |value| to its error sum: `SumSlots.errorShift`)
         /// to a cell of `sums` (or of another layout as theirs).
         @inline(__always)
@@ -1137,8 +1155,26 @@ extension Executor {
             // Min and max keep no sums.
             if let extremes { extremes[cell].add(product, row: row) } else { addSum(cell, slot, product, value) }
         }
+        /// Adds a row to the groups of its tags after its heads (a row whose heads' code has
+        /// `TagHeads.laterFlag`), apart from the groups (`laterSums`): tag position t is group
+        /// `base + (tag code + 1) × stride` of the tag key's layout, where the tag key has the
+        /// largest stride, so that `base` is the same in both layouts.
         @inline(__always)
-        func visit(_ row: Int, _ position: Int, stretch: Int) {
+        func addLaterTags(_ row: Int, _ index: Int, group g: Int, first: Int, slot: Int, product: Int256, value: Int128) {
+            let base = g &- first &* tagStride
+            for t in Int(laterStart[index])..<Int(laterStart[index &+ 1]) {
+                let h = base &+ Int(laterGroups[t]) &* tagStride
+                laterCounts[h] &+= 1
+                if counting { continue }
+                if let extremes { extremes[h &* s &+ slot].add(product, row: row) } else { addSum(h &* s &+ slot, slot, product, value, into: laterSums, errors: laterErrors) }
+            }
+        }
+        /// Adds a row to its group. With `later` (its place among the heads' rows with later
+        /// tags): the row again, for those alone (`addLaterTags`): counted and tallied already,
+        /// it is only converted again.
+        @inline(__always)
+        func visit(_ row: Int, _ position: Int, stretch: Int, later: Int = -1) {
+            let laterPass = later >= 0
             let a = storeAmounts[row]
             switch subject {
             // A part of a split entry is an expense or an income by its entry's sign (a split view's `entrySign`).
@@ -1149,14 +1185,18 @@ extension Executor {
             }
             // Through `?.`: `if let` would copy the filter (and count its references) for every row.
             if masks?.passes(row, currency: rowCurrency, day: days) == false { return }
-            if rowFilter?.passes(row, flip: flip, tally: &state.pointee.filterTally) == false { return }
+            if laterPass {
+                var tallied: ConversionTally? = nil
+                if rowFilter?.passes(row, flip: flip, tally: &tallied) == false { return }
+            } else if rowFilter?.passes(row, flip: flip, tally: &state.pointee.filterTally) == false {
+                return
+            }
             // The row's one group (0 without keys); group 0 is made from the groups afterwards.
-            let first = Tags.byTag ? Int(headCode[row]) : 0
+            let first = Tags.byTag ? TagHeads.head(headCode[row]) : 0
             let g = group(row, position, first: first, stretch: stretch)
-            let more = moreTags(row, group: g, first: first)
-            counts[g] &+= 1
+            if !laterPass { counts[g] &+= 1 }
             if counting {
-                for t in more.positions { laterCounts[more.base &+ (Int(tagCodes[t]) &+ 1) &* more.stride] &+= 1 }
+                if laterPass { addLaterTags(row, later, group: g, first: first, slot: 0, product: .zero, value: 0) }
                 return
             }
             let value = flip ? -a : a
@@ -1171,8 +1211,8 @@ extension Executor {
                 }
                 if id >= 0 {
                     let i = Int(id)
-                    perRate[i] &+= 1
-                    if isLate[i] {
+                    if !laterPass { perRate[i] &+= 1 }
+                    if isLate[i] && !laterPass {
                         let d = days[row]
                         if d < firstDay[i] { firstDay[i] = d }
                         if d > lastDay[i] { lastDay[i] = d }
@@ -1180,11 +1220,11 @@ extension Executor {
                     product = Int256(value, times: factors[i])
                     slot = ofRate[i]
                 } else if id == RateColumn.same {
-                    state.pointee.tally.same &+= 1
+                    if !laterPass { state.pointee.tally.same &+= 1 }
                     product = Int256(value)
                     slot = sameSlot
                 } else {
-                    state.pointee.tally.count(id, day: days[row])
+                    if !laterPass { state.pointee.tally.count(id, day: days[row]) }
                     // No rate: the statement fails after the scan.
                     guard let (v, scale) = rare?.product(row, id: id, amount: value, negate: flip) else { return }
                     slot = slots.ofExactScale[scale]
@@ -1204,14 +1244,9 @@ extension Executor {
                 product = Int256(value)
                 slot = sameSlot
             }
-            add(g, slot, product, value, row)
-            // A row's other tags are counted here, in the one loop over them (a row that fails
-            // to convert fails the statement, uncounted), apart from the groups (`laterSums`).
-            for t in more.positions {
-                let h = more.base &+ (Int(tagCodes[t]) &+ 1) &* more.stride
-                laterCounts[h] &+= 1
-                if let extremes { extremes[h &* s &+ slot].add(product, row: row) } else { addSum(h &* s &+ slot, slot, product, value, into: laterSums, errors: laterErrors) }
-            }
+            // A row's other tags are counted in its later pass (a row that fails to convert fails
+            // the statement, uncounted), apart from the groups (`laterSums`).
+            if laterPass { addLaterTags(row, later, group: g, first: first, slot: slot, product: product, value: value) } else { add(g, slot, product, value, row) }
         }
 
         // Ctrl-C is looked for every 64k rows. One call of `visit` for both kinds of rows: it is
@@ -1220,6 +1255,10 @@ extension Executor {
         var list: [Int] = []
         if case .list(let l) = rows { list = l }
         let isList = !list.isEmpty, total = rows.count
+        // By tag: the rows with later tags (`TagHeads.laterRows`), in order.
+        let later = heads.map { laterPositions(rows, $0) } ?? []
+        var nextLater = 0
+        let laterBlock = 2048
         /// The period whose groups the block holds (`blocks`), -1 before the first.
         var blockPeriod = -1
         /// The last period whose accumulators were read ahead (`DensePartial.touch`).
@@ -1258,6 +1297,21 @@ extension Executor {
                     }
                     for j in k..<a { visit(isList ? list[j] : firstRow &+ j, j, stretch: start) }
                     k = a
+                }
+            } else if Tags.byTag {
+                // The rows with later tags visited again for those, after each short block of rows
+                // (their columns still in the cache): a branch on them in the loop over every row
+                // would be mispredicted at each.
+                var k = lo
+                while k < hi {
+                    let end = min(hi, k + laterBlock)
+                    for j in k..<end { visit(isList ? list[j] : firstRow &+ j, j, stretch: 0) }
+                    while nextLater < later.count, later[nextLater].position < end {
+                        let (j, index) = later[nextLater]
+                        visit(isList ? list[j] : firstRow &+ j, j, stretch: 0, later: index)
+                        nextLater += 1
+                    }
+                    k = end
                 }
             } else {
                 for k in lo..<hi { visit(isList ? list[k] : firstRow &+ k, k, stretch: 0) }
