@@ -314,6 +314,8 @@ extension Executor {
         let laterSums: UnsafeMutableBufferPointer<Int256>
         let laterErrors: UnsafeMutableBufferPointer<Int128>
         let laterCounts: UnsafeMutableBufferPointer<Int>
+        /// A min's or a max's later tags' extremes, apart as `laterSums` are.
+        let laterExtremes: UnsafeMutableBufferPointer<DenseExtreme>?
         /// Rows at rates the columns above do not count (booked values, missing rates).
         var tally: ConversionTally
         var filterTally: ConversionTally?
@@ -340,9 +342,9 @@ extension Executor {
             sums = DensePartial.zeroed(keeps ? 0 : cells)
             errors = DensePartial.zeroed(keeps ? 0 : cells)
             counts = DensePartial.zeroed(groups + 1)
-            // Min and max add later tags' products to the extremes themselves (a product met twice is met once).
             laterSums = DensePartial.zeroed(byTag && !keeps ? laterCells : 0)
             laterErrors = DensePartial.zeroed(byTag && !keeps ? laterCells : 0)
+            laterExtremes = byTag && keeps ? DensePartial.zeroed(laterCells) : nil
             laterCounts = DensePartial.zeroed(byTag ? (laterGroups ?? groups) + 1 : 0)
             perRate = .allocate(capacity: rates); perRate.initialize(repeating: 0)
             firstDay = .allocate(capacity: rates); firstDay.initialize(repeating: .max)
@@ -357,7 +359,7 @@ extension Executor {
         init(sharingGroupsOf other: DensePartial, tally: ConversionTally, filterTally: ConversionTally?) {
             (groups, slots, groupsOf) = (other.groups, other.slots, other)
             (sums, errors, counts, extremes) = (other.sums, other.errors, other.counts, other.extremes)
-            (laterSums, laterErrors, laterCounts) = (DensePartial.zeroed(0), DensePartial.zeroed(0), DensePartial.zeroed(0))
+            (laterSums, laterErrors, laterCounts, laterExtremes) = (DensePartial.zeroed(0), DensePartial.zeroed(0), DensePartial.zeroed(0), nil)
             let rates = other.perRate.count
             perRate = .allocate(capacity: rates); perRate.initialize(repeating: 0)
             firstDay = .allocate(capacity: rates); firstDay.initialize(repeating: .max)
@@ -375,7 +377,7 @@ extension Executor {
 
         deinit {
             if groupsOf == nil { free(sums.baseAddress); free(errors.baseAddress); free(counts.baseAddress); free(extremes?.baseAddress) }
-            free(laterSums.baseAddress); free(laterErrors.baseAddress); free(laterCounts.baseAddress)
+            free(laterSums.baseAddress); free(laterErrors.baseAddress); free(laterCounts.baseAddress); free(laterExtremes?.baseAddress)
             perRate.deallocate(); firstDay.deallocate(); lastDay.deallocate()
         }
 
@@ -423,24 +425,37 @@ extension Executor {
             if o { errorsOverflowed = true }
         }
 
-        /// Later tags' groups: now their whole sums (after `wholeFromGroups`: group 0 holds each row once).
+        /// Later tags' groups: now their whole sums or extremes (after `wholeFromGroups`: group 0
+        /// holds each row once).
         func addLater() {
             add(laterSums, laterErrors, laterCounts, to: sums, errors, counts)
+            DensePartial.merge(laterExtremes, into: extremes)
+        }
+
+        /// Each extreme of `more` merged into the one in its place (either may be none).
+        static func merge(_ more: UnsafeMutableBufferPointer<DenseExtreme>?, into extremes: UnsafeMutableBufferPointer<DenseExtreme>?) {
+            guard let more, let extremes else { return }
+            for i in 0..<min(more.count, extremes.count) { extremes[i].merge(more[i]) }
         }
 
         /// This partial, scanned by tag heads of width 2, with each head's groups added to the
         /// groups of its tags, laid out as the tag key lays them out: `others` groups of the other
         /// keys (the tag key's stride) for each of `tags` tag groups. Group 0 and the later tags'
-        /// sums are taken as they are (they are laid out so already); with `firstOnly`, each
-        /// head's groups go to its first tag's alone, so that each row is in one group (and no
-        /// later tags' sums are taken).
+        /// sums (or extremes) are taken as they are (they are laid out so already); with
+        /// `firstOnly`, each head's groups go to its first tag's alone, so that each row is in
+        /// one group (and no later tags' sums are taken).
         func expanded(_ heads: TagHeads, others: Int, tags: Int, firstOnly: Bool = false) -> DensePartial {
-            let out = DensePartial(groups: others * tags, slots: slots, rates: perRate.count, extremes: false, tally: tally, filterTally: filterTally)
+            let out = DensePartial(groups: others * tags, slots: slots, rates: perRate.count, extremes: extremes != nil, tally: tally, filterTally: filterTally)
             out.takeTallies(of: self)
-            let (sums, errors, counts) = (self.sums, self.errors, self.counts)
+            let (sums, errors, counts, extremes) = (self.sums, self.errors, self.counts, self.extremes)
             func move(_ from: Int, to: Int) {
                 out.counts[to] &+= counts[from]
-                for k in 0..<slots { out.addCell(to &* slots &+ k, sum: sums[from &* slots &+ k], error: errors[from &* slots &+ k]) }
+                for k in 0..<slots {
+                    // A product met in both tags' groups is one product (min and max are met once).
+                    if let extremes, let into = out.extremes { into[to &* slots &+ k].merge(extremes[from &* slots &+ k]) } else {
+                        out.addCell(to &* slots &+ k, sum: sums[from &* slots &+ k], error: errors[from &* slots &+ k])
+                    }
+                }
             }
             move(0, to: 0)
             for g in 1..<(groups + 1) where counts[g] > 0 {
@@ -449,7 +464,10 @@ extension Executor {
                 let second = heads.groups[2 * head + 1]
                 if !firstOnly && second >= 0 { move(g, to: 1 + other + Int(second) * others) }
             }
-            if !firstOnly { out.add(laterSums, laterErrors, laterCounts, to: out.sums, out.errors, out.counts) }
+            if !firstOnly {
+                out.add(laterSums, laterErrors, laterCounts, to: out.sums, out.errors, out.counts)
+                DensePartial.merge(laterExtremes, into: out.extremes)
+            }
             return out
         }
 
@@ -501,9 +519,8 @@ extension Executor {
             if o.groupsOf !== self {
                 add(o.sums, o.errors, o.counts, to: sums, errors, counts)
                 add(o.laterSums, o.laterErrors, o.laterCounts, to: laterSums, laterErrors, laterCounts)
-                if let mine = extremes, let theirs = o.extremes {
-                    for i in 0..<mine.count { mine[i].merge(theirs[i]) }
-                }
+                DensePartial.merge(o.extremes, into: extremes)
+                DensePartial.merge(o.laterExtremes, into: laterExtremes)
             }
             for i in 0..<perRate.count {
                 perRate[i] += o.perRate[i]
@@ -727,7 +744,7 @@ extension Executor {
             Executor.sumSlots(converter, store: store, groups: counting ? 0 : groups, shareAbove: shareSlotsAbove, kept: columns)
         }
         // By tag: laid out by the rows' first two tags where those groups fit (`TagHeads`).
-        var wide = keepsExtremes ? nil : tagHeadsKey(key, width: 2)
+        var wide = tagHeadsKey(key, width: 2)
         let wideSlots = wide.map { slotsFor($0.key.count) }
         if let w = wide, let s = wideSlots, (w.key.count + 1) * (counting ? 1 : max(1, s.scales.count)) > Executor.tagPairCells { wide = nil }
         let slots = (wide != nil ? wideSlots : nil) ?? slotsFor(key.count)
@@ -752,8 +769,7 @@ extension Executor {
         } else {
             (compact, stretches, blocks) = (nil, nil, nil)
         }
-        // Else the rows' first tags (a min or a max adds later tags to the extremes themselves,
-        // which are laid out as the tag key's groups; so are these).
+        // Else the rows' first tags (laid out as the tag key's groups).
         guard let scanKey = key.groupsByTag ? wide?.key ?? tagHeadsKey(key, width: 1)?.key : layoutKey else { return nil }
         let groupCount = blocks != nil ? stretches?.periodStride ?? 0 : compact?.products.count ?? scanKey.count
         // The product of several keys must fit its buffers.
@@ -1049,7 +1065,7 @@ extension Executor {
         defer { state.deinitialize(count: 1); state.deallocate() }
         let (sums, errors, counts, perRate, firstDay, lastDay) = (p.sums, p.errors, p.counts, p.perRate, p.firstDay, p.lastDay)
 
-        let extremes = p.extremes
+        let (extremes, laterExtremes) = (p.extremes, p.laterExtremes)
         let (laterSums, laterErrors, laterCounts) = (p.laterSums, p.laterErrors, p.laterCounts)
 
         /// The stride of the tag key among the groups (0: no tag key), and the tag heads it reads.
@@ -1166,7 +1182,7 @@ extension Executor {
                 let h = base &+ Int(laterGroups[t]) &* tagStride
                 laterCounts[h] &+= 1
                 if counting { continue }
-                if let extremes { extremes[h &* s &+ slot].add(product, row: row) } else { addSum(h &* s &+ slot, slot, product, value, into: laterSums, errors: laterErrors) }
+                if let laterExtremes { laterExtremes[h &* s &+ slot].add(product, row: row) } else { addSum(h &* s &+ slot, slot, product, value, into: laterSums, errors: laterErrors) }
             }
         }
         /// Adds a row to its group. With `later` (its place among the heads' rows with later
