@@ -326,21 +326,26 @@ extension Executor {
         /// The partial whose groups (sums, error sums, counts, extremes) this one adds to, where
         /// it has none of its own (`init(sharingGroupsOf:)`).
         let groupsOf: DensePartial?
+        /// Sums and error sums not zeroed ahead (but group 0's): a scan a period at a time zeroes
+        /// each period's as it first meets it (`touch`), where one layout holds every thread's
+        /// groups. A group no row met is then never read (its count, zeroed ahead, is 0).
+        let zeroedAsMet: Bool
 
         /// A count (`slots` 0) keeps no sums; `byTag`, the sums of later tags apart, in
         /// `laterGroups` groups (default `groups`).
-        init(groups: Int, slots: Int, rates: Int, extremes keeps: Bool, byTag: Bool = false, laterGroups: Int? = nil,
+        init(groups: Int, slots: Int, rates: Int, extremes keeps: Bool, byTag: Bool = false, laterGroups: Int? = nil, zeroedAsMet: Bool = false,
              tally: ConversionTally, filterTally: ConversionTally?) {
             self.groups = groups
             self.slots = slots
+            self.zeroedAsMet = zeroedAsMet && !keeps
             let cells = (groups + 1) * slots, laterCells = ((laterGroups ?? groups) + 1) * slots
             // An empty extreme is all zeros (`DenseExtreme()`), as are zeroed pages.
             extremes = keeps ? DensePartial.zeroed(cells) : nil
             // Zeroed by `calloc` (all-zero bits are zero for these integers): fresh pages from the
-            // system, or memory an earlier statement freed, cleared here. A min or a max keeps
-            // extremes alone: no sums.
-            sums = DensePartial.zeroed(keeps ? 0 : cells)
-            errors = DensePartial.zeroed(keeps ? 0 : cells)
+            // system, or memory an earlier statement freed, cleared here (zeroed as met: group 0's
+            // alone). A min or a max keeps extremes alone: no sums.
+            sums = self.zeroedAsMet ? DensePartial.unwritten(cells, zeroing: slots) : DensePartial.zeroed(keeps ? 0 : cells)
+            errors = self.zeroedAsMet ? DensePartial.unwritten(cells, zeroing: slots) : DensePartial.zeroed(keeps ? 0 : cells)
             counts = DensePartial.zeroed(groups + 1)
             laterSums = DensePartial.zeroed(byTag && !keeps ? laterCells : 0)
             laterErrors = DensePartial.zeroed(byTag && !keeps ? laterCells : 0)
@@ -358,7 +363,7 @@ extension Executor {
         /// meet none of the groups another thread's meet (`periodSplit`). Not by tag.
         init(sharingGroupsOf other: DensePartial, tally: ConversionTally, filterTally: ConversionTally?) {
             (groups, slots, groupsOf) = (other.groups, other.slots, other)
-            (sums, errors, counts, extremes) = (other.sums, other.errors, other.counts, other.extremes)
+            (sums, errors, counts, extremes, zeroedAsMet) = (other.sums, other.errors, other.counts, other.extremes, other.zeroedAsMet)
             (laterSums, laterErrors, laterCounts, laterExtremes) = (DensePartial.zeroed(0), DensePartial.zeroed(0), DensePartial.zeroed(0), nil)
             let rates = other.perRate.count
             perRate = .allocate(capacity: rates); perRate.initialize(repeating: 0)
@@ -366,6 +371,19 @@ extension Executor {
             lastDay = .allocate(capacity: rates); lastDay.initialize(repeating: .min)
             self.tally = tally
             self.filterTally = filterTally
+        }
+
+        /// `n` values of a plain integer type from `malloc`, the first `zeroing` of them zeros (all-zero
+        /// bits are zero), the others as the memory held them; released with `free`.
+        static func unwritten<T>(_ n: Int, zeroing: Int) -> UnsafeMutableBufferPointer<T> {
+            guard n > 0 else { return UnsafeMutableBufferPointer(start: nil, count: 0) }
+            guard let raw = malloc(n * MemoryLayout<T>.stride) else { fatalError("out of memory: \(n) accumulators") }
+            #if DEBUG
+            // What a reader of a place never written would find is never zeros by chance in a test.
+            memset(raw, 0xA5, n * MemoryLayout<T>.stride)
+            #endif
+            memset(raw, 0, min(n, zeroing) * MemoryLayout<T>.stride)
+            return UnsafeMutableBufferPointer(start: raw.bindMemory(to: T.self, capacity: n), count: n)
         }
 
         /// `n` zeros of a plain integer type (all-zero bits are zero), from `calloc`; released with `free`.
@@ -405,7 +423,8 @@ extension Executor {
         /// lines once per slot). Only group 0 is written: `source` may be this partial.
         private func addUp(_ range: ClosedRange<Int>, of source: DensePartial) {
             let (sums, errors, counts, extremes) = (source.sums, source.errors, source.counts, source.extremes)
-            for g in range {
+            // A group no row met holds zeros, or nothing written (`zeroedAsMet`).
+            for g in range where counts[g] > 0 {
                 self.counts[0] += counts[g]
                 let base = g &* slots
                 for k in 0..<slots {
@@ -473,13 +492,21 @@ extension Executor {
 
         /// Reads a word of each cache line of some groups' accumulators (side by side: a period's),
         /// those a scan writes, before the scan comes to them: the misses on memory not touched
-        /// yet then come together, overlapped, not one at a time among the rows' work. Kept out
-        /// of line: the scan's own code stays as it is.
+        /// yet then come together, overlapped, not one at a time among the rows' work. Sums and
+        /// error sums zeroed as met (`zeroedAsMet`) are zeroed here instead, by the thread that
+        /// adds to them (written, with nothing to read from memory). Kept out of line: the scan's
+        /// own code stays as it is.
         @inline(never)
         func touch(groups range: Range<Int>) -> UInt64 {
             let cells = (range.lowerBound &* slots)..<(range.upperBound &* slots)
             var x = Executor.readLines(counts, range)
-            if let extremes { x ^= Executor.readLines(extremes, cells) } else {
+            if zeroedAsMet {
+                let at = max(0, cells.lowerBound), end = min(sums.count, cells.upperBound)
+                if at < end, let s = sums.baseAddress, let e = errors.baseAddress {
+                    memset(s + at, 0, (end - at) * MemoryLayout<Int256>.stride)
+                    memset(e + at, 0, (end - at) * MemoryLayout<Int128>.stride)
+                }
+            } else if let extremes { x ^= Executor.readLines(extremes, cells) } else {
                 x ^= Executor.readLines(sums, cells)
                 x ^= Executor.readLines(errors, cells)
             }
@@ -778,6 +805,9 @@ extension Executor {
         // Two threads over a period at a time, all groups laid out: the rows split where a period
         // starts, so that each thread adds to groups of its own periods, in one layout (none to merge).
         let split = threads == 2 && blocks == nil ? stretches.flatMap { periodSplit(rows, $0) } : nil
+        // A period at a time, in one layout (one thread, or two that split the rows where a period
+        // starts): each period's sums zeroed by the thread that meets it, as it does.
+        let zeroedAsMet = stretches != nil && blocks == nil && (threads == 1 || split != nil)
         var partials: [DensePartial] = []
         for _ in 0..<threads {
             let tally = converter.map(ConversionTally.init) ?? .none, filterTally = amounts.map(ConversionTally.init)
@@ -785,7 +815,7 @@ extension Executor {
                 partials.append(DensePartial(sharingGroupsOf: first, tally: tally, filterTally: filterTally))
             } else {
                 partials.append(DensePartial(groups: groupCount, slots: counting ? 0 : slots.scales.count, rates: converter?.rates.count ?? 0, extremes: keepsExtremes,
-                                             byTag: key.groupsByTag, laterGroups: key.count, tally: tally, filterTally: filterTally))
+                                             byTag: key.groupsByTag, laterGroups: key.count, zeroedAsMet: zeroedAsMet, tally: tally, filterTally: filterTally))
             }
         }
         let work: @Sendable (Int) -> Void = { [partials] k in
