@@ -1201,10 +1201,11 @@ extension Executor {
             // Min and max keep no sums.
             if let extremes { extremes[cell].add(product, row: row) } else { addSum(cell, slot, product, value) }
         }
-        /// Adds a row to the groups of its tags after its heads (a row whose heads' code has
-        /// `TagHeads.laterFlag`), apart from the groups (`laterSums`): tag position t is group
-        /// `base + (tag code + 1) × stride` of the tag key's layout, where the tag key has the
-        /// largest stride, so that `base` is the same in both layouts.
+        /// Adds a row to the groups of its tags after its heads (its place `index` among the
+        /// heads' rows with later tags), apart from the groups (`laterSums`): a later tag's group
+        /// t (its code + 1, as `laterGroups` holds it) is group `base + t × stride` of the tag
+        /// key's layout, where the tag key has the largest stride, so that `base` is the same in
+        /// both layouts.
         @inline(__always)
         func addLaterTags(_ row: Int, _ index: Int, group g: Int, first: Int, slot: Int, product: Int256, value: Int128) {
             let base = g &- first &* tagStride
@@ -1215,12 +1216,12 @@ extension Executor {
                 if let laterExtremes { laterExtremes[h &* s &+ slot].add(product, row: row) } else { addSum(h &* s &+ slot, slot, product, value, into: laterSums, errors: laterErrors) }
             }
         }
-        /// Adds a row to its group. With `later` (its place among the heads' rows with later
+        /// Adds a row to its group. With `laterPlace` (its place among the heads' rows with later
         /// tags): the row again, for those alone (`addLaterTags`): counted and tallied already,
         /// it is only converted again.
         @inline(__always)
-        func visit(_ row: Int, _ position: Int, stretch: Int, later: Int = -1) {
-            let laterPass = later >= 0
+        func visit(_ row: Int, _ position: Int, stretch: Int, laterPlace: Int = -1) {
+            let laterPass = laterPlace >= 0
             let a = storeAmounts[row]
             switch subject {
             // A part of a split entry is an expense or an income by its entry's sign (a split view's `entrySign`).
@@ -1242,7 +1243,7 @@ extension Executor {
             let g = group(row, position, first: first, stretch: stretch)
             if !laterPass { counts[g] &+= 1 }
             if counting {
-                if laterPass { addLaterTags(row, later, group: g, first: first, slot: 0, product: .zero, value: 0) }
+                if laterPass { addLaterTags(row, laterPlace, group: g, first: first, slot: 0, product: .zero, value: 0) }
                 return
             }
             let value = flip ? -a : a
@@ -1292,7 +1293,7 @@ extension Executor {
             }
             // A row's other tags are counted in its later pass (a row that fails to convert fails
             // the statement, uncounted), apart from the groups (`laterSums`).
-            if laterPass { addLaterTags(row, later, group: g, first: first, slot: slot, product: product, value: value) } else { add(g, slot, product, value, row) }
+            if laterPass { addLaterTags(row, laterPlace, group: g, first: first, slot: slot, product: product, value: value) } else { add(g, slot, product, value, row) }
         }
 
         // Ctrl-C is looked for every 64k rows. One call of `visit` for both kinds of rows: it is
@@ -1354,7 +1355,7 @@ extension Executor {
                     for j in k..<end { visit(isList ? list[j] : firstRow &+ j, j, stretch: 0) }
                     while nextLater < later.count, later[nextLater].position < end {
                         let (j, index) = later[nextLater]
-                        visit(isList ? list[j] : firstRow &+ j, j, stretch: 0, later: index)
+                        visit(isList ? list[j] : firstRow &+ j, j, stretch: 0, laterPlace: index)
                         nextLater += 1
                     }
                     k = end
