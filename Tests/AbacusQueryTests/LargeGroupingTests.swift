@@ -721,10 +721,10 @@ import Testing
 
     /// A row's tag heads are read with no branch (a neighbour's tag, or the last one, where the
     /// row has fewer, `TagHeads`): a ledger without any tag, tagless rows at either end,
-    /// and rows of one to three tags must give what the general path gives, and the right counts.
-    /// In native, each currency's total counts each entry once (the general path's by a
-    /// statement by currency).
-    @Test(arguments: [0, 1, 3])
+    /// and rows of one to five tags (up to three after a row's first two) must give what the
+    /// general path gives, and the right counts. In native, each currency's total counts each
+    /// entry once (the general path's by a statement by currency).
+    @Test(arguments: [0, 1, 3, 5])
     func tagsAreGroupedRightAtTheEdges(mostTags: Int) throws {
         // Row i has i % (mostTags + 1) tags: the first and last rows have none.
         let n = 2 * (mostTags + 1) * 7 + 1
