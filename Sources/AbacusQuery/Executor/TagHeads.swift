@@ -97,7 +97,7 @@ struct TagHeads: Sendable {
         var (rows, start, later): ([Int32], [Int32], [UInt32]) = ([], [0], [])
         for (r, c) in made.enumerated() where c >= TagHeads.laterFlag {
             rows.append(Int32(truncatingIfNeeded: r))
-            later += store.tagCodes[(Int(store.tagStart[r]) + width)..<Int(store.tagStart[r + 1])].map { $0 + 1 }
+            for t in (Int(store.tagStart[r]) + width)..<Int(store.tagStart[r + 1]) { later.append(store.tagCodes[t] &+ 1) }
             start.append(Int32(truncatingIfNeeded: later.count))
         }
         (self.width, self.code, self.groups) = (width, made, groups)
