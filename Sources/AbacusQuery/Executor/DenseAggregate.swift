@@ -187,7 +187,7 @@ extension Executor {
                     }
                 case .tags(let heads):
                     heads.code.withUnsafeBufferPointer { c in
-                        for k in lo..<hi { out[k] &+= Int32(truncatingIfNeeded: c[rows.row(k)] & ~TagHeads.laterFlag) &* s }
+                        for k in lo..<hi { out[k] &+= Int32(truncatingIfNeeded: c[rows.row(k)]) &* s }
                     }
                 case .none, .product:
                     break
@@ -1027,7 +1027,7 @@ extension Executor {
 
     /// The rows among `rows` with later tags (`TagHeads`), in order: each one's position among
     /// `rows` and its place among the heads' rows with later tags. Of a range, found by bisection
-    /// among those; of a list, by each row's heads' code.
+    /// among those; of a list, by going through both in step (both ascend).
     func laterPositions(_ rows: DenseRows, _ heads: TagHeads) -> [(position: Int, index: Int)] {
         let later = heads.laterRows
         /// The first of the rows with later tags at or after `row`.
@@ -1043,14 +1043,12 @@ extension Executor {
         case .range(let r):
             return (start(r.lowerBound)..<start(r.upperBound)).map { (Int(later[$0]) - r.lowerBound, $0) }
         case .list(let l):
-            // The list's rows ascend, as those do.
             var out: [(position: Int, index: Int)] = []
             var i = l.first.map(start) ?? 0
-            heads.code.withUnsafeBufferPointer { code in
-                for (k, row) in l.enumerated() where code[row] >= TagHeads.laterFlag {
-                    while i < later.count && Int(later[i]) < row { i += 1 }
-                    out.append((k, i))
-                }
+            for (k, row) in l.enumerated() {
+                while i < later.count && Int(later[i]) < row { i += 1 }
+                guard i < later.count else { break }
+                if Int(later[i]) == row { out.append((k, i)) }
             }
             return out
         }
@@ -1239,7 +1237,7 @@ extension Executor {
                 return
             }
             // The row's one group (0 without keys); group 0 is made from the groups afterwards.
-            let first = Tags.byTag ? TagHeads.head(headCode[row]) : 0
+            let first = Tags.byTag ? Int(headCode[row]) : 0
             let g = group(row, position, first: first, stretch: stretch)
             if !laterPass { counts[g] &+= 1 }
             if counting {
@@ -1308,7 +1306,7 @@ extension Executor {
         let laterBlock = 2048
         /// The period whose groups the block holds (`blocks`), -1 before the first.
         var blockPeriod = -1
-        /// The last period whose accumulators were read ahead (`DensePartial.touch`).
+        /// The last period whose accumulators were read ahead, or zeroed (`DensePartial.touch`).
         var touchedPeriod = -1
         // Groups worked out ahead, met in no order (no period to go by): their accumulators
         // read ahead whole, where the rows are more than the cache lines they take.
@@ -1337,7 +1335,7 @@ extension Executor {
                     }
                     let start = blocks != nil ? 1 : 1 &+ period &* stretches.periodStride
                     // A period's groups laid out in place, met for the first time: their
-                    // accumulators read ahead (`touch`).
+                    // accumulators read ahead, or zeroed (`touch`).
                     if blocks == nil && period > touchedPeriod {
                         touchedPeriod = period
                         state.pointee.touched ^= p.touch(groups: start..<(start &+ stretches.periodStride))

@@ -8,16 +8,15 @@
 // with no branch; after the scan, each pair's group is added to the groups of its
 // two tags (exact: integer sums, added in another order). Only a row's third and
 // later tags are still added one by one, after the other rows of a short block: the rows
-// that have them, and those tags, are kept in order beside the codes (`laterRows`), and
-// their codes say so (`laterFlag`), so that the loop over every row never branches on them.
+// that have them, and those tags, are kept in order beside the codes (`laterRows`), so that
+// the loop over every row never branches on them.
 
 import AbacusCore
 
 struct TagHeads: Sendable {
     /// How many of a row's first tags its code stands for (1 or 2); the row's tags after those are its later tags.
     let width: Int
-    /// Each row's code: 0 for a row without tags (none at all in a `layout`), with `laterFlag`
-    /// where the row has more tags than `width` (`head` takes it off).
+    /// Each row's code: 0 for a row without tags (none at all in a `layout`).
     let code: [UInt16]
     /// The tag groups each code stands for, as the tag key numbers them (0: no tags, a tag's
     /// code + 1): `groups[2 × c]`, and `groups[2 × c + 1]` (-1: none).
@@ -36,11 +35,6 @@ struct TagHeads: Sendable {
     /// Most codes of a width of two, and most tags a pair table is laid out for.
     static let mostPairs = 4096
     static let mostTags = 1024
-    /// Set in the code of a row with tags after its heads: its later tags.
-    static let laterFlag: UInt16 = 0x8000
-
-    /// The heads a row's code stands for (the code without `laterFlag`).
-    @inline(__always) static func head(_ code: UInt16) -> Int { Int(code & ~laterFlag) }
 
     /// The groups of a tag key, laid out as `Grouper` lays them out (heads of width 1), with no
     /// codes for the rows: what a key's groups are after a scan (a scan reads `of`'s).
@@ -60,7 +54,7 @@ struct TagHeads: Sendable {
         precondition(width == 1 || width == 2, "a tag head is one or two tags")
         // A pair's code by its two tag groups (a < b; b = 0 for one tag) in a table: side × side.
         let side = tags + 1
-        guard width == 2 ? tags < TagHeads.mostTags : side <= Int(TagHeads.laterFlag) else { return nil }
+        guard width == 2 ? tags < TagHeads.mostTags : side <= Int(UInt16.max) else { return nil }
         var number = [UInt16](repeating: 0, count: width == 2 ? side * side : 0)
         var groups: [Int32] = width == 2 ? [0, -1] : TagHeads.firstTagGroups(tags)
         let made = store.tagStart.withUnsafeBufferPointer { start in
@@ -74,8 +68,7 @@ struct TagHeads: Sendable {
                         let t = Int(start[r]), n = Int(start[r + 1]) &- t
                         let one = last >= 0 ? codes[Swift.min(t, last)] &+ 1 : 0
                         let a = n > 0 ? Int(one) : 0
-                        let later = n > width ? TagHeads.laterFlag : 0
-                        guard width == 2 else { code[r] = UInt16(truncatingIfNeeded: a) | later; continue }
+                        guard width == 2 else { code[r] = UInt16(truncatingIfNeeded: a); continue }
                         let two = last >= 0 ? codes[Swift.min(t &+ 1, last)] &+ 1 : 0
                         let b = n > 1 ? Int(two) : 0
                         let place = b == 0 ? a &* side : Swift.min(a, b) &* side &+ Swift.max(a, b)
@@ -87,7 +80,7 @@ struct TagHeads: Sendable {
                             number[place] = c
                             groups += [Int32(place / side), b == 0 ? -1 : Int32(place % side)]
                         }
-                        code[r] = c | later
+                        code[r] = c
                     }
                 }
             }
@@ -95,7 +88,7 @@ struct TagHeads: Sendable {
         guard made.count == Swift.max(0, store.tagStart.count - 1) else { return nil }
         // A store's rows and tags are fewer than 2^31.
         var (rows, start, later): ([Int32], [Int32], [UInt32]) = ([], [0], [])
-        for (r, c) in made.enumerated() where c >= TagHeads.laterFlag {
+        for r in made.indices where Int(store.tagStart[r + 1]) - Int(store.tagStart[r]) > width {
             rows.append(Int32(truncatingIfNeeded: r))
             for t in (Int(store.tagStart[r]) + width)..<Int(store.tagStart[r + 1]) { later.append(store.tagCodes[t] &+ 1) }
             start.append(Int32(truncatingIfNeeded: later.count))
