@@ -99,8 +99,10 @@ import Testing
     @Test func productsAreExact() {
         var state: UInt64 = 0x2545_F491_4F6C_DD1D
         func next() -> UInt64 { state ^= state << 13; state ^= state >> 7; state ^= state << 17; return state }
+        // Powers of two whose products end in 128 zero bits: negated, the carry crosses into the high half.
         let edges: [Int128] = [0, 1, -1, Int128(Int64.max), Int128(Int64.min), Int128(Int64.max) + 1, Int128(Int64.min) - 1,
-                               Int128.max, Int128.min + 1, ExactDecimal.maxSignificand, -ExactDecimal.maxSignificand]
+                               Int128.max, Int128.min + 1, ExactDecimal.maxSignificand, -ExactDecimal.maxSignificand,
+                               Int128(1) << 62, -(Int128(1) << 62), Int128(1) << 65, -(Int128(1) << 66), Int128(1) << 126, -(Int128(1) << 126)]
         var values = edges
         for _ in 0..<300 {
             let bits = Int(next() % 127) + 1
@@ -110,6 +112,23 @@ import Testing
         for (k, a) in values.enumerated() {
             for b in values[(k * 7 % values.count)...].prefix(12) + edges {
                 #expect(Int256(a, times: b).big == BigInt(a) * BigInt(b), "\(a) × \(b)")
+            }
+        }
+    }
+
+    /// A 256-bit sum equals BigInt's, and an overflow past 2^255 either way is reported (the
+    /// carry between the halves is added without a branch): sums of both signs, carries and
+    /// borrows across the halves, and both ends of the range.
+    @Test func sumsAreExactAndOverflowIsReported() {
+        let values = WideIntegerTests.valuesToRound() + [Int256(high: 0, low: .max), Int256(high: -1, low: 0), Int256(high: -1, low: .max), Int256(high: 0, low: 1 << 127)]
+        let top = BigInt(1) << 255
+        for (k, a) in values.enumerated() {
+            for b in values[(k * 5 % values.count)...].prefix(16) + values.prefix(12) {
+                var sum = a
+                let overflowed = sum.add(b)
+                let exact = a.big + b.big
+                #expect(overflowed == (exact >= top || exact < -top), "\(a.big) + \(b.big)")
+                if !overflowed { #expect(sum.big == exact, "\(a.big) + \(b.big)") }
             }
         }
     }

@@ -46,13 +46,12 @@ public struct Int256: Comparable, Sendable {
         // |a × b| = (h1·2^64 + l1) + (h2·2^64 + l2)·2^64: at most 192 bits.
         let (mid, carry) = h1.addingReportingOverflow(l2)
         let top = h2 &+ (carry ? 1 : 0)
-        var low = UInt128(mid) << 64 | UInt128(l1)
-        var high = UInt128(top)
-        if (a64 < 0) != (b < 0) {
-            // Two's complement of the 256-bit magnitude.
-            low = ~low &+ 1
-            high = ~high &+ (low == 0 ? 1 : 0)
-        }
+        // The sign applied without a branch (amounts of both signs would mispredict it): the
+        // magnitude's bits flipped under an all-ones mask, and 1 added (two's complement).
+        let negative = UInt128(truncatingIfNeeded: (a64 ^ Int64(truncatingIfNeeded: b >> 64)) >> 63 & 1)
+        let mask = 0 &- negative
+        let (low, up) = ((UInt128(mid) << 64 | UInt128(l1)) ^ mask).addingReportingOverflow(negative)
+        let high = (UInt128(top) ^ mask) &+ (up ? 1 : 0)
         self.init(high: Int128(bitPattern: high), low: low)
     }
 
@@ -62,11 +61,14 @@ public struct Int256: Comparable, Sendable {
     @inlinable @inline(__always)
     public mutating func add(_ other: Int256) -> Bool {
         let (newLow, carry) = low.addingReportingOverflow(other.low)
+        // No branch on the carry (sums of both signs carry half the time): the high halves and
+        // the carry added in one wrapping sum, which overflowed when both halves had one sign
+        // and it has the other.
+        let sum = high &+ other.high &+ Int128(truncatingIfNeeded: carry ? 1 : 0)
+        let overflowed = (high ^ sum) & (other.high ^ sum) < 0
         low = newLow
-        let (h1, o1) = high.addingReportingOverflow(other.high)
-        let (h2, o2) = h1.addingReportingOverflow(carry ? 1 : 0)
-        high = h2
-        return o1 || o2
+        high = sum
+        return overflowed
     }
 
     public var big: BigInt { (BigInt(high) << 128) + BigInt(low) }
