@@ -101,7 +101,7 @@ import Testing
         func next() -> UInt64 { state ^= state << 13; state ^= state >> 7; state ^= state << 17; return state }
         // Powers of two whose products end in 128 zero bits: negated, the carry crosses into the high half.
         let edges: [Int128] = [0, 1, -1, Int128(Int64.max), Int128(Int64.min), Int128(Int64.max) + 1, Int128(Int64.min) - 1,
-                               Int128.max, Int128.min + 1, ExactDecimal.maxSignificand, -ExactDecimal.maxSignificand,
+                               Int128.max, Int128.min, Int128.min + 1, ExactDecimal.maxSignificand, -ExactDecimal.maxSignificand,
                                Int128(1) << 62, -(Int128(1) << 62), Int128(1) << 65, -(Int128(1) << 66), Int128(1) << 126, -(Int128(1) << 126)]
         var values = edges
         for _ in 0..<300 {

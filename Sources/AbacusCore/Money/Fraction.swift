@@ -30,29 +30,30 @@ public struct Int256: Comparable, Sendable {
     }
 
     /// `a × b`, exactly. Amounts nearly always fit 64 bits: then the product is two 64-by-64-bit
-    /// multiplications, where a checked 128-bit multiply is a slow library call.
+    /// multiplications, signed, where a checked 128-bit multiply is a slow library call; no
+    /// branch on the signs (amounts of both signs would mispredict it).
     @inlinable @inline(__always)
     public init(_ a: Int128, times b: Int128) {
         let a64 = Int64(truncatingIfNeeded: a)
-        guard _fastPath(Int128(a64) == a && b != .min) else {
+        guard _fastPath(Int128(a64) == a) else {
             let w = a.multipliedFullWidth(by: b)
             self.init(high: w.high, low: w.low)
             return
         }
-        let ua = a64.magnitude
-        let ub = b.magnitude
-        let (h1, l1) = ua.multipliedFullWidth(by: UInt64(truncatingIfNeeded: ub))
-        let (h2, l2) = ua.multipliedFullWidth(by: UInt64(truncatingIfNeeded: ub >> 64))
-        // |a × b| = (h1·2^64 + l1) + (h2·2^64 + l2)·2^64: at most 192 bits.
-        let (mid, carry) = h1.addingReportingOverflow(l2)
-        let top = h2 &+ (carry ? 1 : 0)
-        // The sign applied without a branch (amounts of both signs would mispredict it): the
-        // magnitude's bits flipped under an all-ones mask, and 1 added (two's complement).
-        let negative = UInt128(truncatingIfNeeded: (a64 ^ Int64(truncatingIfNeeded: b >> 64)) >> 63 & 1)
-        let mask = 0 &- negative
-        let (low, up) = ((UInt128(mid) << 64 | UInt128(l1)) ^ mask).addingReportingOverflow(negative)
-        let high = (UInt128(top) ^ mask) &+ (up ? 1 : 0)
-        self.init(high: Int128(bitPattern: high), low: low)
+        let bl = UInt64(truncatingIfNeeded: b), bh = Int64(truncatingIfNeeded: b >> 64)
+        // a × bl (bl unsigned), in 128 bits: the unsigned product less bl·2^64 when a is negative.
+        var (h1, l1) = UInt64(bitPattern: a64).multipliedFullWidth(by: bl)
+        h1 &-= bl & UInt64(bitPattern: a64 >> 63)
+        // a × bh, both signed, in 128 bits.
+        let (h2, l2) = a64.multipliedFullWidth(by: bh)
+        // a × b = a × bl + (a × bh)·2^64, each sign-extended to four limbs:
+        // [l1, h1, s1, s1] + [0, l2, h2, s2].
+        let s1 = UInt64(bitPattern: Int64(bitPattern: h1) >> 63), s2 = UInt64(bitPattern: h2 >> 63)
+        let (r1, c1) = h1.addingReportingOverflow(l2)
+        let (t2, c2) = UInt64(bitPattern: h2).addingReportingOverflow(s1)
+        let (r2, c3) = t2.addingReportingOverflow(c1 ? 1 : 0)
+        let r3 = s1 &+ s2 &+ (c2 ? 1 : 0) &+ (c3 ? 1 : 0)
+        self.init(high: Int128(bitPattern: UInt128(r3) << 64 | UInt128(r2)), low: UInt128(r1) << 64 | UInt128(l1))
     }
 
     public static let zero = Int256(high: 0, low: 0)
