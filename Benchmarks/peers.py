@@ -57,6 +57,8 @@ GROUPINGS = [
     ("category_book", "sum expenses in INR by category, book"),
     ("book_tag", "sum entries in GBP by book, tag"),
     ("day", "sum expenses in USD by day"),
+    ("category_day", "sum expenses in INR by category, day"),
+    ("party_day", "sum expenses by party, day"),
     ("book_month", "count entries by book, month"),
     ("book_month_sum", "sum expenses in INR by book, month"),
     ("party_month", "sum expenses by party, month"),
