@@ -32,6 +32,9 @@ public final class Session {
     public var parallelRows = Executor.parallelRows
     /// From how many cells a product of keys numbers only the groups it meets (lowered in tests).
     public var compactAbove = Executor.compactAbove
+    /// Up to how many cells a period and one other key are laid out whole, past `compactAbove`
+    /// (lowered in tests).
+    public var periodLayoutCells = Executor.periodLayoutCells
     /// From how many accumulators (groups × product scales) a dense scan lets rates of different
     /// scales share slots (lowered in tests).
     public var shareSlotsAbove = Executor.shareSlotsAbove
@@ -81,6 +84,7 @@ public final class Session {
         e.useDenseKernel = useDenseKernel
         e.parallelRows = parallelRows
         e.compactAbove = compactAbove
+        e.periodLayoutCells = periodLayoutCells
         e.shareSlotsAbove = shareSlotsAbove
         return e
     }

@@ -316,19 +316,22 @@ import Testing
                   "sum expenses in INR by book, month, category, currency", "min expenses in USD by category, day, book",
                   "max income in EUR by week, payment, currency where amount > 100", "avg expenses in INR by top category, day, book during 2025-02",
                   "count expenses by party, week, book", "sum entries in native by currency, party, month"] {
-            // Compacted from 0 groups: every product of more than one group is scanned a period at a time into blocks.
+            // Compacted from 0 groups: every product of more than one group is scanned a period at a time into blocks,
+            // or, a period and one other key, into its whole layout (`periodLayoutCells`; 0: into blocks too).
             LargeGroupingTests.expectKernelsAgree(ledger, today, q, [(2, 0), (2, Executor.compactAbove), (Executor.parallelRows, 0)])
+            LargeGroupingTests.expectKernelsAgree(ledger, today, q, [(2, 0), (Executor.parallelRows, 0)], periodLayoutCells: 0)
         }
     }
 
     /// The dense kernel (with each pair of `parallelRows` and `compactAbove`, slots shared from
     /// `shareSlotsAbove` accumulators) and the general path give the same answer.
     static func expectKernelsAgree(_ ledger: Ledger, _ today: Day, _ q: String, _ settings: [(Int, Int)],
-                                   shareSlotsAbove: Int = Executor.shareSlotsAbove) {
+                                   shareSlotsAbove: Int = Executor.shareSlotsAbove, periodLayoutCells: Int = Executor.periodLayoutCells) {
         for (parallelRows, compactAbove) in settings {
             let dense = Session(ledger: ledger, today: today)
             dense.parallelRows = parallelRows
             dense.compactAbove = compactAbove
+            dense.periodLayoutCells = periodLayoutCells
             dense.shareSlotsAbove = shareSlotsAbove
             let general = Session(ledger: ledger, today: today)
             general.useDenseKernel = false

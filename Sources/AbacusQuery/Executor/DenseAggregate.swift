@@ -203,6 +203,12 @@ extension Executor {
     static let productGroups = 1 << 20
     static let productCells = 1 << 20
     public static let compactAbove = 1 << 17
+    /// Most accumulators of a period and one other key laid out whole (`party, day`: 365,000
+    /// groups, three quarters of them met) rather than a period at a time (`PeriodBlocks`): each
+    /// period's zeroed as the scan meets it, nothing copied out after each period or merged after
+    /// the scan. 2^21 cells are 96 MB of sums and error sums, about what the kept groups of the
+    /// blocks would take at that size.
+    public static let periodLayoutCells = 1 << 21
     /// Past this many accumulators per thread (groups × scales; 48 bytes each, about the
     /// 768 KB of a core's L2 cache), rates of different scales share slots (`SumSlots`).
     public static let shareSlotsAbove = 1 << 14
@@ -792,15 +798,18 @@ extension Executor {
             let big = n * cellsPerGroup > compactAbove
             let byPeriod = everyRowCounts ? nil : PeriodStretches(parts, strides, currency: store.currency)
             compact = byPeriod == nil && (big || everyRowCounts) ? CompactGroups(parts, strides, count: n, rows: rows, store: store, threads: threads) : nil
-            (stretches, blocks) = (byPeriod, byPeriod != nil && big ? (0..<threads).map { _ in PeriodBlocks(most: min(n, rows.count / threads + 1)) } : nil)
+            // A period and one other key: laid out whole up to `periodLayoutCells`.
+            let whole = byPeriod?.inner != nil && n * cellsPerGroup <= periodLayoutCells
+            (stretches, blocks) = (byPeriod, byPeriod != nil && big && !whole ? (0..<threads).map { _ in PeriodBlocks(most: min(n, rows.count / threads + 1)) } : nil)
         } else {
             (compact, stretches, blocks) = (nil, nil, nil)
         }
         // Else the rows' first tags (laid out as the tag key's groups).
         guard let scanKey = key.groupsByTag ? wide?.key ?? tagHeadsKey(key, width: 1)?.key : layoutKey else { return nil }
         let groupCount = blocks != nil ? stretches?.periodStride ?? 0 : compact?.products.count ?? scanKey.count
-        // The product of several keys must fit its buffers.
-        if case .product = key, groupCount * cellsPerGroup > Executor.productCells { return nil }
+        // The product of several keys must fit its buffers (a period and one other key laid out whole, `periodLayoutCells`).
+        let most = stretches?.inner != nil && blocks == nil ? max(periodLayoutCells, Executor.productCells) : Executor.productCells
+        if case .product = key, groupCount * cellsPerGroup > most { return nil }
         let amounts = plan.filter?.testsAmount == true ? (converter ?? self.converter(plan)) : nil
         // Two threads over a period at a time, all groups laid out: the rows split where a period
         // starts, so that each thread adds to groups of its own periods, in one layout (none to merge).

@@ -29,6 +29,8 @@ public struct Executor: Sendable {
     var parallelRows = Executor.parallelRows
     /// From how many cells a product of keys numbers only the groups it meets (lowered in tests).
     var compactAbove = Executor.compactAbove
+    /// Up to how many cells a period and one other key are laid out whole (lowered in tests).
+    var periodLayoutCells = Executor.periodLayoutCells
     /// From how many accumulators a dense scan shares slots between scales (lowered in tests).
     var shareSlotsAbove = Executor.shareSlotsAbove
 
