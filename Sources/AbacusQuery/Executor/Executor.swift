@@ -79,7 +79,9 @@ public struct Executor: Sendable {
         }
         // Each sum or average rounded once where its approximation settles it (nearly always),
         // the groups shared between two threads when there are many.
-        let settled = scan.settledAll(plan.aggregate) { g in currency(g)?.minorUnits }
+        // Converted, every group's scale is the target's: looked up once, not for each group.
+        let targetScale = plan.target?.minorUnits
+        let settled = scan.settledAll(plan.aggregate) { g in targetScale ?? currency(g)?.minorUnits }
         var exact: [Int: Fraction] = [:]
         let doubtful = (0..<scan.groups.count).filter { g in
             settled[g] == nil && (currency(g).map { scan.needsExactSum(g, plan.aggregate, scale: $0.minorUnits) } ?? false)
