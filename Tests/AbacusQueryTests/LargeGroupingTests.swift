@@ -315,7 +315,8 @@ import Testing
                   "sum income in native by currency, month", "sum expenses in INR by party, month order by amount desc top 7 with share",
                   "sum expenses in INR by book, month, category, currency", "min expenses in USD by category, day, book",
                   "max income in EUR by week, payment, currency where amount > 100", "avg expenses in INR by top category, day, book during 2025-02",
-                  "count expenses by party, week, book", "sum entries in native by currency, party, month"] {
+                  "count expenses by party, week, book", "sum entries in native by currency, party, month",
+                  "sum expenses in INR by party, day during 2025-02-11"] {
             // Compacted from 0 groups: every product of more than one group is scanned a period at a time into blocks,
             // or, a period and one other key, into its whole layout (`periodLayoutCells`; 0: into blocks too).
             LargeGroupingTests.expectKernelsAgree(ledger, today, q, [(2, 0), (2, Executor.compactAbove), (Executor.parallelRows, 0)])
