@@ -56,7 +56,10 @@ public struct Int256: Comparable, Sendable {
         self.init(high: Int128(bitPattern: UInt128(r3) << 64 | UInt128(r2)), low: UInt128(r1) << 64 | UInt128(l1))
     }
 
-    public static let zero = Int256(high: 0, low: 0)
+    /// Made where it is used, not a stored constant: reading a stored one from another module
+    /// goes through a call that checks it was initialised (`swift_once`), in loops over groups.
+    @inlinable
+    public static var zero: Int256 { Int256(high: 0, low: 0) }
 
     /// Adds, reporting an overflow past 2^255 instead of wrapping.
     @inlinable @inline(__always)
