@@ -798,9 +798,13 @@ extension Executor {
             let big = n * cellsPerGroup > compactAbove
             let byPeriod = everyRowCounts ? nil : PeriodStretches(parts, strides, currency: store.currency)
             compact = byPeriod == nil && (big || everyRowCounts) ? CompactGroups(parts, strides, count: n, rows: rows, store: store, threads: threads) : nil
-            // A period and one other key: laid out whole up to `periodLayoutCells`, in one layout
-            // that the threads share (split where a period starts, `periodSplit`), never one each.
-            let whole = byPeriod.map { p in p.inner != nil && n * cellsPerGroup <= periodLayoutCells && (threads == 1 || periodSplit(rows, p) != nil) } ?? false
+            // A period and one other key: laid out whole up to `periodLayoutCells`, where its groups
+            // are no more than the rows (a small ledger's `party, day` keeps the few it meets, in
+            // blocks), in one layout that the threads share (split where a period starts,
+            // `periodSplit`), never one each.
+            let whole = byPeriod.map { p in
+                p.inner != nil && n * cellsPerGroup <= periodLayoutCells && n <= rows.count && (threads == 1 || periodSplit(rows, p) != nil)
+            } ?? false
             (stretches, blocks) = (byPeriod, byPeriod != nil && big && !whole ? (0..<threads).map { _ in PeriodBlocks(most: min(n, rows.count / threads + 1)) } : nil)
         } else {
             (compact, stretches, blocks) = (nil, nil, nil)
