@@ -794,17 +794,18 @@ extension Executor {
         let combo = everyRowCounts || keepsExtremes ? nil : comboKey(key, keys: keys, cellsPerGroup: cellsPerGroup)
         let layoutKey = combo?.key ?? key
         let (compact, stretches, blocks): (CompactGroups?, PeriodStretches?, [PeriodBlocks]?)
+        /// With two threads over a period at a time, where they split the rows (`periodSplit`).
+        var periodCut: Int?
         if case .product(let parts, let strides, let n, nil) = layoutKey {
             let big = n * cellsPerGroup > compactAbove
             let byPeriod = everyRowCounts ? nil : PeriodStretches(parts, strides, currency: store.currency)
             compact = byPeriod == nil && (big || everyRowCounts) ? CompactGroups(parts, strides, count: n, rows: rows, store: store, threads: threads) : nil
+            periodCut = threads == 2 ? byPeriod.flatMap { periodSplit(rows, $0) } : nil
             // A period and one other key: laid out whole up to `periodLayoutCells`, where its groups
             // are no more than the rows (a small ledger's `party, day` keeps the few it meets, in
-            // blocks), in one layout that the threads share (split where a period starts,
-            // `periodSplit`), never one each.
-            let whole = byPeriod.map { p in
-                p.inner != nil && n * cellsPerGroup <= periodLayoutCells && n <= rows.count && (threads == 1 || periodSplit(rows, p) != nil)
-            } ?? false
+            // blocks), in one layout that the threads share (split where a period starts), never
+            // one each.
+            let whole = byPeriod?.inner != nil && n * cellsPerGroup <= periodLayoutCells && n <= rows.count && (threads == 1 || periodCut != nil)
             (stretches, blocks) = (byPeriod, byPeriod != nil && big && !whole ? (0..<threads).map { _ in PeriodBlocks(most: min(n, rows.count / threads + 1)) } : nil)
         } else {
             (compact, stretches, blocks) = (nil, nil, nil)
@@ -818,7 +819,7 @@ extension Executor {
         let amounts = plan.filter?.testsAmount == true ? (converter ?? self.converter(plan)) : nil
         // Two threads over a period at a time, all groups laid out: the rows split where a period
         // starts, so that each thread adds to groups of its own periods, in one layout (none to merge).
-        let split = threads == 2 && blocks == nil ? stretches.flatMap { periodSplit(rows, $0) } : nil
+        let split = blocks == nil ? periodCut : nil
         // A period at a time, in one layout (one thread, or two that split the rows where a period
         // starts): each period's sums zeroed by the thread that meets it, as it does.
         let zeroedAsMet = stretches != nil && blocks == nil && (threads == 1 || split != nil)

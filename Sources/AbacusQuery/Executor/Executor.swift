@@ -592,14 +592,24 @@ public struct Executor: Sendable {
     /// `transform` of each of 0..<count, in order: the two halves at once when there are many
     /// and a second processor (each half written in place by its own thread). `transform` only reads.
     static func mapInHalves<T>(_ count: Int, _ transform: @escaping (Int) -> T) -> [T] {
-        guard count >= halvesFrom, onlineProcessors > 1 else { return (0..<count).map(transform) }
-        let job = ReadOnly(transform)
-        // Each half written in place by its thread (no copy of the halves into one array).
-        return [T](unsafeUninitializedCapacity: count) { buffer, initialized in
-            let out = ReadOnly(buffer.baseAddress)
-            DispatchQueue.concurrentPerform(iterations: 2) { k in
-                guard let base = out.value else { return }
-                for i in count * k / 2..<count * (k + 1) / 2 { (base + i).initialize(to: job.value(i)) }
+        fillInHalves(count) { range, base in
+            for i in range { (base + i).initialize(to: transform(i)) }
+        }
+    }
+
+    /// An array of `count` values, `fill` initializing those of a range of places from the
+    /// array's start: in one call, or, when there are many and a second processor, in two at
+    /// once, a half each (written in place: no copy of the halves into one array). A caller's
+    /// own loop inside `fill`, rather than a function called for each value, lets reads that
+    /// miss the cache overlap. `fill` only reads what it captures.
+    static func fillInHalves<T>(_ count: Int, _ fill: @escaping (Range<Int>, UnsafeMutablePointer<T>) -> Void) -> [T] {
+        [T](unsafeUninitializedCapacity: count) { buffer, initialized in
+            guard let start = buffer.baseAddress else { return }
+            if count >= halvesFrom && onlineProcessors > 1 {
+                let (job, out) = (ReadOnly(fill), ReadOnly(start))
+                DispatchQueue.concurrentPerform(iterations: 2) { k in job.value(count * k / 2..<count * (k + 1) / 2, out.value) }
+            } else {
+                fill(0..<count, start)
             }
             initialized = count
         }

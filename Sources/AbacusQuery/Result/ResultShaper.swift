@@ -6,7 +6,6 @@
 // words "Total" and "(none)" are the renderers' business.
 
 import AbacusCore
-import Dispatch
 
 /// One group of an aggregation: its key values, its exact value and how many entries it holds.
 struct GroupValue {
@@ -161,25 +160,14 @@ struct ResultShaper {
     }
 
     /// The groups' values in `order` (positions among them): by two threads, half each, where
-    /// there are thousands. A loop of its own, not a closure called for each: the groups are read
-    /// out of order (shown by key, numbered by period), and with hundreds of thousands of groups
-    /// each read is a miss in the cache, so the reads must be free to overlap.
+    /// there are thousands. A loop of its own (`fillInHalves`), not a closure called for each: the
+    /// groups are read out of order (shown by key, numbered by period), and with hundreds of
+    /// thousands of groups each read is a miss in the cache, so the reads must be free to overlap.
     static func values(of groups: [GroupValue], in order: [Int]) -> [Cell] {
-        let count = order.count
-        return groups.withUnsafeBufferPointer { g in
+        groups.withUnsafeBufferPointer { g in
             order.withUnsafeBufferPointer { o in
-                [Cell](unsafeUninitializedCapacity: count) { buffer, initialized in
-                    let (from, at, out) = (ReadOnly(g), ReadOnly(o), ReadOnly(buffer))
-                    @Sendable func fill(_ k: Int, of n: Int) {
-                        let (g, o, out) = (from.value, at.value, out.value)
-                        for i in count * k / n..<count * (k + 1) / n { out.initializeElement(at: i, to: g[o[i]].value) }
-                    }
-                    if count >= Executor.halvesFrom && onlineProcessors > 1 {
-                        DispatchQueue.concurrentPerform(iterations: 2) { k in fill(k, of: 2) }
-                    } else {
-                        fill(0, of: 1)
-                    }
-                    initialized = count
+                Executor.fillInHalves(o.count) { range, out in
+                    for i in range { (out + i).initialize(to: g[o[i]].value) }
                 }
             }
         }
