@@ -65,4 +65,60 @@ import Testing
         }
         #expect(ResultShaper.countingOrder(ranks, count: n) == expected)
     }
+
+    /// Ranking by value, whole or only the first k (`top N`: a heap when k is small), gives
+    /// exactly what sorting every group by its exact value does: descending and ascending, ties
+    /// in the order given, empty values last, money at several scales, and values whose scales
+    /// cannot be aligned in 128 bits (the exact comparison decides those).
+    @Test(arguments: 0..<8)
+    func rankingByValueKeepsTheSortedPrefix(seed: Int) {
+        var random = SplitMix64(state: UInt64(seed) &+ 77)
+        let usd = Currency(code: "USD")!
+        let n = 40 + seed * 150
+        let groups: [GroupValue] = (0..<n).map { g in
+            let pick = random.next() % 10
+            let value: Cell
+            switch pick {
+            case 0: value = .empty
+            case 1 where seed % 4 == 3: value = .money(ExactDecimal(significand: Int128(random.next() % 1000) * pow10[37 - 3], scale: 0), usd)
+            case 2, 3: value = .money(ExactDecimal(significand: Int128(random.next() % 30) - 15, scale: 0), usd)
+            default: value = .money(ExactDecimal(significand: Int128(random.next() % 3000) - 1500, scale: 2 + seed % 3), usd)
+            }
+            return GroupValue(id: g + 1, key: [], value: value, entries: Int(random.next() % 6))
+        }
+        let order = Array(0..<n).shuffled(using: &random)
+        for descending in [true, false] {
+            for byEntries in [false, true] {
+                func value(_ p: Int) -> ExactDecimal? {
+                    if byEntries { return ExactDecimal(groups[p].entries) }
+                    if case .money(let v, _) = groups[p].value { return v }
+                    return nil
+                }
+                let expected = order.enumerated().sorted { a, b in
+                    switch (value(a.element), value(b.element)) {
+                    case let (x?, y?) where x != y: return descending ? y < x : x < y
+                    case (.some, nil): return true
+                    case (nil, .some): return false
+                    default: return a.offset < b.offset
+                    }
+                }.map(\.element)
+                #expect(ResultShaper.ranked(order, of: groups, descending: descending, byEntries: byEntries) == expected)
+                for keep in [0, 1, 3, 10, n / 9, n / 2, n, n + 5] {
+                    #expect(ResultShaper.ranked(order, of: groups, descending: descending, byEntries: byEntries, keep: keep) == Array(expected.prefix(keep)),
+                            "keep \(keep) descending \(descending) by entries \(byEntries)")
+                }
+            }
+        }
+    }
+
+    /// The first k by a total order, through the heap (k at most an eighth of the items) and the sort.
+    @Test func firstOfIsTheSortedPrefix() {
+        var random = SplitMix64(state: 5)
+        let items = (0..<2000).map { _ in Int(random.next() % 500) }
+        let sorted = items.enumerated().sorted { ($0.element, $0.offset) < ($1.element, $1.offset) }
+        for k in [1, 2, 7, 100, 250, 251, 1999, 2000] {
+            let first = ResultShaper.firstOf(Array(items.enumerated()), k) { ($0.element, $0.offset) < ($1.element, $1.offset) }
+            #expect(first.map(\.offset) == sorted.prefix(k).map(\.offset), "k \(k)")
+        }
+    }
 }

@@ -42,19 +42,21 @@ struct ResultShaper {
     let subtotal: ([Int]) throws(QueryError) -> Cell?
     /// `in native`: the total of some groups of one currency (whether every group is shown).
     let currencyTotal: ([Int], Currency, Bool) throws(QueryError) -> Cell?
-    /// Set when the groups carry codes instead of key cells.
+    /// Set when the groups carry codes instead of key cells (every group then carries them:
+    /// no pass over hundreds of thousands of groups asks).
     var keyValues: KeyValues? = nil
 
     func shape(_ groups: consuming [GroupValue], into result: inout ResultSet) throws(QueryError) {
         let keys = plan.groupBy
         let values = keyValues
-        let (order, ranks) = ResultShaper.ordering(groups, keys: keys, order: plan.order, byEntries: plan.ranksByEntryCount, values: values)
-        if isCancelled() { throw QueryError(.cancelled, at: nil) }
         if plan.target == nil, plan.order?.key == .value, plan.aggregate != .count, !plan.ranksByEntryCount {
-            try ResultShaper.refuseRankingAcrossCurrencies(order.compactMap { p in if case .money(_, let c) = groups[p].value { return c } else { return nil } },
+            try ResultShaper.refuseRankingAcrossCurrencies(groups.compactMap { g in if case .money(_, let c) = g.value { return c } else { return nil } },
                                                           home: home)
         }
-        let shownAll = plan.top.map { $0 >= order.count } ?? true
+        // Ranked by value, `top N` ranks only the N it keeps.
+        let (order, ranks) = ResultShaper.ordering(groups, keys: keys, order: plan.order, byEntries: plan.ranksByEntryCount, values: values, keep: plan.top)
+        if isCancelled() { throw QueryError(.cancelled, at: nil) }
+        let shownAll = plan.top.map { $0 >= groups.count } ?? true
         let shown = plan.top.map { Array(order.prefix($0)) } ?? order
         /// Group p's value of key k.
         func keyCell(_ p: Int, _ k: Int) -> Cell {
@@ -109,7 +111,7 @@ struct ResultShaper {
         if let more = extra.first?.count, more > 0 {
             for i in result.totals.indices { result.totals[i] += Array(repeating: .empty, count: more) }
         }
-        if let values, ranks.count == keys.count, groups.allSatisfy({ $0.codes != nil }) {
+        if let values, ranks.count == keys.count {
             // Each distinct value of each key made once, at its rank (equal values share a rank);
             // the rows' indices key by key, each key's ranks read in one pass.
             let width = keys.count
@@ -249,14 +251,15 @@ struct ResultShaper {
 
     /// `order`, and the rank of each group's value of each key (`ranks[k][group]`: equal values
     /// share a rank, ranks run from 0, with gaps where a key's names were ranked among all its
-    /// dictionary's). With `values`, the groups' keys are their codes.
+    /// dictionary's). With `values`, the groups' keys are their codes. Ranked by value, with
+    /// `keep`, only the first `keep` positions.
     static func ordering(_ groups: [GroupValue], keys: [GroupKey], order: Order?, byEntries: Bool,
-                         values: KeyValues? = nil) -> (positions: [Int], ranks: [[Int]]) {
+                         values: KeyValues? = nil, keep: Int? = nil) -> (positions: [Int], ranks: [[Int]]) {
         let width = values != nil ? keys.count : groups.map { $0.key.count }.min() ?? 0
         // Each key's distinct values ranked once (a few hundred names, their sort keys made
         // once), then groups ordered by their ranks: no comparison of names for every pair of
         // groups compared. Equal values share a rank.
-        let coded = groups.allSatisfy { $0.codes != nil }
+        let coded = values != nil || groups.allSatisfy { $0.codes != nil }
         // Every key's codes read in one pass over the groups (each group is over a hundred bytes:
         // a pass for each key would read them all again).
         let codes = coded ? keyCodes(groups, width: width) : []
@@ -278,7 +281,7 @@ struct ResultShaper {
                 return a.offset < b.offset
             }.map(\.element)
         }
-        if let order, order.key == .value { return (ranked(positions, of: groups, descending: order.descending, byEntries: byEntries), ranks) }
+        if let order, order.key == .value { return (ranked(positions, of: groups, descending: order.descending, byEntries: byEntries, keep: keep), ranks) }
         return (positions, ranks)
     }
 
@@ -372,8 +375,9 @@ struct ResultShaper {
     }
 
     /// The positions `order` of `groups` ranked by the exact value (counts by count; `order by
-    /// count` by the number of entries whatever the aggregate), ties in the order given; empty values last.
-    static func ranked(_ order: [Int], of groups: [GroupValue], descending: Bool, byEntries: Bool) -> [Int] {
+    /// count` by the number of entries whatever the aggregate), ties in the order given; empty
+    /// values last. With `keep`, only the first `keep` of them (`top N`).
+    static func ranked(_ order: [Int], of groups: [GroupValue], descending: Bool, byEntries: Bool, keep: Int? = nil) -> [Int] {
         func rank(_ r: GroupValue) -> ExactDecimal? {
             if byEntries { return ExactDecimal(r.entries) }
             switch r.value {
@@ -384,12 +388,72 @@ struct ResultShaper {
         }
         // Each rank made once, and positions sorted rather than the groups themselves.
         let values = order.map { rank(groups[$0]) }
+        let wanted = min(keep ?? order.count, order.count)
+        // Nearly always every value is at one scale, or aligns to the finest in 128 bits: then
+        // they rank by their significands, compared as integers (an exact decimal's comparison
+        // aligns its two scales every time), and `top N` keeps its N in one pass (`firstOf`).
+        let top = values.reduce(0) { max($0, $1?.scale ?? 0) }
+        var keyed: [(value: Int128, at: Int)] = []
+        keyed.reserveCapacity(order.count)
+        var empty: [Int] = []
+        for (at, v) in values.enumerated() {
+            guard let v else { empty.append(at); continue }
+            guard top - v.scale <= ExactDecimal.maxScale,
+                  case let (x, false) = v.significand.multipliedReportingOverflow(by: v.scale == top ? 1 : pow10[top - v.scale]) else {
+                keyed = []
+                break
+            }
+            keyed.append((x, at))
+        }
+        if keyed.count + empty.count == values.count {
+            let first = descending ? firstOf(keyed, wanted) { a, b in a.value > b.value || (a.value == b.value && a.at < b.at) }
+                                   : firstOf(keyed, wanted) { a, b in a.value < b.value || (a.value == b.value && a.at < b.at) }
+            return (first.map(\.at) + empty.prefix(wanted - first.count)).map { order[$0] }
+        }
         return order.indices.sorted { a, b in
             let x = values[a], y = values[b]
             if let x, let y, x != y { return descending ? y < x : x < y }
             if (x == nil) != (y == nil) { return x != nil }
             return a < b
-        }.map { order[$0] }
+        }.prefix(wanted).map { order[$0] }
+    }
+
+    /// The first `k` of `items` in the order `precedes` (a strict total order), in that order.
+    /// Few of many (`top 10` of a quarter of a million groups): a heap of the best k so far,
+    /// its root the last of them, which each item that precedes it replaces: n log k steps
+    /// instead of a sort's n log n.
+    static func firstOf<T>(_ items: [T], _ k: Int, by precedes: (T, T) -> Bool) -> [T] {
+        guard k > 0 else { return [] }
+        guard k <= items.count / 8 else { return Array(items.sorted(by: precedes).prefix(k)) }
+        var heap: [T] = []
+        heap.reserveCapacity(k)
+        /// Restores the heap (each node after, or equal to, its children) from node i down.
+        func down(_ start: Int) {
+            var i = start
+            while true {
+                let l = 2 * i + 1, r = l + 1
+                var last = i
+                if l < heap.count, precedes(heap[last], heap[l]) { last = l }
+                if r < heap.count, precedes(heap[last], heap[r]) { last = r }
+                if last == i { return }
+                heap.swapAt(i, last)
+                i = last
+            }
+        }
+        for item in items {
+            if heap.count < k {
+                heap.append(item)
+                var i = heap.count - 1
+                while i > 0, precedes(heap[(i - 1) / 2], heap[i]) {
+                    heap.swapAt(i, (i - 1) / 2)
+                    i = (i - 1) / 2
+                }
+            } else if precedes(item, heap[0]) {
+                heap[0] = item
+                down(0)
+            }
+        }
+        return heap.sorted(by: precedes)
     }
 
     /// A key value as it sorts, worked out once: periods chronologically, currencies by code,
