@@ -3,6 +3,7 @@
 
 @testable import AbacusCore
 import BigInt
+import Foundation
 import Testing
 
 @Suite struct ExactDecimalTests {
@@ -302,6 +303,33 @@ import Testing
         #expect(Day.parse("2025-10-04T23:30:00-07:00") == Day(year: 2025, month: 10, day: 4))
         #expect(Day.parse("2025-10-03T14:05:27.000Z") == Day(year: 2025, month: 10, day: 3))
         #expect(Day.parse("2024-02-29")?.description == "2024-02-29")
+    }
+
+    /// Every period's label, written byte by byte, is the zero-padded form `Period.parse`
+    /// reads back: each day of years 1, 999, 2024 and 9999 (its month, quarter, year and ISO week too).
+    @Test func periodLabelsAreZeroPaddedAndReadBack() {
+        for year in [1, 999, 2024, 9999] {
+            guard let first = Day(year: year, month: 1, day: 1), let last = Day(year: year, month: 12, day: 31) else {
+                Issue.record("no year \(year)")
+                continue
+            }
+            for n in first.number...last.number {
+                let day = Day(number: n)
+                let (y, m, d) = day.civil
+                let (wy, w) = day.isoWeek
+                let expected: [(PeriodUnit, String)] = [
+                    (.day, String(format: "%04d-%02d-%02d", y, m, d)), (.week, String(format: "%04d-W%02d", wy, w)),
+                    (.month, String(format: "%04d-%02d", y, m)), (.quarter, String(format: "%04d-Q%d", y, (m - 1) / 3 + 1)),
+                    (.year, String(format: "%04d", y)),
+                ]
+                for (unit, text) in expected {
+                    let period = Period(unit, containing: day)
+                    #expect(period.description == text)
+                    #expect(Period.parse(text) == period, "\(text)")
+                }
+                #expect(day.description == expected[0].1)
+            }
+        }
     }
 
     @Test func isoWeeks() {

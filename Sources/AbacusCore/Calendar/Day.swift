@@ -63,15 +63,7 @@ public struct Day: Hashable, Comparable, Sendable, CustomStringConvertible, Stri
         return (year, Int(thursday.number - jan1.number) / 7 + 1)
     }
 
-    public var description: String {
-        let (y, m, d) = civil
-        return Day.pad(y, 4) + "-" + Day.pad(m, 2) + "-" + Day.pad(d, 2)
-    }
-
-    static func pad(_ v: Int, _ width: Int) -> String {
-        let s = String(v)
-        return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
-    }
+    public var description: String { Period(unit: .day, code: number).description }
 
     public static func < (a: Day, b: Day) -> Bool { a.number < b.number }
     /// Compared directly: Strideable's default `==` measures the distance, which overflows

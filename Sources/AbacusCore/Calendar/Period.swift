@@ -112,12 +112,31 @@ public struct Period: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     /// How it is written: `2025-10-05`, `2025-W41`, `2025-10`, `2025-Q4`, `2025`.
     public var description: String {
+        var bytes: [UInt8] = []
+        appendLabel(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `description`'s bytes (ASCII) appended, with no string made: a JSON answer by day writes
+    /// hundreds of them.
+    public func appendLabel(to bytes: inout [UInt8]) {
+        /// `v` in decimal, zero-padded to `width` digits (more when it has more).
+        func digits(_ v: Int, _ width: Int) {
+            if v < 0 { bytes.append(UInt8(ascii: "-")) }
+            let start = bytes.count
+            var n = v.magnitude
+            repeat { bytes.append(UInt8(ascii: "0") + UInt8(n % 10)); n /= 10 } while n > 0
+            while bytes.count - start < width { bytes.append(UInt8(ascii: "0")) }
+            bytes[start...].reverse()
+        }
         switch unit {
-        case .day: return Day(number: code).description
-        case .week: return Day.pad(Int(code / 100), 4) + "-W" + Day.pad(Int(code % 100), 2)
-        case .month: return Day.pad(Int(code / 12), 4) + "-" + Day.pad(Int(code % 12) + 1, 2)
-        case .quarter: return Day.pad(Int(code / 4), 4) + "-Q\(code % 4 + 1)"
-        case .year: return Day.pad(Int(code), 4)
+        case .day:
+            let (y, m, d) = Day(number: code).civil
+            digits(y, 4); bytes.append(UInt8(ascii: "-")); digits(m, 2); bytes.append(UInt8(ascii: "-")); digits(d, 2)
+        case .week: digits(Int(code / 100), 4); bytes.append(contentsOf: "-W".utf8); digits(Int(code % 100), 2)
+        case .month: digits(Int(code / 12), 4); bytes.append(UInt8(ascii: "-")); digits(Int(code % 12) + 1, 2)
+        case .quarter: digits(Int(code / 4), 4); bytes.append(contentsOf: "-Q".utf8); digits(Int(code % 4) + 1, 1)
+        case .year: digits(Int(code), 4)
         }
     }
 

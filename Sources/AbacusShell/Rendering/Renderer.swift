@@ -625,7 +625,10 @@ struct JSONBytes {
             if periodKeys[i] == key { bytes.append(contentsOf: periodTexts[i]); return }
             i = (i + 1) & mask
         }
-        let text = Array(JSONText.quote(p.description).utf8)
+        // A period's label is digits and dashes: nothing to escape.
+        var text: [UInt8] = [UInt8(ascii: "\"")]
+        p.appendLabel(to: &text)
+        text.append(UInt8(ascii: "\""))
         bytes.append(contentsOf: text)
         guard periodCount * 2 < periodKeys.count else { return }
         periodKeys[i] = key
