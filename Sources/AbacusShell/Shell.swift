@@ -118,6 +118,8 @@ public final class Shell {
     /// read again (already reported): the ledger is unusable, as it would have been at start, and
     /// a script ends with exit status 2 (the REPL tries them again at its next statement).
     var unusableLedger = false
+    /// The last `.load` or `.reload` was refused (the session kept its ledger).
+    var loadRefused = false
 
     public func run() -> ExitStatus {
         let interactive = options.actions.isEmpty && isatty(0) == 1 && isatty(1) == 1
@@ -229,8 +231,8 @@ public final class Shell {
 
     /// Loads `paths` in place of the ledger files the session holds, all or nothing; rate files,
     /// fetched rates and the session's own settings stay.
-    func reload(_ paths: [String], what: String) -> Bool {
-        replaceFiles(what: what, from: " from \(Shell.counted(paths.count, "file", "files"))") { () throws(LoadError) -> Ledger in
+    func reload(_ paths: [String], what: String, location: String? = nil) -> Bool {
+        replaceFiles(what: what, from: " from \(Shell.counted(paths.count, "file", "files"))", location: location) { () throws(LoadError) -> Ledger in
             let files = try loadLedger(paths)
             loadedPaths = paths
             return files
@@ -238,13 +240,15 @@ public final class Shell {
     }
 
     /// `.reload` on a database: its ledger read again (another session's import is picked up).
-    func reloadExternal() -> Bool {
+    func reloadExternal(location: String? = nil) -> Bool {
         guard let external = options.external else { return false }
-        return replaceFiles(what: "reloaded \(external.name)", from: "") { () throws(LoadError) -> Ledger in try external.loadLedger() }
+        return replaceFiles(what: "reloaded \(external.name)", from: "", location: location) { () throws(LoadError) -> Ledger in try external.loadLedger() }
     }
 
     /// The session's ledger replaced by what `load` reads (all or nothing), and a line saying so.
-    func replaceFiles(what: String, from: String, _ load: () throws(LoadError) -> Ledger) -> Bool {
+    /// Refused, the error names `location` (a script's line) and a script ends with status 2
+    /// (`loadRefused`), as a ledger refused at start-up does.
+    func replaceFiles(what: String, from: String, location: String? = nil, _ load: () throws(LoadError) -> Ledger) -> Bool {
         do {
             let files = try load()
             files.notes.forEach { tell("note: " + $0) }
@@ -257,7 +261,8 @@ public final class Shell {
                  + "\(Shell.counted(ledger.books.count, "book", "books"))" + from)
             return true
         } catch {
-            report("error: " + error.description)
+            report((location.map { $0 + ": " } ?? "") + "error: " + error.description)
+            loadRefused = true
             return false
         }
     }
@@ -382,9 +387,11 @@ public final class Shell {
     func runScript(_ text: String, name: String?) -> ExitStatus {
         var status = ExitStatus.success
         for piece in StatementReader.pieces(of: text) {
+            loadRefused = false
             if !run(piece, script: name) {
                 if unusableLedger { return .unusable }
-                status = .statementFailed
+                // A ledger file `.load` refused is status 2, as at start-up; the worst status stays.
+                if loadRefused { status = .unusable } else if status == .success { status = .statementFailed }
                 if !options.keepGoing { return status }
             }
             if quitRequested { break }
@@ -612,12 +619,12 @@ public final class Shell {
             // the demo; a file already loaded is read again in its place (an edit is picked up).
             // All or nothing: on any error the session keeps what it had.
             let again = loadedPaths.contains { Shell.sameFile($0, file) }
-            return reload(again ? loadedPaths : loadedPaths + [file], what: again ? "reloaded \(file)" : "loaded \(file)")
+            return reload(again ? loadedPaths : loadedPaths + [file], what: again ? "reloaded \(file)" : "loaded \(file)", location: location)
         case ".reload":
             guard args.isEmpty else { return usage(".reload (reads every loaded ledger file again)") }
-            if options.external != nil { return reloadExternal() }
+            if options.external != nil { return reloadExternal(location: location) }
             guard !loadedPaths.isEmpty else { return failure("no ledger file is loaded (the demo is): .load FILE first") }
-            return reload(loadedPaths, what: "reloaded " + Shell.counted(loadedPaths.count, "file", "files"))
+            return reload(loadedPaths, what: "reloaded " + Shell.counted(loadedPaths.count, "file", "files"), location: location)
         case ".rates":
             guard args.count == 1 else { return usage(".rates FILE (an ECB history CSV, a date,base,currency,rate CSV or a JSON array of rates)") }
             do {

@@ -154,10 +154,21 @@ func expectMatchesRecording(_ actual: String, _ relativePath: String, sourceLoca
         let switched = try Binary.run(["--no-rc", "--format", "json"], stdin: ".load \(usd)\nsum expenses\n")
         #expect(switched.stdout.contains("\"currency\":\"USD\""))
         #expect(switched.stdout.contains("\"amount\":\"10.00\""))
-        // A file that cannot load changes nothing, and the script stops there with status 1.
+        // A file that cannot load changes nothing, and the script stops there with status 2 (as
+        // a ledger refused at start-up), its error at the script's line.
         let failed = try Binary.run(["Examples/demo.json"], stdin: ".load /nonexistent.json\ncount entries\n")
-        #expect(failed.status == 1)
-        #expect(failed.stderr.contains("/nonexistent.json: cannot open the ledger: no such file"))
+        #expect(failed.status == 2)
+        #expect(failed.stderr.contains("<stdin>:1:1: error: /nonexistent.json: cannot open the ledger: no such file"))
+        #expect(failed.stdout.isEmpty)
+        let broken = try Binary.temporaryFile("broken.json", #"{"version": 1, "defaultCurrency": "INR", "books": [}"#)
+        let script = try Binary.temporaryFile("load.abq", "count entries\n.load \(broken)\ncount entries\n")
+        let refused = try Binary.run(["Examples/demo.json", "-f", script])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("load.abq:2:1: error: \(broken):1:"))
+        // Going on past it, the session keeps its ledger, and the status stays 2.
+        let kept = try Binary.run(["Examples/demo.json", "--keep-going", "-f", script])
+        #expect(kept.status == 2)
+        #expect(kept.stdout.components(separatedBy: "│  1200 │").count == 3)
     }
 
     @Test func pipedStdinIsReadAsAScript() throws {
