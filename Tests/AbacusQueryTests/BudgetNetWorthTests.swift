@@ -290,12 +290,15 @@ import Testing
             """#))
         let r = try s.run("networth in USD at 2025-06-30")
         #expect(Self.rows(r)[1] == ["liabilities", "37.50"])
-        #expect(r.warnings == ["no market rate for SGD/INR (for SGD/USD) on or before 2025-06-30; used the oldest, dated 2025-10-01"])
+        // USD/INR is on time but 180 days old: stale, a warning of its own.
+        #expect(r.warnings == ["no market rate for SGD/INR (for SGD/USD) on or before 2025-06-30; used the oldest, dated 2025-10-01",
+                               "the market rate for INR/USD (for SGD/USD) dated 2025-01-01 is more than 7 days older than 2025-06-30 (180 days)"])
         // A history warns once for that rate, however many period ends it stood in for: −50 × 60 = −3000
         // INR at the ends of Q1, Q2 and Q3; Q4 (12-31) has it on time.
         let h = try s.run("networth by quarter since 2025-01")
         #expect(Self.rows(h).map { $0[2] } == ["3000.00", "3000.00", "3000.00", "3000.00"])
-        #expect(h.warnings == ["no market rate for SGD/INR on or before 2025-03-31 (nor at 2 later report dates up to 2025-09-30); used the oldest, dated 2025-10-01"])
+        #expect(h.warnings == ["no market rate for SGD/INR on or before 2025-03-31 (nor at 2 later report dates up to 2025-09-30); used the oldest, dated 2025-10-01",
+                               "the market rate for SGD/INR dated 2025-10-01 is more than 7 days older than 2025-12-31 (91 days)"])
     }
 
     @Test func aMissingRateNamesThePair() throws {

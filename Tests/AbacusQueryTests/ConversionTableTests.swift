@@ -321,7 +321,9 @@ let conversionCases: [ConversionCase] = [
       // A market rate more than 7 days older than the entry: stale.
       warnings: .exactly(["1 entry converted at market rates more than 7 days old: MYR/INR via CAD (1, oldest 43 days: CAD/INR, MYR/CAD)"])),
     // rate THB/INR on 2025-02-01: 0.03 × 84 = 2.52.
-    q("rate of a chain", "rate THB/INR at 2025-02-01", "2.52"),
+    q("rate of a chain", "rate THB/INR at 2025-02-01", "2.52",
+      // Both legs more than 7 days older than the day: stale, each named.
+      warnings: .exactly(["the market rate for THB/INR on 2025-02-01 is more than 7 days old: leg THB/USD dated 2025-01-15, 17 days old, leg USD/INR dated 2025-01-04, 28 days old"])),
     // e27 at 2025-06-30: THB/USD 1/32 (R8), USD/INR 85.5 (R13): 1000 × 85.5 / 32 = 2671.875 → tie, 7 odd → 2671.88.
     q("a chain under at DATE, tie rounds to even", only("ThbChain", "INR", "expenses", "at 2025-06-30"), "2671.88",
       // A market rate more than 7 days older than the entry: stale.
@@ -392,7 +394,8 @@ let conversionCases: [ConversionCase] = [
     // MARK: convert and rate
 
     // Today 2025-12-31: newest SGD/INR source is R13: 100 × 85.5 / 1.28 = 6679.6875 → 6679.69.
-    q("convert at today's market", "convert 100 SGD to INR", "6679.69"),
+    q("convert at today's market", "convert 100 SGD to INR", "6679.69",
+      warnings: .exactly(["the market rate for SGD/INR on 2025-12-31 is more than 7 days old: dated 2025-06-30, 184 days old"])),
     // R13: 100 × 85.5 = 8550.00.
     q("convert at DATE", "convert 100 USD to INR at 2025-06-30", "8550.00"),
     // R17: 100 × 88.25 = 8825.00.

@@ -135,6 +135,24 @@ let agingLedger = """
         #expect(try accounts.run("balance in INR at 2025-03-20").rows.count == 1)
     }
 
+    /// `convert`, `rate` and the reports warn of a stale rate as a query does (docs/conversion.md#rate-age):
+    /// exactly 7 days old is fresh; of a chain, the old leg is named; a report names each rate
+    /// once however many of its dates it served.
+    @Test func convertRateAndReportsWarnOfStaleRates() throws {
+        let s = try session(agingLedger)
+        #expect(try s.run("convert 1 USD to INR at 2025-03-08").warnings == [])
+        #expect(try s.run("convert 1 USD to INR at 2025-03-20").warnings == ["the market rate for USD/INR on 2025-03-20 is more than 7 days old: dated 2025-03-01, 19 days old"])
+        #expect(try s.run("rate SGD/INR at 2025-03-09").warnings == ["the market rate for SGD/INR on 2025-03-09 is more than 7 days old: leg USD/INR dated 2025-03-01, 8 days old"])
+        // A what-if rate has no age.
+        #expect(try s.run("convert 1 USD to INR at 2025-03-20 with rate USD/INR = 85").warnings == [])
+        let accounts = try session(agingLedger.replacingOccurrences(of: #""currency": "USD"}"#, with: #""currency": "USD", "openingBalance": 100}"#))
+        #expect(try accounts.run("balance in INR at 2025-03-08").warnings == [])
+        #expect(try accounts.run("balance in INR at 2025-03-20").warnings == ["the market rate for USD/INR dated 2025-03-01 is more than 7 days older than 2025-03-20 (19 days)"])
+        // The month ends of March and April: one rate, two report dates, the older 60 days.
+        #expect(try accounts.run("networth by month in INR since 2025-03 until 2025-04").warnings
+                == ["the market rate for USD/INR dated 2025-03-01 is more than 7 days older than 2025-03-31 and 1 later report date (up to 60 days)"])
+    }
+
     @Test func rateAgeOfAChainIsItsOldestLeg() throws {
         let ledger = try LedgerLoader.load(documents: [("aging.json", agingLedger)])
         let sgd = Currency(code: "SGD")!, usd = Currency(code: "USD")!, inr = Currency(code: "INR")!

@@ -58,7 +58,8 @@ extension Session {
     }
 
     /// A market rate dated after the day asked for is the oldest there is; under `at latest`
-    /// a newest rate dated before today is stale: say so.
+    /// a newest rate dated before today is stale; otherwise a rate (or a chain's leg) more than
+    /// a week older than the day is (docs/conversion.md#rate-age): say so.
     func staleness(_ r: ResolvedRate, _ valuation: ValuationClause?, _ day: Day) -> [String] {
         guard case .market(let q) = r.origin else { return [] }
         if let late = q.legs.first(where: \.isAfterRequestedDay) {
@@ -69,6 +70,9 @@ extension Session {
         if valuation == .latest, q.oldestDay < today {
             return [StaleRate(pair: r.pair, day: q.oldestDay, fetched: resolver.fetchDay(q), today: today).warning]
         }
-        return []
+        let old = RateAge(q, usedOn: day).legs(olderThan: RateAgePolicy.staleAfterDays)
+        guard !old.isEmpty else { return [] }
+        return ["the market rate for \(r.pair) on \(day) is more than \(AgedRateUse.days(RateAgePolicy.staleAfterDays)) old: "
+                + old.map { ($0.pair == r.pair ? "" : "leg \($0.pair) ") + "dated \($0.day), \(AgedRateUse.days($0.ageInDays)) old" }.joined(separator: ", ")]
     }
 }

@@ -20,6 +20,9 @@ struct ReportTrace {
     /// Market rates dated after the report days they stood in for: one warning for each rate
     /// however many days (a history of 36 months before the first rate warns once).
     private var late: [(rate: String, dated: Day, days: Set<Day>)] = []
+    /// Market rates more than `RateAgePolicy.staleAfterDays` older than the report days they
+    /// were used for: one warning for each rate, with the first of those days and the oldest age.
+    private var stale: [(rate: String, dated: Day, days: Set<Day>, oldest: Int)] = []
 
     var warnings: [String] {
         notes + late.map { l in
@@ -27,11 +30,26 @@ struct ReportTrace {
             return "no market rate for \(l.rate) on or before \(days[0])"
                 + (days.count == 1 ? "" : " (nor at \(days.count - 1) later report \(days.count == 2 ? "date" : "dates") up to \(days[days.count - 1]))")
                 + "; used the oldest, dated \(l.dated)"
+        } + stale.map { s in
+            let days = s.days.sorted()
+            return "the market rate for \(s.rate) dated \(s.dated) is more than \(AgedRateUse.days(RateAgePolicy.staleAfterDays)) older than \(days[0])"
+                + (days.count == 1 ? " (\(AgedRateUse.days(s.oldest)))" : " and \(days.count - 1) later report \(days.count == 2 ? "date" : "dates") (up to \(AgedRateUse.days(s.oldest)))")
         }
     }
 
     mutating func rate(_ line: String) { if !rates.contains(line) { rates.append(line) } }
     mutating func warn(_ line: String) { if !notes.contains(line) { notes.append(line) } }
+
+    /// A market rate (`what`: its pair, and the pair it served in a chain) dated `dated`, used
+    /// `age` days later, on `day`: stale (docs/conversion.md#rate-age).
+    mutating func staleRate(_ what: String, dated: Day, age: Int, on day: Day) {
+        if let i = stale.firstIndex(where: { $0.rate == what && $0.dated == dated }) {
+            stale[i].days.insert(day)
+            stale[i].oldest = max(stale[i].oldest, age)
+        } else {
+            stale.append((what, dated, [day], age))
+        }
+    }
 
     /// A market rate (`what`: its pair, and the pair it served in a chain) dated `dated`, used on `day`, before it.
     mutating func lateRate(_ what: String, dated: Day, on day: Day) {
@@ -144,6 +162,10 @@ extension Session {
             // Each leg dated after the day, by its own pair and date (a chain's other leg may be on time).
             for leg in q.legs where leg.isAfterRequestedDay {
                 trace.lateRate(q.legs.count == 1 ? "\(pair)" : "\(leg.pair) (for \(pair))", dated: leg.day, on: day)
+            }
+            // Each leg more than a week older than the day (held leg by leg, as a maximum age is).
+            for leg in RateAge(q, usedOn: day).legs(olderThan: RateAgePolicy.staleAfterDays) {
+                trace.staleRate(q.legs.count == 1 ? "\(pair)" : "\(leg.pair) (for \(pair))", dated: leg.day, age: leg.ageInDays, on: day)
             }
         }
         return r.rate
