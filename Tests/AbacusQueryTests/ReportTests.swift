@@ -57,6 +57,19 @@ import Testing
         #expect(cells(r.totals) == [["total", "150.00", "0.00", "630.00", "780.00", "260.00"]])
     }
 
+    /// Categories named `Total` and `Average` keep their names as columns; the table's own
+    /// total and average columns take ` (2)`, so that no two columns share a name.
+    @Test func aValueNamedTotalLeavesTheTotalColumnADistinctName() throws {
+        let renamed = ReportTests.ledger.replacingOccurrences(of: #""category": "Rent""#, with: #""category": "Total""#)
+            .replacingOccurrences(of: #""amount": -7, "date": "2024-03-15", "category": "Food""#, with: #""amount": -7, "date": "2024-03-15", "category": "Average""#)
+        let s = Session(ledger: try LedgerLoader.load(documents: [("r.json", renamed)]), today: Day(year: 2025, month: 12, day: 31)!)
+        let r = try s.run("sum expenses by book per category")
+        #expect(r.names == ["book", "Average", "Food", "Total", "Total (2)"])
+        let m = try s.run("count expenses by book per month during 2025-Q1")
+        #expect(m.names == ["book", "2025-01", "2025-02", "2025-03", "Total", "Average"])
+        #expect(Set(r.names).count == r.names.count)
+    }
+
     @Test func anOpenRangeRunsToTheLastMatchingEntry() throws {
         // Since February, no end: columns February to the last entry's month (March).
         let r = try session().run("sum expenses by category per month since 2025-02")
@@ -147,6 +160,19 @@ import Testing
         #expect(r.names == ["category", "2025-03", "2024-03", "change", "change %"])
         // Food 630 against 7: 623, 623 / 7 = 89, so 8900.0 %.
         #expect(cells(r.rows) == [["Food", "630.00", "7.00", "623.00", "8900.0"]])
+    }
+
+    /// Nothing comes before 0001-01-01: a comparison with the period before the first month,
+    /// quarter, year or day (or a year before year 1) is refused, never named by a garbled label.
+    @Test func noPeriodBeforeTheCalendarStarts() throws {
+        let s = try session()
+        for statement in ["sum entries during 0001-01 vs previous period", "sum entries during 0001-Q1 vs previous period",
+                          "sum entries during 0001 vs previous period", "sum entries on 0001-01-01 vs previous period",
+                          "sum entries during 0001 vs same period last year", "sum entries during 0001-06 vs same period last year"] {
+            #expect(throws: QueryError.self, "\(statement)") { try s.run(statement) }
+        }
+        let r = try s.run("count entries during 0001-02 vs previous period")
+        #expect(r.names == ["0001-02", "0001-01", "change", "change %"])
     }
 
     @Test func previousPeriodOfSomeDaysIsAsManyDaysBefore() throws {

@@ -125,8 +125,10 @@ struct Crosstab {
     func header(_ keyColumns: [Column], _ columns: [Cell]) -> [Column] {
         let kind: ColumnKind = plan.aggregate == .count ? .count : .money
         var out = keyColumns + Crosstab.names(columns, after: keyColumns).map { Column($0, kind) }
-        out.append(Column("Total", kind, summary: true))
-        if averaged { out.append(Column("Average", plan.aggregate == .count ? .quantity : kind, summary: true)) }
+        // A value named `Total` or `Average` (a category) keeps its name; the table's own column takes ` (2)`.
+        let summaries = Crosstab.names(averaged ? [.text("Total"), .text("Average")] : [.text("Total")], after: out)
+        out.append(Column(summaries[0], kind, summary: true))
+        if averaged { out.append(Column(summaries[1], plan.aggregate == .count ? .quantity : kind, summary: true)) }
         return out
     }
 

@@ -44,8 +44,13 @@ struct ComparisonStatement: StatementRunner {
             guard !days.isEmpty else {
                 throw QueryError(.unsupported("\(versus) has no period to compare with: the statement's own period holds no day (a `since` after its `until`, or periods that do not meet)"), at: query.versusRange)
             }
-            b.days = previous ? ComparisonStatement.previous(days) : ComparisonStatement.yearEarlier(days)
-            names = (label(days), label(b.days ?? .all))
+            let before = previous ? ComparisonStatement.previous(days) : ComparisonStatement.yearEarlier(days)
+            // No date before year 1 is read or written (`during 0000` is not a date either).
+            guard let first = Day(year: 1, month: 1, day: 1), !before.isEmpty, before.first >= first, before.last < days.first else {
+                throw QueryError(.unsupported("\(versus) has no period to compare with: \(label(days)) starts the calendar (no date comes before 0001-01-01)"), at: query.versusRange)
+            }
+            b.days = before
+            names = (label(days), label(before))
         case .period(let p)?:
             var q = query
             q.periods = [PeriodClause(kind: .during, date: p, range: query.versusRange ?? 0..<0)]
