@@ -77,6 +77,21 @@ import Testing
         #expect(cells(r.rows) == [["Food", "0.00", "630.00", "630.00", "315.00"]])
     }
 
+    /// An open end that no entry closes: the bounded end's period alone is the one column; with
+    /// neither end bounded and no entry, there is no column and no row (not a row of nothing).
+    @Test func anOpenRangeWithNoEntryHasItsBoundedEndAlone() throws {
+        let s = try session()
+        let since = try s.run("sum expenses per month since 2026-01")
+        #expect(since.names == ["2026-01", "Total", "Average"])
+        #expect(cells(since.rows) == [["0.00", "0.00", "0.00"]])
+        let until = try s.run("count expenses by category per quarter until 2023-02")
+        #expect(until.names == ["category", "2023-Q1", "Total", "Average"])
+        #expect(until.rows.isEmpty)
+        let none = try s.run("sum expenses per month where amount > 100000")
+        #expect(none.names == ["Total", "Average"])
+        #expect(none.rows.isEmpty && none.totals.isEmpty)
+    }
+
     @Test func otherKeysGiveTheValuesThatOccurNoneLastAndEachEntryOnceInTheTotal() throws {
         let r = try session().run("count expenses by category per tag during 2025")
         #expect(r.names == ["category", "a", "b", "(none)", "Total"])

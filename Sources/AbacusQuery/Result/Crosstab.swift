@@ -115,6 +115,8 @@ struct Crosstab {
             let values = totalsTable[totalKey, default: [:]]
             out.totals.append(line(labels, columns.map { values[$0] }, total: whole, currency: currency))
         }
+        // No `by` and no column (no period to show): no row, as the roll-up gives.
+        if keyCount == 0 && columns.isEmpty { (out.rows, out.totals) = ([], []) }
         return out
     }
 
@@ -189,7 +191,8 @@ struct Crosstab {
             for (r, key) in rowKeys.enumerated() {
                 rows.append(GroupValue(id: r, key: key, value: try merge(rowIds[r]) ?? .empty, entries: rowEntries[r]))
             }
-            if keyCount == 0 && rows.isEmpty { rows = [GroupValue(id: 0, key: [], value: plan.aggregate.emptyValue(in: plan.target), entries: 0)] }
+            // No `by`: one row, of the columns; none when there is no column either (no period to show).
+            if keyCount == 0 && rows.isEmpty && !columns.isEmpty { rows = [GroupValue(id: 0, key: [], value: plan.aggregate.emptyValue(in: plan.target), entries: 0)] }
             rows = keyCount == 0 ? rows : ResultShaper.ordered(rows, keys: plan.groupBy, order: plan.order, byEntries: plan.ranksByEntryCount)
             let cut = plan.top.map { $0 < rows.count } ?? false
             if let top = plan.top, cut { rows = Array(rows.prefix(top)) }
@@ -244,9 +247,10 @@ struct Crosstab {
         }
         let periods = seen.compactMap { if case .period(let p) = $0 { return p } else { return nil } }
         let days = plan.days ?? .all
-        let first = days.first != .distantPast ? Period(unit, containing: days.first) : periods.min()
-        let last = days.last != .distantFuture ? Period(unit, containing: days.last) : periods.max()
-        guard let first, let last, first <= last else { return [] }
+        let from = days.first != .distantPast ? Period(unit, containing: days.first) : periods.min()
+        let to = days.last != .distantFuture ? Period(unit, containing: days.last) : periods.max()
+        // An open end with no entry to close it (`since 2027-01`, nothing since): the bounded end alone.
+        guard let first = from ?? to, let last = to ?? from, first <= last else { return [] }
         let count = Int(last.code) - Int(first.code) + 1
         guard count <= Crosstab.maxColumns else { throw tooMany(count) }
         return Period.covering(DayRange(first.days.first, last.days.last), unit: unit).map(Cell.period)
