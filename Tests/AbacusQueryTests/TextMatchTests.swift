@@ -3,6 +3,7 @@
 // pass the same names.
 
 import Foundation
+import AbacusCore
 @testable import AbacusQuery
 import Testing
 
@@ -24,5 +25,33 @@ struct TextMatchTests {
         #expect(LogicalCondition.asciiContains("Lunch at 7-Eleven", folded: Array("7-eleven".utf8)) == true)
         #expect(LogicalCondition.asciiContains("Lunch", folded: Array("lunches".utf8)) == false)
         #expect(LogicalCondition.asciiContains("Café", folded: Array("caf".utf8)) == nil)
+    }
+
+    /// One é written two ways (precomposed, and e with a combining accent) is one text, as Swift
+    /// compares strings: one group (shown as first met), one category for a condition and for
+    /// `categories`, one entry id (a second is a duplicate), as book ids already were.
+    @Test func canonicallyEquivalentTextIsOneName() throws {
+        let ledger = """
+        {"version": 1, "defaultCurrency": "INR", "books": [{"id": "b", "name": "B", "currency": "INR"}],
+         "entries": [{"id": "e1", "bookId": "b", "date": "2025-10-01", "amount": -2, "category": "Caf\\u00e9", "party": "Jos\\u00e9", "tags": ["n\\u00e9"]},
+                     {"id": "e2", "bookId": "b", "date": "2025-10-02", "amount": -3, "category": "Cafe\\u0301", "party": "Jose\\u0301", "tags": ["ne\\u0301"]},
+                     {"id": "e3", "bookId": "b", "date": "2025-10-03", "amount": -5, "category": "Cafe\\u0301", "remarks": "Cafe\\u0301"}]}
+        """
+        let s = try session(ledger)
+        for key in ["category", "party", "tag"] {
+            let r = try s.run("sum expenses by \(key) where date <= 2025-10-02")
+            #expect(r.rows.count == 1, "by \(key)")
+            #expect(plainText(r.rows.first?.last) == "5.00", "by \(key)")
+        }
+        // The first form met names the group, byte for byte.
+        let shown = try s.run("count expenses by category").rows.first?.first
+        #expect(shown.flatMap { if case .text(let t) = $0 { Array(t.utf8) } else { nil } } == Array("Caf\u{E9}".utf8))
+        #expect(plainText(try s.run("sum expenses where category = \"Cafe\u{301}\"").rows.first?.last) == "10.00")
+        #expect(plainText(try s.run("sum expenses where category = \"Caf\u{E9}\"").rows.first?.last) == "10.00")
+        #expect(try s.run("categories").rows.count == 1)
+        #expect(throws: LoadError.self) {
+            try LedgerLoader.load(documents: [("ids.json", ledger.replacingOccurrences(of: "\"e2\"", with: "\"Caf\\u00e9\"")
+                .replacingOccurrences(of: "\"e3\"", with: "\"Cafe\\u0301\""))])
+        }
     }
 }

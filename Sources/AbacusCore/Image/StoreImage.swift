@@ -60,8 +60,9 @@ enum StoreImage {
     static let magic: [UInt8] = Array("ABACUSIM".utf8)
     /// Entry id offsets are written as they lie in memory (`Int`): images exist on 64-bit hosts only.
     static let supported = MemoryLayout<Int>.size == 8
-    /// Raised whenever the layout below changes.
-    static let formatVersion: UInt32 = 5
+    /// Raised whenever the layout below changes, or what its codes mean (6: canonically
+    /// equivalent names share a code, `ByteInterner`).
+    static let formatVersion: UInt32 = 6
     static let byteOrderMark: UInt32 = 0x0102_0304
     static let headerBytes = 64
     static let alignment = 64

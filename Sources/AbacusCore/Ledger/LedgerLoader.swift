@@ -329,7 +329,7 @@ struct LedgerBuilder {
     var parties = ByteInterner()
     var payments = ByteInterner()
     var tags = ByteInterner()
-    var remarkTexts = ByteInterner()
+    var remarkTexts = ByteInterner(canonical: false)
     /// Book ids as entries name them, resolved in `finish`.
     var bookRefs = ByteInterner()
     /// For each book reference: the first entry that used it (global row) and where.

@@ -5,6 +5,13 @@
 // back a small integer avoids building a `String` for each. Entry ids go through
 // the same table, which is how duplicates are found. Open addressing, linear
 // probing, power-of-two capacity; codes are dense, 0..<count, in first-seen order.
+//
+// Texts that are canonically equivalent (`"Caf\u00e9"` and `"Cafe\u0301"`: one é
+// written precomposed or as e and an accent) are one key, as Swift's `String`
+// compares them everywhere else (a condition, a book id): they get one code, shown
+// as first met. Only a text with a byte past ASCII can have another form; one met
+// for the first time is looked up by its text (`byText`), its other forms kept by
+// their bytes (`aliases`), so that each form is worked out once.
 
 public struct ByteInterner: Sendable {
     /// All keys' bytes, back to back.
@@ -14,11 +21,19 @@ public struct ByteInterner: Sendable {
     /// Slot → hash << 32 | (code + 1); 0 = empty. Keeping the hash in the slot means a new key
     /// (the common case for entry ids) costs one cache miss, not four.
     private var slots: [UInt64]
+    /// Whether canonically equivalent texts share a code (remarks, searched by their text
+    /// only, skip it: nearly every one is new).
+    private let canonical: Bool
+    /// Each key past ASCII, by its text (a `String` hashes and compares canonically).
+    private var byText: [String: UInt32] = [:]
+    /// Other byte forms of keys past ASCII, and their keys' codes.
+    private var aliases: [[UInt8]: UInt32] = [:]
 
-    public init(capacity: Int = 16) {
+    public init(capacity: Int = 16, canonical: Bool = true) {
         var c = 16
         while c < capacity * 2 { c <<= 1 }
         slots = [UInt64](repeating: 0, count: c)
+        self.canonical = canonical
     }
 
     public var count: Int { starts.count - 1 }
@@ -46,6 +61,16 @@ public struct ByteInterner: Sendable {
             }
             i = (i + 1) & mask
         }
+        // Past ASCII: another form of a key met already, or a new key under its text.
+        if canonical, bytes.contains(where: { $0 >= 0x80 }) {
+            if let code = aliases[Array(bytes)] { return (code, false) }
+            let text = String(decoding: bytes, as: UTF8.self)
+            if let code = byText[text] {
+                aliases[Array(bytes)] = code
+                return (code, false)
+            }
+            byText[text] = UInt32(count)
+        }
         let code = UInt32(count)
         arena.append(contentsOf: bytes)
         starts.append(UInt32(arena.count))
@@ -54,14 +79,14 @@ public struct ByteInterner: Sendable {
         return (code, true)
     }
 
-    /// The code of these bytes when present.
+    /// The code of these bytes (or of a canonically equivalent text) when present.
     public func find(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt32? {
         let h = ByteInterner.hash(bytes)
         let mask = slots.count - 1
         var i = Int(h) & mask
         while true {
             let s = slots[i]
-            if s == 0 { return nil }
+            if s == 0 { return canonical ? byText[String(decoding: bytes, as: UTF8.self)] : nil }
             if UInt32(truncatingIfNeeded: s >> 32) == h {
                 let code = Int(UInt32(truncatingIfNeeded: s) - 1)
                 if matches(code, bytes) { return UInt32(code) }

@@ -51,11 +51,21 @@ public struct IDColumn: Sendable {
         hashes.reserveCapacity(n)
     }
 
+    /// FNV-1a of the bytes; past ASCII, the hash of the text, so that canonically equivalent
+    /// ids (`"Caf\u00e9"`, `"Cafe\u0301"`) are suspected too and the careful reading, which
+    /// keys ids by their text (`ByteInterner`), refuses them as one id.
     @inline(__always)
     static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
-        return h
+        var high: UInt8 = 0
+        for b in bytes {
+            h = (h ^ UInt64(b)) &* 0x100_0000_01b3
+            high |= b
+        }
+        guard high >= 0x80 else { return h }
+        var hasher = Hasher()
+        hasher.combine(String(decoding: bytes, as: UTF8.self))
+        return UInt64(bitPattern: Int64(hasher.finalize()))
     }
 
     @inline(__always)
