@@ -216,7 +216,8 @@ enum Help {
     convert N UNIT to UNIT: length (mm cm m km in ft yd mi), mass (mg g kg oz lb st),
     temperature (C F K), with the exact definitions 1 in = 0.0254 m, 1 lb =
     0.45359237 kg, K = C + 273.15. The answer is exact when it ends within 10
-    decimals, else 10 significant digits. Units of different kinds do not convert.
+    decimals, else 10 significant digits, however large. Units of different kinds,
+    or a unit and a currency, do not convert.
 
     Examples:
       convert 5 kg to lb

@@ -2,10 +2,13 @@
 // sessions in `$XDG_STATE_HOME/abacus/watch` (default `~/.local/state/abacus/watch`).
 //
 // The file is text, one ISO 4217 code a line in the order they were added, `#`
-// starting a comment. It is replaced atomically on every change (`AtomicFile`), so a
-// crash leaves the old list. A file that cannot be read as such a list — not a
-// regular file, too large, not UTF-8, a line that is not a code — is reported in one
-// warning line and treated as empty: never fatal. The next change writes a good one.
+// starting a comment; a code in another letter case is that code, and blank lines and
+// repeats are harmless. It is replaced atomically on every change (`AtomicFile`), so a
+// crash leaves the old list. A line that is not a code is skipped with a warning naming
+// the file and line, the good codes around it kept: one bad line must not cost the
+// list, since the next change rewrites the file from what was read. A file that cannot
+// be read as a list at all — not a regular file, too large, not UTF-8 — is reported in
+// one warning line and treated as empty. Never fatal.
 
 import AbacusCore
 import Foundation
@@ -33,13 +36,23 @@ public struct WatchList: Sendable {
         self.path = path
     }
 
-    /// The list kept at `path`. A missing file is an empty list; a damaged one is reported
-    /// through `report` (one line) and ignored.
+    /// At most this many lines that are not codes are warned about one by one; the rest in one line.
+    static let skippedLinesShown = 5
+
+    /// The list kept at `path`. A missing file is an empty list; each line that is not a code
+    /// is reported through `report` and skipped; a file that is not a list at all is reported
+    /// (one line) and ignored.
     public static func load(path: String?, report: (String) -> Void) -> WatchList {
         var list = WatchList(path: path)
         guard let path else { return list }
         switch read(path) {
-        case .success(let codes): list.currencies = codes
+        case .success(let contents):
+            list.currencies = contents.codes
+            for (n, text) in contents.skipped.prefix(skippedLinesShown) {
+                report("warning: skipping line \(n) of the watch list \(path): found \"\(ShownText.shown(text, limit: 40))\", expected an ISO 4217 currency code (one a line); the next change rewrites the list without it")
+            }
+            let more = contents.skipped.count - skippedLinesShown
+            if more > 0 { report("warning: skipping \(more) more \(more == 1 ? "line" : "lines") of the watch list \(path) that \(more == 1 ? "is" : "are") not a currency code") }
         case .failure(let problem): report("warning: ignoring the watch list \(path): \(problem.description); it will be rewritten on the next change")
         }
         return list
@@ -95,7 +108,6 @@ public struct WatchList: Sendable {
         case tooLarge
         case unreadable(String)
         case notText
-        case badLine(Int, String)
 
         var description: String {
             switch self {
@@ -103,15 +115,15 @@ public struct WatchList: Sendable {
             case .tooLarge: return "larger than \(WatchList.sizeLimit / 1024) KB, too large for a watch list"
             case .unreadable(let reason): return "cannot be read (\(reason))"
             case .notText: return "not UTF-8 text"
-            case .badLine(let n, let text): return "line \(n): found \"\(ShownText.shown(text, limit: 40))\", expected an ISO 4217 currency code (one a line)"
             }
         }
     }
 
-    /// The codes of the file; a missing file is an empty list.
-    static func read(_ path: String) -> Result<[Currency], Problem> {
+    /// The codes of the file, each once in the order first written, and the lines (numbered
+    /// from 1) that are not codes; a missing file is an empty list.
+    static func read(_ path: String) -> Result<(codes: [Currency], skipped: [(line: Int, text: String)]), Problem> {
         let fm = FileManager.default
-        guard fm.fileExists(atPath: path) else { return .success([]) }
+        guard fm.fileExists(atPath: path) else { return .success(([], [])) }
         // Checked before opening: a named pipe or a device is never waited on.
         guard let attributes = try? fm.attributesOfItem(atPath: path) else { return .failure(.unreadable("no access")) }
         guard attributes[.type] as? FileAttributeType == .typeRegular else { return .failure(.notRegular) }
@@ -119,14 +131,18 @@ public struct WatchList: Sendable {
         guard let data = fm.contents(atPath: path) else { return .failure(.unreadable("no access")) }
         guard data.count <= sizeLimit else { return .failure(.tooLarge) }
         guard let text = String(data: data, encoding: .utf8) else { return .failure(.notText) }
-        var codes: [Currency] = []
+        var codes: [Currency] = [], skipped: [(line: Int, text: String)] = []
         for (i, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
             let word = line.trimmingCharacters(in: .whitespacesAndNewlines)
             if word.isEmpty { continue }
-            guard let c = Currency(code: word) else { return .failure(.badLine(i + 1, word)) }
+            // Statements take a code in any letter case (`watch usd`); so does the file.
+            guard let c = Currency(caseInsensitiveCode: word) else {
+                skipped.append((i + 1, word))
+                continue
+            }
             if !codes.contains(c) { codes.append(c) }
         }
-        return .success(codes)
+        return .success((codes, skipped))
     }
 }

@@ -59,6 +59,22 @@ import Testing
         Case(amount: "0", from: "C", to: "K", shown: "273.15", exact: true),
         Case(amount: "300", from: "K", to: "F", shown: "80.33", exact: true),
         Case(amount: "0", from: "K", to: "F", shown: "-459.67", exact: true),
+        // 10 significant digits whatever the magnitude. 123456789123 km = 123456789123000 / 1609.344 mi
+        // = 76712492247.15… → 76712492250: past ten digits before the point, the rest round to zeros,
+        // with no exponent (not 76712492247, eleven digits).
+        Case(amount: "123456789123", from: "km", to: "mi", shown: "76712492250", exact: false),
+        // 1234567891234567 km = 767124922474354.1467… mi → 767124922500000 (not 767124922474354).
+        Case(amount: "1234567891234567", from: "km", to: "mi", shown: "767124922500000", exact: false),
+        // 12345678901234567890123456789012 m = 40504195870192151870483782116181.10… ft: 32 digits before
+        // the point, more with 10 decimals than 38 digits hold, yet 10 significant digits fit.
+        Case(amount: "12345678901234567890123456789012", from: "m", to: "ft", shown: "40504195870000000000000000000000", exact: false),
+        // Small: 1 mm = 0.001 / 1609.344 mi = 0.00000062137119223… → 0.0000006213711922.
+        Case(amount: "1", from: "mm", to: "mi", shown: "0.0000006213711922", exact: false),
+        // 49.999999999999 F = 17.999999999999 × 5/9 C = 9.99999999999944… rounds up to ten: 10.00000000,
+        // 10 significant digits, not 10.000000000.
+        Case(amount: "49.999999999999", from: "F", to: "C", shown: "10.00000000", exact: false),
+        // An exact answer of any length stays exact: 10^18 mm = 10^12 km.
+        Case(amount: "1000000000000000000", from: "mm", to: "km", shown: "1000000000000", exact: true),
         // Names in other spellings and cases.
         Case(amount: "2", from: "Kilograms", to: "pounds", shown: "4.409245244", exact: false),
         Case(amount: "1", from: "°C", to: "kelvin", shown: "274.15", exact: true),
@@ -84,6 +100,27 @@ import Testing
         } catch {
             #expect(error.description == "cannot convert kg (mass) to km (length): a mass converts only to another unit of mass")
         }
+    }
+
+    @Test func aUnitAndACurrencyNameBoth() {
+        #expect(throws: UnitError.unitAndCurrency(UnitConversion.unit(named: "kg")!, Currency(code: "USD")!, unitFirst: true)) {
+            try UnitConversion.convert(ExactDecimal(5), from: "kg", to: "USD")
+        }
+        do {
+            _ = try UnitConversion.convert(ExactDecimal(5), from: "kg", to: "usd")
+            Issue.record("kg to usd converted")
+        } catch {
+            #expect(error.description == "cannot convert kg (mass) to USD (a currency): a mass converts only to another unit of mass")
+        }
+        do {
+            _ = try UnitConversion.convert(ExactDecimal(5), from: "USD", to: "kg")
+            Issue.record("USD to kg converted")
+        } catch {
+            #expect(error.description == "cannot convert USD (a currency) to kg (mass): a currency converts only to another currency")
+        }
+        // A word that is neither stays an unknown unit, near ones suggested.
+        #expect(throws: UnitError.unknownUnit("USF", suggestion: nil)) { try UnitConversion.convert(ExactDecimal(1), from: "kg", to: "USF") }
+        #expect(throws: UnitError.unknownUnit("kgg", suggestion: "kg")) { try UnitConversion.convert(ExactDecimal(1), from: "kgg", to: "USD") }
     }
 
     @Test func belowAbsoluteZeroIsRefused() {

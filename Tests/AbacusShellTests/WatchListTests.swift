@@ -1,6 +1,8 @@
 // The watch list kept between sessions: what one load adds the next load sees, in
-// order; a damaged file is one warning and an empty list, and the next change
-// replaces it; nothing half-written is ever left beside it.
+// order; a line that is not a code is a warning and skipped, the good codes kept
+// through the next change; a file that is no list at all is one warning and an
+// empty list, and the next change replaces it; nothing half-written is ever left
+// beside it.
 
 import AbacusCore
 @testable import AbacusShell
@@ -46,17 +48,38 @@ private func stateFolder() throws -> String {
         #expect(try String(contentsOfFile: path, encoding: .utf8) == WatchList.header + "\nINR\nJPY\n")
     }
 
-    @Test func aDamagedFileIsReportedAndIgnored() throws {
+    @Test func aLineThatIsNotACodeIsSkippedAndTheGoodOnesKept() throws {
         let path = try stateFolder() + "/watch"
-        try "USD\nSGD\nnot a code\n".write(toFile: path, atomically: true, encoding: .utf8)
+        try "USD\nSGD\nnot a code\nEUR\n".write(toFile: path, atomically: true, encoding: .utf8)
         var warnings: [String] = []
         var list = WatchList.load(path: path, report: { warnings.append($0) })
-        #expect(codes(list) == [])
-        #expect(warnings == ["warning: ignoring the watch list \(path): line 3: found \"not a code\", expected an ISO 4217 currency code (one a line); it will be rewritten on the next change"])
-        // The next change writes a good list.
-        try list.add([c("EUR")])
-        #expect(codes(WatchList.load(path: path, report: { warnings.append($0) })) == ["EUR"])
+        #expect(codes(list) == ["USD", "SGD", "EUR"])
+        #expect(warnings == ["warning: skipping line 3 of the watch list \(path): found \"not a code\", expected an ISO 4217 currency code (one a line); the next change rewrites the list without it"])
+        // The next change keeps every good code and drops the bad line.
+        try list.add([c("GBP")])
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == WatchList.header + "\nUSD\nSGD\nEUR\nGBP\n")
+        #expect(codes(WatchList.load(path: path, report: { warnings.append($0) })) == ["USD", "SGD", "EUR", "GBP"])
         #expect(warnings.count == 1)
+    }
+
+    @Test func aCodeInAnotherCaseIsThatCodeOnce() throws {
+        let path = try stateFolder() + "/watch"
+        try "USD\nEUR\nusd\n\nEur\ngbp\n".write(toFile: path, atomically: true, encoding: .utf8)
+        var list = WatchList.load(path: path, report: { Issue.record("unexpected warning: \($0)") })
+        #expect(codes(list) == ["USD", "EUR", "GBP"])
+        try list.add([c("JPY")])
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == WatchList.header + "\nUSD\nEUR\nGBP\nJPY\n")
+    }
+
+    @Test func manyBadLinesAreWarnedAboutFiveByName() throws {
+        let path = try stateFolder() + "/watch"
+        try (["CHF"] + (1...7).map { "bad \($0)" }).joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        var warnings: [String] = []
+        #expect(codes(WatchList.load(path: path, report: { warnings.append($0) })) == ["CHF"])
+        #expect(warnings.count == 6)
+        #expect(warnings[0].hasPrefix("warning: skipping line 2 of the watch list \(path): found \"bad 1\""))
+        #expect(warnings[4].hasPrefix("warning: skipping line 6 of the watch list \(path): found \"bad 5\""))
+        #expect(warnings[5] == "warning: skipping 2 more lines of the watch list \(path) that are not a currency code")
     }
 
     @Test func aFolderOrBinaryInItsPlaceIsNotFatal() throws {

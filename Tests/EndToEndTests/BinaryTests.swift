@@ -596,7 +596,8 @@ func expectMatchesRecording(_ actual: String, _ relativePath: String, sourceLoca
 }
 
 /// The watch list through the binary: kept between runs in the state folder, shown first and
-/// marked by `rates`; a damaged file is a warning, never a failure.
+/// marked by `rates`; a bad line is a warning and skipped, never a failure, and the next
+/// change keeps the good codes.
 @Suite struct WatchListBinaryTests {
     @Test func watchedCurrenciesLastBetweenRunsAndADamagedFileIsOnlyAWarning() throws {
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("abacus-watch-\(UUID().uuidString)").path
@@ -608,9 +609,11 @@ func expectMatchesRecording(_ actual: String, _ relativePath: String, sourceLoca
         let lines = second.stdout.split(separator: "\r\n").map(String.init)
         #expect(lines.first == "watched,currency,name,rate (1 INR),source,date")
         #expect(lines.dropFirst().map { $0.split(separator: ",").prefix(2).joined(separator: ",") } == ["★,SGD", "★,JPY"])
-        try "not a currency\n".write(toFile: state + "/abacus/watch", atomically: true, encoding: .utf8)
-        let damaged = try Binary.run(["Examples/demo.json", "--today", "2025-12-31", "--format", "csv", "-e", "count entries"], environment: env)
-        #expect(damaged.status == 0 && damaged.stdout == "count\r\n1200\r\n")
-        #expect(damaged.stderr.contains("warning: ignoring the watch list"))
+        try "USD\nEUR\nusd\nnot a currency\n".write(toFile: state + "/abacus/watch", atomically: true, encoding: .utf8)
+        let damaged = try Binary.run(["Examples/demo.json", "--today", "2025-12-31", "--format", "csv", "-e", "count entries", "-e", "watch GBP"], environment: env)
+        #expect(damaged.status == 0 && damaged.stdout.hasPrefix("count\r\n1200\r\n"), "\(damaged.stderr)")
+        #expect(damaged.stderr.contains("warning: skipping line 4 of the watch list \(state)/abacus/watch: found \"not a currency\""))
+        let rewritten = try String(contentsOfFile: state + "/abacus/watch", encoding: .utf8)
+        #expect(rewritten.split(separator: "\n").filter { !$0.hasPrefix("#") } == ["USD", "EUR", "GBP"])
     }
 }

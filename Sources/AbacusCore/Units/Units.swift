@@ -6,8 +6,9 @@
 // 1 mi = 1760 yd, 1 lb = 0.45359237 kg, 1 oz = 1/16 lb, 1 st = 14 lb,
 // K = C + 273.15, F = C × 9/5 + 32). A conversion is worked out as a `Fraction`
 // and rounded once: shown exactly when it terminates within 10 decimals, else to
-// 10 significant digits, half-even. Converting between kinds, or below absolute
-// zero, is an error that says so.
+// 10 significant digits, half-even, whatever its magnitude. Converting between
+// kinds (a unit and a currency among them), or below absolute zero, is an error
+// that says so.
 
 import BigInt
 
@@ -36,6 +37,8 @@ public struct MeasureUnit: Sendable, Hashable, CustomStringConvertible {
 public enum UnitError: Error, Sendable, Equatable, CustomStringConvertible {
     case unknownUnit(String, suggestion: String?)
     case differentKinds(from: MeasureUnit, to: MeasureUnit)
+    /// A unit on one side and an ISO 4217 currency code on the other (`convert 5 kg to USD`).
+    case unitAndCurrency(MeasureUnit, Currency, unitFirst: Bool)
     /// A temperature below 0 K.
     case belowAbsoluteZero(ExactDecimal, MeasureUnit)
     /// A result beyond 38 digits.
@@ -48,6 +51,10 @@ public enum UnitError: Error, Sendable, Equatable, CustomStringConvertible {
                 + (suggestion.map { "; did you mean \($0)?" } ?? "")
         case .differentKinds(let from, let to):
             return "cannot convert \(from.symbol) (\(from.kind.rawValue)) to \(to.symbol) (\(to.kind.rawValue)): a \(from.kind.rawValue) converts only to another unit of \(from.kind.rawValue)"
+        case .unitAndCurrency(let unit, let currency, unitFirst: true):
+            return "cannot convert \(unit.symbol) (\(unit.kind.rawValue)) to \(currency.code) (a currency): a \(unit.kind.rawValue) converts only to another unit of \(unit.kind.rawValue)"
+        case .unitAndCurrency(let unit, let currency, unitFirst: false):
+            return "cannot convert \(currency.code) (a currency) to \(unit.symbol) (\(unit.kind.rawValue)): a currency converts only to another currency"
         case .belowAbsoluteZero(let amount, let unit):
             return "\(amount) \(unit.symbol) is below absolute zero (0 K)"
         case .tooLarge:
@@ -129,6 +136,13 @@ public enum UnitConversion {
     /// `amount` of `from` in `to`: exact when the answer terminates within 10 decimals,
     /// else to 10 significant digits (half-even).
     public static func convert(_ amount: ExactDecimal, from: String, to: String) throws(UnitError) -> UnitConversionResult {
+        // A currency code (any letter case, as statements take them) against a unit is a
+        // conversion between kinds, not a misspelt unit: no "did you mean" for it.
+        switch (unit(named: from), unit(named: to)) {
+        case (let u?, nil): if let c = Currency(caseInsensitiveCode: to) { throw .unitAndCurrency(u, c, unitFirst: true) }
+        case (nil, let u?): if let c = Currency(caseInsensitiveCode: from) { throw .unitAndCurrency(u, c, unitFirst: false) }
+        default: break
+        }
         let source = try unit(from), target = try unit(to)
         guard source.kind == target.kind else { throw .differentKinds(from: source, to: target) }
         let base = Fraction(amount) * source.factor + source.offset
@@ -140,27 +154,56 @@ public enum UnitConversion {
 
     /// The decimal a result shows, and whether it is the result exactly.
     static func shown(_ x: Fraction) throws(UnitError) -> (ExactDecimal, Bool) {
-        for scale in 0...exactDecimals {
-            guard let r = x.rounded(toScale: scale) else { throw .tooLarge }
-            if Fraction(r) == x { return (r.normalized, true) }
-        }
-        // Not terminating within 10 decimals: 10 significant digits. The scale that gives them
-        // follows from the magnitude: one decimal fewer for each digit before the point, one more
-        // for each zero after it.
-        let magnitude = Fraction(x.numerator.magnitude.asSigned, x.denominator)
-        var scale = significantDigits
-        if magnitude < Fraction(BigInt(1), BigInt(1)) {
-            var shifted = magnitude
-            while shifted < Fraction(BigInt(1), BigInt(10)) && scale < ExactDecimal.maxScale {
-                shifted = shifted * BigInt(10)
-                scale += 1
+        // Whether x ends within 10 decimals is asked of the fraction (x × 10^10 whole), not of a
+        // rounding: a long result that does not end is shown to 10 significant digits even where
+        // its 10 decimals would not fit 38 digits. One that ends but does not fit is too large.
+        if (x.numerator * BigInt(10).power(exactDecimals)) % x.denominator == 0 {
+            for scale in 0...exactDecimals {
+                guard let r = x.rounded(toScale: scale) else { throw .tooLarge }
+                if Fraction(r) == x { return (r.normalized, true) }
             }
-        } else {
-            let integerDigits = (x.numerator.magnitude / x.denominator.magnitude).description.count
-            scale = max(0, significantDigits - integerDigits)
         }
-        guard let r = x.rounded(toScale: scale) else { throw .tooLarge }
+        // Not ending within 10 decimals: 10 significant digits whatever the magnitude. With
+        // 10^e ≤ |x| < 10^(e+1) they are 9 − e decimals, one more for each zero after the point;
+        // past ten digits before it, a whole number whose digits after the tenth are rounded to
+        // zeros (76712492247.15… is 76712492250), as plain decimals are always shown, never with
+        // an exponent.
+        let e = exponent(of: x)
+        let r = try rounded(x, decimals: significantDigits - 1 - e)
+        // Rounding up to the next power of ten (9.99999999996 to 10.000000000) gains a digit
+        // before the point: one decimal fewer keeps the 10 (10.00000000).
+        if Fraction(r.magnitude) >= power(e + 1) { return (try rounded(x, decimals: significantDigits - 2 - e), false) }
         return (r, false)
+    }
+
+    /// e with 10^e ≤ |x| < 10^(e+1), for x not zero.
+    private static func exponent(of x: Fraction) -> Int {
+        let n = x.numerator.magnitude, d = x.denominator.magnitude
+        if n >= d { return (n / d).description.count - 1 }
+        var e = -1, shifted = n * 10
+        while shifted < d {
+            shifted *= 10
+            e -= 1
+        }
+        return e
+    }
+
+    /// 10^e as a fraction.
+    private static func power(_ e: Int) -> Fraction {
+        e >= 0 ? Fraction(BigInt(10).power(e), BigInt(1)) : Fraction(BigInt(1), BigInt(10).power(-e))
+    }
+
+    /// x rounded half-even to `decimals` decimals, at most 38; fewer than none rounds to a
+    /// multiple of 10^-decimals (-1: tens).
+    private static func rounded(_ x: Fraction, decimals: Int) throws(UnitError) -> ExactDecimal {
+        if decimals >= 0 {
+            guard let r = x.rounded(toScale: min(decimals, ExactDecimal.maxScale)) else { throw .tooLarge }
+            return r
+        }
+        let unit = BigInt(10).power(-decimals)
+        guard let units = Fraction(x.numerator, x.denominator * unit).rounded(toScale: 0),
+              let r = (Fraction(units) * unit).rounded(toScale: 0) else { throw .tooLarge }
+        return r
     }
 }
 
@@ -176,8 +219,4 @@ extension Fraction {
     static func / (a: Fraction, b: Fraction) -> Fraction {
         Fraction(a.numerator * b.denominator, a.denominator * b.numerator)
     }
-}
-
-private extension BigUInt {
-    var asSigned: BigInt { BigInt(self) }
 }

@@ -60,7 +60,8 @@ public struct Call: Sendable, Equatable {
     public var explained = false
 }
 
-/// `convert 5 kg to lb`, with the place of each unit for carets.
+/// `convert 5 kg to lb`, with the place of each unit for carets. One side may be a currency
+/// code (`convert 5 USD to kg`), which the conversion refuses as a conversion between kinds.
 public struct UnitRequest: Sendable {
     public var amount: ExactDecimal
     public var from: String

@@ -820,8 +820,18 @@ public struct Parser {
             advance()
             return .convertUnits(UnitRequest(amount: amount, from: lexer.text(from), fromRange: from.range, to: lexer.text(to), toRange: to.range))
         }
+        let fromToken = current
         let from = try currency()
         guard accept("to") || accept("in") || accept("into") else { throw expected(["'to'"], keywords: ["to"]) }
+        // A unit after a currency (`convert 5 USD to kg`) is a conversion between kinds, which the
+        // unit conversion refuses naming both, as it does `convert 5 kg to USD`; not an unknown
+        // currency with a near code (KGS).
+        if current.kind == .word, Currency(caseInsensitiveCode: lexer.text(current)) == nil,
+           UnitConversion.unit(named: lexer.text(current)) != nil {
+            let to = current
+            advance()
+            return .convertUnits(UnitRequest(amount: amount, from: lexer.text(fromToken), fromRange: fromToken.range, to: lexer.text(to), toRange: to.range))
+        }
         let to = try currency()
         var c = Conversion(amount: amount, from: from, to: to, valuation: nil, whatIf: [])
         try conversionClauses(&c.valuation, &c.whatIf)
