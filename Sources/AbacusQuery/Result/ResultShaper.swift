@@ -392,14 +392,14 @@ struct ResultShaper {
         // Nearly always every value is at one scale, or aligns to the finest in 128 bits: then
         // they rank by their significands, compared as integers (an exact decimal's comparison
         // aligns its two scales every time), and `top N` keeps its N in one pass (`firstOf`).
-        let top = values.reduce(0) { max($0, $1?.scale ?? 0) }
+        let finest = values.reduce(0) { max($0, $1?.scale ?? 0) }
         var keyed: [(value: Int128, at: Int)] = []
         keyed.reserveCapacity(order.count)
         var empty: [Int] = []
         for (at, v) in values.enumerated() {
             guard let v else { empty.append(at); continue }
-            guard top - v.scale <= ExactDecimal.maxScale,
-                  case let (x, false) = v.significand.multipliedReportingOverflow(by: v.scale == top ? 1 : pow10[top - v.scale]) else {
+            guard finest - v.scale <= ExactDecimal.maxScale,
+                  case let (x, false) = v.significand.multipliedReportingOverflow(by: v.scale == finest ? 1 : pow10[finest - v.scale]) else {
                 keyed = []
                 break
             }
