@@ -21,7 +21,7 @@ struct ConvertUnitsStatement: StatementRunner {
         }
         return .table(ResultSet(columns: [Column("amount", .quantity), Column("from", .text), Column("converted", .quantity), Column("to", .text)],
                                 // Every digit, in tables too (a rate's 12 significant digits would show
-                                // 49.999999999999 m as 50): the amount as typed, the result as worked out.
+                                // 49.999999999999 m as 50): the amount without trailing zeros, the result as worked out.
                                 rows: [[.decimal(r.amount.normalized), .text(result.from.symbol), .decimal(result.value), .text(result.to.symbol)]],
                                 footnotes: result.exact ? [] : [.note("10 significant digits: the exact value does not end within 10 decimals")]))
     }
