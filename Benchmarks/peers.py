@@ -65,8 +65,9 @@ GROUPINGS = [
     ("four_keys_count", "count entries by book, month, category, currency"),
     ("four_keys_sum", "sum expenses in INR by book, month, category, currency"),
     ("native_book_tag", "sum entries in native by book, tag"),
-    # A tag with a period and two other keys: more cells than one layout holds (the general path).
+    # A tag with a period and other keys: more cells than one layout holds (the groups met numbered first).
     ("book_day_currency_tag", "sum expenses in INR by book, day, currency, tag"),
+    ("category_day_tag", "sum expenses in INR by category, day, tag"),
 ]
 
 # Reports (Abacus alone), timed in the same rounds against the plain grouped query (the first

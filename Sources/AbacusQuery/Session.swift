@@ -35,6 +35,9 @@ public final class Session {
     /// Up to how many cells a period and one other key are laid out whole, past `compactAbove`
     /// (lowered in tests).
     public var periodLayoutCells = Executor.periodLayoutCells
+    /// Up to how many cells (groups × product scales) a product with a tag key is laid out
+    /// whole; past them, the groups its rows meet are numbered first (lowered in tests).
+    public var tagLayoutCells = Executor.tagLayoutCells
     /// From how many accumulators (groups × product scales) a dense scan lets rates of different
     /// scales share slots (lowered in tests).
     public var shareSlotsAbove = Executor.shareSlotsAbove
@@ -85,6 +88,7 @@ public final class Session {
         e.parallelRows = parallelRows
         e.compactAbove = compactAbove
         e.periodLayoutCells = periodLayoutCells
+        e.tagLayoutCells = tagLayoutCells
         e.shareSlotsAbove = shareSlotsAbove
         return e
     }

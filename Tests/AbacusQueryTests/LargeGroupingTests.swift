@@ -289,6 +289,8 @@ import Testing
                   "sum entries in GBP by book, tag", "avg expenses in EUR by tag, party", "count entries by tag, category",
                   "max income in USD by party, tag", "sum expenses in native by tag, book"] {
             LargeGroupingTests.expectKernelsAgree(ledger, today, q, [(2, 0), (2, Executor.compactAbove), (Executor.parallelRows, 0)])
+            // A product with a tag key, its groups numbered first (`CompactGroups(tagged:)`).
+            LargeGroupingTests.expectKernelsAgree(ledger, today, q, [(2, 0), (Executor.parallelRows, 0)], tagLayoutCells: 0)
         }
     }
 
@@ -327,12 +329,14 @@ import Testing
     /// The dense kernel (with each pair of `parallelRows` and `compactAbove`, slots shared from
     /// `shareSlotsAbove` accumulators) and the general path give the same answer.
     static func expectKernelsAgree(_ ledger: Ledger, _ today: Day, _ q: String, _ settings: [(Int, Int)],
-                                   shareSlotsAbove: Int = Executor.shareSlotsAbove, periodLayoutCells: Int = Executor.periodLayoutCells) {
+                                   shareSlotsAbove: Int = Executor.shareSlotsAbove, periodLayoutCells: Int = Executor.periodLayoutCells,
+                                   tagLayoutCells: Int = Executor.tagLayoutCells) {
         for (parallelRows, compactAbove) in settings {
             let dense = Session(ledger: ledger, today: today)
             dense.parallelRows = parallelRows
             dense.compactAbove = compactAbove
             dense.periodLayoutCells = periodLayoutCells
+            dense.tagLayoutCells = tagLayoutCells
             dense.shareSlotsAbove = shareSlotsAbove
             let general = Session(ledger: ledger, today: today)
             general.useDenseKernel = false
@@ -747,8 +751,11 @@ import Testing
         for q in ["count entries by tag", "sum expenses in INR by tag", "sum expenses in INR by book, tag", "count entries by tag, book, day",
                   "sum expenses in USD by tag, day", "sum expenses in native by tag", "avg expenses in native by tag, day", "max entries in native by book, tag",
                   // Rows of posting lists (a book's, a currency's), their later tags found among them.
-                  "sum expenses in INR by book, tag where book = \"U\"", "count entries by tag where currency = INR", "min expenses in USD by tag where book = \"H\""] {
+                  "sum expenses in INR by book, tag where book = \"U\"", "count entries by tag where currency = INR", "min expenses in USD by tag where book = \"H\"",
+                  "sum entries in INR by book, day, tag where book = \"U\"", "count entries by day, tag, book where currency = INR"] {
             LargeGroupingTests.expectKernelsAgree(ledger, today, q, [(2, 0), (2, Executor.compactAbove), (Executor.parallelRows, 0)])
+            // Products with a tag key, their groups numbered first: a row's later tags' groups among them.
+            LargeGroupingTests.expectKernelsAgree(ledger, today, q, [(2, 0), (Executor.parallelRows, 0)], tagLayoutCells: 0)
         }
         let dense = Session(ledger: ledger, today: today)
         dense.parallelRows = 2

@@ -202,6 +202,15 @@ extension Executor {
     /// are numbered first (`CompactGroups`) and only those get accumulators.
     static let productGroups = 1 << 20
     static let productCells = 1 << 20
+    /// Most cells of a product with a tag key: past `tagLayoutCells` accumulators, the groups
+    /// its rows meet are numbered first (`CompactGroups(tagged:)`), a table of 4 bytes a cell
+    /// (`book, day, currency, tag`: 1.66 million cells, 113,000 groups met at a million entries).
+    static let tagProductCells = 1 << 22
+    /// Up to how many accumulators a product with a tag key is laid out whole, every row read by
+    /// its first two tags (`TagHeads`): numbered first, its rows are read by their first tag
+    /// alone (`sum expenses in INR by party, tag, month`, 756,000 accumulators: 75 ms whole, 81
+    /// numbered first).
+    public static let tagLayoutCells = productCells
     public static let compactAbove = 1 << 17
     /// Most accumulators of a period and one other key laid out whole (`party, day`: 365,000
     /// groups, three quarters of them met) rather than a period at a time (`PeriodBlocks`): each
@@ -230,10 +239,35 @@ extension Executor {
         init(_ parts: [DenseKey], _ strides: [Int], count: Int, rows: DenseRows, store: EntryStore, threads: Int = 1) {
             let marks = (0..<threads).map { _ in Slot<[UInt32]>() }
             ofRow = Executor.productGroups(parts, strides, rows: rows, store: store, threads: threads, marks: marks, cells: count)
-            let seen = marks.map { $0.value ?? [] }
-            number = [Int32](repeating: 0, count: count + 1)
-            products = []
-            rowCounts = [ofRow.count]
+            (number, products, rowCounts) = CompactGroups.numbered(marks.map { $0.value ?? [] }, count: count, rows: ofRow.count)
+        }
+
+        /// By tag (`tagAt`, read as the rows' first tags: `heads` of width 1): each row's product
+        /// group is its first tag's, and the groups of its later tags (`later`: the rows that
+        /// have them, by position among `rows`, as `laterPositions` finds them) are marked as
+        /// met too, so that every group a row adds to has a number. `rowCounts` then counts a
+        /// row in each of its tags' groups.
+        init(tagged parts: [DenseKey], _ strides: [Int], count: Int, tagAt: Int, heads: TagHeads, later: [(position: Int, index: Int)],
+             rows: DenseRows, store: EntryStore, threads: Int = 1) {
+            let marks = (0..<threads).map { _ in Slot<[UInt32]>() }
+            ofRow = Executor.productGroups(parts, strides, rows: rows, store: store, threads: threads, marks: marks, cells: count)
+            var seen = marks.map { $0.value ?? [] }
+            if !later.isEmpty, seen.first?.count == count + 1 {
+                // The later tags' groups: the row's group with its first tag's index replaced by theirs.
+                let stride = strides[tagAt]
+                for (position, index) in later {
+                    let base = Int(ofRow[position]) - Int(heads.code[rows.row(position)]) * stride
+                    for t in Int(heads.laterStart[index])..<Int(heads.laterStart[index + 1]) { seen[0][base + Int(heads.laterGroups[t]) * stride] &+= 1 }
+                }
+            }
+            (number, products, rowCounts) = CompactGroups.numbered(seen, count: count, rows: ofRow.count)
+        }
+
+        /// The product groups that `seen` (one count per product group for each thread) met, numbered in order.
+        private static func numbered(_ seen: [[UInt32]], count: Int, rows: Int) -> (number: [Int32], products: [Int32], rowCounts: [Int]) {
+            var number = [Int32](repeating: 0, count: count + 1)
+            var products: [Int32] = []
+            var rowCounts = [rows]
             for p in 0...count {
                 var n = 0
                 for s in seen where p < s.count { n += Int(s[p]) }
@@ -242,6 +276,7 @@ extension Executor {
                 number[p] = Int32(products.count)
                 rowCounts.append(n)
             }
+            return (number, products, rowCounts)
         }
     }
 
@@ -263,7 +298,7 @@ extension Executor {
             for i in keys.indices.sorted(by: { rank(keys[$0]) < rank(keys[$1]) }) {
                 strides[i] = count
                 count *= max(1, parts[i].count)
-                if count > Executor.productGroups { return nil }
+                if count > (keys.contains(.tag) ? Executor.tagProductCells : Executor.productGroups) { return nil }
             }
             return .product(parts, strides: strides, count: count, tagAt: keys.firstIndex(of: .tag))
         }
@@ -780,6 +815,14 @@ extension Executor {
         var wide = tagHeadsKey(key, width: 2)
         let wideSlots = wide.map { slotsFor($0.key.count) }
         if let w = wide, let s = wideSlots, (w.key.count + 1) * (counting ? 1 : max(1, s.scales.count)) > Executor.tagPairCells { wide = nil }
+        // By tag and other keys, more cells than a scan lays out: the groups the rows meet by
+        // each of their tags numbered first (`CompactGroups(tagged:)`), the rows read by their
+        // first tags. (Laid out by their first two tags, they fit: `tagPairCells`.)
+        var tagsCompacted = false
+        if case .product(_, _, let n, _?) = key, wide == nil || tagLayoutCells < Executor.tagPairCells,
+           n * (counting ? 1 : max(1, slotsFor(n).scales.count)) > tagLayoutCells {
+            (tagsCompacted, wide) = (true, nil)
+        }
         let slots = (wide != nil ? wideSlots : nil) ?? slotsFor(key.count)
         let cellsPerGroup = counting ? 1 : max(1, slots.scales.count)
         let rows = planRows(plan)
@@ -807,9 +850,15 @@ extension Executor {
             // one each.
             let whole = byPeriod?.inner != nil && n * cellsPerGroup <= periodLayoutCells && n <= rows.count && (threads == 1 || periodCut != nil)
             (stretches, blocks) = (byPeriod, byPeriod != nil && big && !whole ? (0..<threads).map { _ in PeriodBlocks(most: min(n, rows.count / threads + 1)) } : nil)
+        } else if tagsCompacted, let first = tagHeadsKey(key, width: 1), case .product(let parts, let strides, let n, let tagAt?) = first.key {
+            compact = CompactGroups(tagged: parts, strides, count: n, tagAt: tagAt, heads: first.heads, later: laterPositions(rows, first.heads),
+                                    rows: rows, store: store, threads: threads)
+            (stretches, blocks) = (nil, nil)
         } else {
             (compact, stretches, blocks) = (nil, nil, nil)
         }
+        // Every row counted ahead, each in one group (not by tag: a row is in each of its tags' groups).
+        let countedAhead = everyRowCounts && compact != nil && !tagsCompacted
         // Else the rows' first tags (laid out as the tag key's groups).
         guard let scanKey = key.groupsByTag ? wide?.key ?? tagHeadsKey(key, width: 1)?.key : layoutKey else { return nil }
         let groupCount = blocks != nil ? stretches?.periodStride ?? 0 : compact?.products.count ?? scanKey.count
@@ -830,7 +879,7 @@ extension Executor {
                 partials.append(DensePartial(sharingGroupsOf: first, tally: tally, filterTally: filterTally))
             } else {
                 partials.append(DensePartial(groups: groupCount, slots: counting ? 0 : slots.scales.count, rates: converter?.rates.count ?? 0, extremes: keepsExtremes,
-                                             byTag: key.groupsByTag, laterGroups: key.count, zeroedAsMet: zeroedAsMet, tally: tally, filterTally: filterTally))
+                                             byTag: key.groupsByTag, laterGroups: tagsCompacted ? groupCount : key.count, zeroedAsMet: zeroedAsMet, tally: tally, filterTally: filterTally))
             }
         }
         let work: @Sendable (Int) -> Void = { [partials] k in
@@ -852,7 +901,7 @@ extension Executor {
                 p.failure = error
             }
         }
-        if everyRowCounts, let compact {
+        if countedAhead, let compact {
             // Every row counts, each in one group: the counts are those the groups were numbered with.
             let counts = partials[0].counts
             for (g, n) in compact.rowCounts.enumerated() { counts[g] = n }
@@ -871,7 +920,7 @@ extension Executor {
         let eachOnce = plan.target == nil && key.groupsByTag && (plan.aggregate == .sum || plan.aggregate == .avg)
         let once = !eachOnce ? nil : wide.map { total.expanded($0.heads, others: $0.others, tags: $0.tags, firstOnly: true) } ?? total.firstGroupsCopy()
         // Group 0 from the groups (counted ahead, it is counted already).
-        if !(everyRowCounts && compact != nil) { total.wholeFromGroups() }
+        if !countedAhead { total.wholeFromGroups() }
         // Each pair's groups added to its tags' (the later tags' sums with them), or the later tags' alone.
         if let wide { total = total.expanded(wide.heads, others: wide.others, tags: wide.tags) } else { total.addLater() }
         if let failure = total.failure { throw failure }
@@ -1214,16 +1263,21 @@ extension Executor {
             // Min and max keep no sums.
             if let extremes { extremes[cell].add(product, row: row) } else { addSum(cell, slot, product, value) }
         }
+        /// The product group of a row in group `g` at `position`: its group, unless compacted.
+        @inline(__always)
+        func productOf(_ g: Int, _ position: Int) -> Int { kind == .compact ? Int(productGroup[productFrom &+ position]) : g }
         /// Adds a row to the groups of its tags after its heads (its place `index` among the
         /// heads' rows with later tags), apart from the groups (`laterSums`): a later tag's group
         /// t (its code + 1, as `laterGroups` holds it) is group `base + t × stride` of the tag
         /// key's layout, where the tag key has the largest stride, so that `base` is the same in
-        /// both layouts.
+        /// both layouts. Compacted, `g` is the row's product group (`productOf`), and a later tag's
+        /// group the number of `base + t × stride` (every one a row meets has one: `CompactGroups(tagged:)`).
         @inline(__always)
         func addLaterTags(_ row: Int, _ index: Int, group g: Int, first: Int, slot: Int, product: Int256, value: Int128) {
             let base = g &- first &* tagStride
             for t in Int(laterStart[index])..<Int(laterStart[index &+ 1]) {
-                let h = base &+ Int(laterGroups[t]) &* tagStride
+                let cell = base &+ Int(laterGroups[t]) &* tagStride
+                let h = kind == .compact ? Int(number[cell]) : cell
                 laterCounts[h] &+= 1
                 if counting { continue }
                 if let laterExtremes { laterExtremes[h &* s &+ slot].add(product, row: row) } else { addSum(h &* s &+ slot, slot, product, value, into: laterSums, errors: laterErrors) }
@@ -1256,7 +1310,7 @@ extension Executor {
             let g = group(row, position, first: first, stretch: stretch)
             if !laterPass { counts[g] &+= 1 }
             if counting {
-                if laterPass { addLaterTags(row, laterPlace, group: g, first: first, slot: 0, product: .zero, value: 0) }
+                if laterPass { addLaterTags(row, laterPlace, group: productOf(g, position), first: first, slot: 0, product: .zero, value: 0) }
                 return
             }
             let value = flip ? -a : a
@@ -1306,7 +1360,7 @@ extension Executor {
             }
             // A row's other tags are counted in its later pass (a row that fails to convert fails
             // the statement, uncounted), apart from the groups (`laterSums`).
-            if laterPass { addLaterTags(row, laterPlace, group: g, first: first, slot: slot, product: product, value: value) } else { add(g, slot, product, value, row) }
+            if laterPass { addLaterTags(row, laterPlace, group: productOf(g, position), first: first, slot: slot, product: product, value: value) } else { add(g, slot, product, value, row) }
         }
 
         // Ctrl-C is looked for every 64k rows. One call of `visit` for both kinds of rows: it is
