@@ -401,11 +401,12 @@ extension Executor {
         }
 
         /// A partial of its own tallies that adds to `other`'s groups: for a thread whose rows
-        /// meet none of the groups another thread's meet (`periodSplit`). Not by tag.
+        /// meet none of the groups another thread's meet (`periodSplit`). By tag, its later
+        /// tags' groups too (those of a row are in its period as well).
         init(sharingGroupsOf other: DensePartial, tally: ConversionTally, filterTally: ConversionTally?) {
             (groups, slots, groupsOf) = (other.groups, other.slots, other)
             (sums, errors, counts, extremes, zeroedAsMet) = (other.sums, other.errors, other.counts, other.extremes, other.zeroedAsMet)
-            (laterSums, laterErrors, laterCounts, laterExtremes) = (DensePartial.zeroed(0), DensePartial.zeroed(0), DensePartial.zeroed(0), nil)
+            (laterSums, laterErrors, laterCounts, laterExtremes) = (other.laterSums, other.laterErrors, other.laterCounts, other.laterExtremes)
             let rates = other.perRate.count
             perRate = .allocate(capacity: rates); perRate.initialize(repeating: 0)
             firstDay = .allocate(capacity: rates); firstDay.initialize(repeating: .max)
@@ -435,8 +436,10 @@ extension Executor {
         }
 
         deinit {
-            if groupsOf == nil { free(sums.baseAddress); free(errors.baseAddress); free(counts.baseAddress); free(extremes?.baseAddress) }
-            free(laterSums.baseAddress); free(laterErrors.baseAddress); free(laterCounts.baseAddress); free(laterExtremes?.baseAddress)
+            if groupsOf == nil {
+                free(sums.baseAddress); free(errors.baseAddress); free(counts.baseAddress); free(extremes?.baseAddress)
+                free(laterSums.baseAddress); free(laterErrors.baseAddress); free(laterCounts.baseAddress); free(laterExtremes?.baseAddress)
+            }
             perRate.deallocate(); firstDay.deallocate(); lastDay.deallocate()
         }
 
@@ -783,9 +786,14 @@ extension Executor {
     /// nearest the middle, so that the threads' rows share no period (no group). Nil when that
     /// leaves either thread with less than a third of the rows (one period, a few long ones).
     func periodSplit(_ rows: DenseRows, _ stretches: PeriodStretches) -> Int? {
+        periodSplit(rows, periodOfDay: stretches.table, base: stretches.base)
+    }
+
+    /// `periodSplit` by a table of each day's period (from `base`), as a period key has one.
+    func periodSplit(_ rows: DenseRows, periodOfDay table: [Int32], base: Int32) -> Int? {
         let n = rows.count, days = store.day
         guard n >= 2 else { return nil }
-        func period(_ position: Int) -> Int32 { stretches.table[Int(days[rows.row(position)] &- stretches.base)] }
+        func period(_ position: Int) -> Int32 { table[Int(days[rows.row(position)] &- base)] }
         /// The first position of a period at or after `p` (periods ascend with the rows).
         func start(_ p: Int32) -> Int {
             var (a, b) = (0, n)
@@ -854,6 +862,11 @@ extension Executor {
             compact = CompactGroups(tagged: parts, strides, count: n, tagAt: tagAt, heads: first.heads, later: laterPositions(rows, first.heads),
                                     rows: rows, store: store, threads: threads)
             (stretches, blocks) = (nil, nil)
+            // With a period: two threads split the rows where a period starts and add into one
+            // layout, each row's groups (its tags') being in its period (nothing to merge).
+            if threads == 2, let p = parts.firstIndex(where: \.isPeriod), case .period(let table, let base, _) = parts[p] {
+                periodCut = periodSplit(rows, periodOfDay: table, base: base)
+            }
         } else {
             (compact, stretches, blocks) = (nil, nil, nil)
         }
@@ -886,7 +899,8 @@ extension Executor {
             let p = partials[k]
             do throws(QueryError) {
                 let part = split.map { k == 0 ? rows.positions(0..<$0) : rows.positions($0..<rows.count) } ?? rows.part(k, of: threads)
-                let groups = compact.map { ($0.ofRow, $0.number, rows.count * k / threads) }
+                // Where the thread's rows start among those numbered.
+                let groups = compact.map { ($0.ofRow, $0.number, split.map { at in k == 0 ? 0 : at } ?? rows.count * k / threads) }
                 // One compiled scan for each kind of signs and of tag key.
                 func scan<Signs: SubjectSigns>(_ signs: Signs.Type) throws(QueryError) {
                     if key.groupsByTag {
