@@ -153,6 +153,29 @@ let agingLedger = """
                 == ["the market rate for USD/INR dated 2025-03-01 is more than 7 days older than 2025-03-31 and 1 later report date (up to 60 days)"])
     }
 
+    /// A rate column built again numbers its rates afresh: under a maximum age of 4 days, the
+    /// uses of a rate older than that are told apart (USD on 2025-01-06 is a rate of its own),
+    /// and under none they are one rate again. What a scan keeps by rate id (its sum slots)
+    /// must come from the column it reads, not from the one built before: the EUR entry once
+    /// converted at the USD rate that had its id before (₹2,400.00 instead of ₹3,200.00).
+    @Test func aColumnBuiltAgainIsReadByItsOwnNumbering() throws {
+        let ledger = """
+        {"version": 1, "defaultCurrency": "INR", "books": [{"id": "b", "name": "B", "currency": "INR"}],
+         "rates": [{"base": "USD", "date": "2025-01-01", "rates": {"INR": 80, "EUR": 0.5}}],
+         "entries": [
+          {"id": "1", "bookId": "b", "amount": -10, "currency": "USD", "date": "2025-01-03", "category": "C"},
+          {"id": "2", "bookId": "b", "amount": -10, "currency": "USD", "date": "2025-01-06", "category": "C"},
+          {"id": "3", "bookId": "b", "amount": -10, "currency": "EUR", "date": "2025-01-06", "category": "C"}]}
+        """
+        let s = try session(ledger)
+        s.maxRateAge = 4
+        #expect(plainText(try s.run("sum expenses in INR at market during 2025-01-03").rows.first?.last) == "800.00")
+        s.maxRateAge = nil
+        // 10 × 80 + 10 × 80 + 10 × 160 (EUR/INR through USD).
+        #expect(plainText(try s.run("sum expenses in INR at market").rows.first?.last) == "3200.00")
+        #expect(plainText(try s.run("sum expenses in INR by category at market").rows.first?.last) == "3200.00")
+    }
+
     @Test func rateAgeOfAChainIsItsOldestLeg() throws {
         let ledger = try LedgerLoader.load(documents: [("aging.json", agingLedger)])
         let sgd = Currency(code: "SGD")!, usd = Currency(code: "USD")!, inr = Currency(code: "INR")!

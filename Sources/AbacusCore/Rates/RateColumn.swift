@@ -120,6 +120,16 @@ public struct RateColumn: Sendable {
     public let agePolicy: RateAgePolicy
     /// How each rate and missing pair was made, in order (what a store image keeps to make them again).
     let recipes: [RateRecipe]
+    /// What was worked out from this build of the column (`derived`).
+    private let kept = DerivedValues()
+
+    /// The value `make` works out from this column, made on the first call for `key` and kept
+    /// with this build of it. Anything that goes by the rates' numbering (a table by rate id)
+    /// belongs here, not beside the columns (`RateColumnCache.derived`): a column built again
+    /// (after other columns pushed it out of the cache, or under another rate age policy) may
+    /// number its rates otherwise (two threads number their rows' booked rates as they meet
+    /// them; a policy tells more uses of a rate apart).
+    public func derived<T: Sendable>(_ key: String, _ make: () -> T) -> T { kept.value(key, make) }
 
     /// Works out the column for every row of `ledger`.
     public init(ledger: Ledger, resolver: RateResolver, target: Currency, valuation: Valuation, today: Day?,
@@ -361,27 +371,36 @@ struct UnsafeSendable<T>: @unchecked Sendable {
     init(_ value: T) { self.value = value }
 }
 
+/// Values worked out once and kept by a name (`RateColumnCache.derived`, `RateColumn.derived`).
+final class DerivedValues: Sendable {
+    private let values = Mutex<[String: any Sendable]>([:])
+
+    /// The value kept for `key`, made by `make` on the first call.
+    func value<T: Sendable>(_ key: String, _ make: () -> T) -> T {
+        values.withLock { values in
+            // Unwrapped before the cast: a missing value cast to an optional `T` would be a nil `T`.
+            if let stored = values[key], let known = stored as? T { return known }
+            let value = make()
+            values[key] = value
+            return value
+        }
+    }
+}
+
 /// A session's rate columns, built on first use for each target and valuation and kept
 /// until the rates change (the session then starts a new cache); and, beside them, what a
 /// query engine works out once from the ledger and those columns (`derived`).
 public final class RateColumnCache: @unchecked Sendable {
     public let ledger: Ledger
     public let resolver: RateResolver
-    private let kept = Mutex<[String: any Sendable]>([:])
+    private let kept = DerivedValues()
 
     /// The value `make` works out from this cache's ledger and rates, made on the first call for
     /// `key` and kept with the columns (a query engine's layouts and orders: each worked out in
     /// well under a statement's time, but not for every statement). `key` names what `make` makes
-    /// and everything it depends on besides the ledger and the rates.
-    public func derived<T: Sendable>(_ key: String, _ make: () -> T) -> T {
-        kept.withLock { kept in
-            // Unwrapped before the cast: a missing value cast to an optional `T` would be a nil `T`.
-            if let stored = kept[key], let known = stored as? T { return known }
-            let value = make()
-            kept[key] = value
-            return value
-        }
-    }
+    /// and everything it depends on besides the ledger and the rates. What depends on a column's
+    /// numbering of its rates is kept with that column instead (`RateColumn.derived`).
+    public func derived<T: Sendable>(_ key: String, _ make: () -> T) -> T { kept.value(key, make) }
     private struct Key: Hashable {
         var target: Currency
         var valuation: Valuation

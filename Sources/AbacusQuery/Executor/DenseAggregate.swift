@@ -728,12 +728,13 @@ extension Executor {
     /// The slots of a dense scan over `groups` groups. Few groups keep one slot per scale: their
     /// accumulators stay in the cache anyway, and their error bounds are each factor's own; past
     /// `shareAbove` accumulators, rates of different scales share slots.
-    /// With `kept`, each layout is worked out once for a rate column (and kept with it) when the
-    /// statement has no what-if rates of its own.
-    static func sumSlots(_ converter: RowConverter?, store: EntryStore, groups: Int, shareAbove: Int, kept: RateColumnCache? = nil) -> SumSlots {
+    /// With `cached`, each layout is worked out once for a build of a rate column, and kept with
+    /// it (`RateColumn.derived`: the layout is a table by rate id), when the statement has no
+    /// what-if rates of its own.
+    static func sumSlots(_ converter: RowConverter?, store: EntryStore, groups: Int, shareAbove: Int, cached: Bool = false) -> SumSlots {
         func slots(sharing: Bool) -> SumSlots {
-            guard let kept, let c = converter, c.whatIfUse.isEmpty else { return SumSlots(converter: converter, store: store, sharing: sharing) }
-            return kept.derived("sum slots into \(c.target.code) \(c.valuation) as of \(c.asOf?.description ?? "each day"), sharing \(sharing)") {
+            guard cached, let c = converter, c.whatIfUse.isEmpty else { return SumSlots(converter: converter, store: store, sharing: sharing) }
+            return c.column.derived("sum slots, sharing \(sharing)") {
                 SumSlots(converter: c, store: store, sharing: sharing)
             }
         }
@@ -817,7 +818,7 @@ extension Executor {
         let keepsExtremes = plan.aggregate == .min || plan.aggregate == .max
         let counting = plan.aggregate == .count
         func slotsFor(_ groups: Int) -> SumSlots {
-            Executor.sumSlots(converter, store: store, groups: counting ? 0 : groups, shareAbove: shareSlotsAbove, kept: columns)
+            Executor.sumSlots(converter, store: store, groups: counting ? 0 : groups, shareAbove: shareSlotsAbove, cached: true)
         }
         // By tag: laid out by the rows' first two tags where those groups fit (`TagHeads`).
         var wide = tagHeadsKey(key, width: 2)
