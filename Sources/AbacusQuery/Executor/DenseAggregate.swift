@@ -206,10 +206,10 @@ extension Executor {
     /// its rows meet are numbered first (`CompactGroups(tagged:)`), a table of 4 bytes a cell
     /// (`book, day, currency, tag`: 1.66 million cells, 113,000 groups met at a million entries).
     static let tagProductCells = 1 << 22
-    /// Up to how many accumulators a product with a tag key is laid out whole, every row read by
-    /// its first two tags (`TagHeads`): numbered first, its rows are read by their first tag
-    /// alone (`sum expenses in INR by party, tag, month`, 756,000 accumulators: 75 ms whole, 81
-    /// numbered first).
+    /// Up to how many accumulators a product with a tag key is laid out whole, its rows read by
+    /// their first two tags where those fit (`TagHeads`): numbered first, they are read by their
+    /// first tag alone (`sum expenses in INR by party, tag, month`, 756,000 accumulators: 75 ms
+    /// laid out whole, 81 numbered first).
     public static let tagLayoutCells = productCells
     public static let compactAbove = 1 << 17
     /// Most accumulators of a period and one other key laid out whole (`party, day`: 365,000
@@ -260,21 +260,28 @@ extension Executor {
                     for t in Int(heads.laterStart[index])..<Int(heads.laterStart[index + 1]) { seen[0][base + Int(heads.laterGroups[t]) * stride] &+= 1 }
                 }
             }
-            (number, products, rowCounts) = CompactGroups.numbered(seen, count: count, rows: ofRow.count)
+            (number, products, rowCounts) = CompactGroups.numbered(consume seen, count: count, rows: ofRow.count)
         }
 
         /// The product groups that `seen` (one count per product group for each thread) met, numbered in order.
-        private static func numbered(_ seen: [[UInt32]], count: Int, rows: Int) -> (number: [Int32], products: [Int32], rowCounts: [Int]) {
+        private static func numbered(_ seen: consuming [[UInt32]], count: Int, rows: Int) -> (number: [Int32], products: [Int32], rowCounts: [Int]) {
+            // The threads' counts added into the first's, a loop over the cells for each thread
+            // rather than one over the threads for each cell (a store's rows, and so any sum of
+            // their counts, are fewer than 2^31).
+            var others = consume seen
+            var total = others.isEmpty ? [] : others.removeFirst()
+            total.withUnsafeMutableBufferPointer { t in
+                for other in others {
+                    other.withUnsafeBufferPointer { o in for p in 0..<min(o.count, t.count) { t[p] &+= o[p] } }
+                }
+            }
             var number = [Int32](repeating: 0, count: count + 1)
             var products: [Int32] = []
             var rowCounts = [rows]
-            for p in 0...count {
-                var n = 0
-                for s in seen where p < s.count { n += Int(s[p]) }
-                guard n > 0 else { continue }
+            for p in 0..<min(total.count, count + 1) where total[p] > 0 {
                 products.append(Int32(p))
                 number[p] = Int32(products.count)
-                rowCounts.append(n)
+                rowCounts.append(Int(total[p]))
             }
             return (number, products, rowCounts)
         }

@@ -31,7 +31,7 @@ public struct Executor: Sendable {
     var compactAbove = Executor.compactAbove
     /// Up to how many cells a period and one other key are laid out whole (lowered in tests).
     var periodLayoutCells = Executor.periodLayoutCells
-    /// Up to how many cells a product with a tag key is laid out whole (lowered in tests).
+    /// Up to how many accumulators a product with a tag key is laid out whole (lowered in tests).
     var tagLayoutCells = Executor.tagLayoutCells
     /// From how many accumulators a dense scan shares slots between scales (lowered in tests).
     var shareSlotsAbove = Executor.shareSlotsAbove
