@@ -171,7 +171,7 @@ let agingLedger = """
         s.maxRateAge = 4
         #expect(plainText(try s.run("sum expenses in INR at market during 2025-01-03").rows.first?.last) == "800.00")
         s.maxRateAge = nil
-        // 10 × 80 + 10 × 80 + 10 × 160 (EUR/INR through USD).
+        // 10 × 80 + 10 × 80 + 10 × 160 (EUR/INR from the USD snapshot: 80 ÷ 0.5).
         #expect(plainText(try s.run("sum expenses in INR at market").rows.first?.last) == "3200.00")
         #expect(plainText(try s.run("sum expenses in INR by category at market").rows.first?.last) == "3200.00")
     }
