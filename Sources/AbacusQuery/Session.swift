@@ -48,7 +48,10 @@ public final class Session {
     /// `set max rate age N days` / `--max-rate-age N`: market rates older than this many days on
     /// the date they convert for fail the statement; nil, no limit (rates over a week old still warn).
     public var maxRateAge: Int? {
-        didSet { columns.agePolicy = RateAgePolicy(maxAgeDays: maxRateAge) }
+        didSet {
+            // The split view's columns too (statements that read categories run there).
+            for c in [columns, splitEngine?.columns].compactMap({ $0 }) { c.agePolicy = RateAgePolicy(maxAgeDays: maxRateAge) }
+        }
     }
     /// Where queries run when the ledger's entries live elsewhere (`--db`); nil, in memory.
     public var engine: (any QueryEngine)?

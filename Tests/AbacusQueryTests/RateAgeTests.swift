@@ -176,6 +176,22 @@ let agingLedger = """
         #expect(plainText(try s.run("sum expenses in INR by category at market").rows.first?.last) == "3200.00")
     }
 
+    /// Statements that read categories run on the split view, with rate columns of their own:
+    /// a maximum age set or unset after the first of them holds there too (it kept the one in
+    /// force when the view was made).
+    @Test func theMaximumAgeHoldsForStatementsThatReadSplits() throws {
+        let split = agingLedger.replacingOccurrences(of: #""amount": -20.00, "date": "2025-03-09", "category": "Food"}"#,
+                                                     with: #""amount": -20.00, "date": "2025-03-09", "category": "Food", "splits": [{"amount": -15.00, "category": "Food"}, {"amount": -5.00, "category": "Taxi"}]}"#)
+        #expect(split != agingLedger)
+        let s = try session(split)
+        // USD/INR is 8 days old on 2025-03-09.
+        #expect(plainText(try s.run("sum expenses in INR where category = Taxi on 2025-03-09").rows.first?.last) == "420.00")
+        s.maxRateAge = 5
+        #expect(throws: QueryError.self) { try s.run("sum expenses in INR where category = Taxi on 2025-03-09") }
+        s.maxRateAge = nil
+        #expect(plainText(try s.run("sum expenses in INR by category on 2025-03-09").rows.last?.last) == "420.00")
+    }
+
     @Test func rateAgeOfAChainIsItsOldestLeg() throws {
         let ledger = try LedgerLoader.load(documents: [("aging.json", agingLedger)])
         let sgd = Currency(code: "SGD")!, usd = Currency(code: "USD")!, inr = Currency(code: "INR")!

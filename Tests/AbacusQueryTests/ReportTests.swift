@@ -190,6 +190,19 @@ import Testing
         #expect(r.names == ["0001-02", "0001-01", "change", "change %"])
     }
 
+    /// A side open at one end (`before 2025-03`, `until 2025-02`, `since 2025-03`) is named by its
+    /// range, its open end left blank; no calendar period is worked out from the open end (which
+    /// stopped the process with an overflow).
+    @Test func aSideOpenAtAnEndIsNamedByItsRange() throws {
+        let s = try session()
+        #expect(try s.run("count expenses before 2025-03 vs 2025-Q1").names == ["..2025-02-28", "2025-Q1", "change", "change %"])
+        #expect(try s.run("count expenses until 2025-02 vs 2025-Q1").names == ["..2025-02-28", "2025-Q1", "change", "change %"])
+        // A condition on the date is not a period clause: B keeps it (2025-Q1 up to 2025-02-28).
+        #expect(try s.run("count expenses where date < 2025-03-01 vs 2025-Q1").names == ["..2025-02-28", "2025-01-01..2025-02-28", "change", "change %"])
+        #expect(try s.run("count expenses since 2025-03 vs 2025-Q1").names == ["2025-03-01..", "2025-Q1", "change", "change %"])
+        #expect(ComparisonStatement.label(DayRange(.distantPast, Day(year: 2025, month: 2, day: 28)!)) == "..2025-02-28")
+    }
+
     @Test func previousPeriodOfSomeDaysIsAsManyDaysBefore() throws {
         let r = try session().run("count expenses since 2025-01-10 until 2025-01-19 vs previous period")
         // Ten days; the ten before run from 2024-12-31 to 2025-01-09 and hold nothing.

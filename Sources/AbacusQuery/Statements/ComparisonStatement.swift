@@ -104,6 +104,8 @@ struct ComparisonStatement: StatementRunner {
     /// `2025-Q4`, `2025`, `2025-W41`, a day), else `2025-10-01..2025-10-15`.
     static func label(_ days: DayRange) -> String {
         if days == .all { return "all dates" }
+        // Open at an end (`before 2025-03`): no calendar period, and none to work out from the open end.
+        if days.first == .distantPast || days.last == .distantFuture { return days.description }
         for unit in [PeriodUnit.year, .quarter, .month, .week, .day] {
             let p = Period(unit, containing: days.first)
             if p.days == days { return p.description }
