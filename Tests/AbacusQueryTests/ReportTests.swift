@@ -203,6 +203,27 @@ import Testing
         #expect(ComparisonStatement.label(DayRange(.distantPast, Day(year: 2025, month: 2, day: 28)!)) == "..2025-02-28")
     }
 
+    /// A period word that lands before 0001-01-01 (`last week` when today is 0001-01-01) is
+    /// refused, where a query, a crosstab, a budget, a net worth or a rate lookup meets it:
+    /// it was an empty range (a sum of 0), or a period worked out before the calendar that
+    /// overflowed (a crosstab by week) or a report that never ended (`budget before last week`).
+    @Test func aPeriodWordBeforeTheCalendarIsRefused() throws {
+        let s = Session(ledger: try LedgerLoader.load(documents: [("r.json", ReportTests.ledger)]), today: Day(year: 1, month: 1, day: 1)!)
+        for statement in ["sum expenses since last week", "sum expenses during yesterday", "sum expenses since last week per day",
+                          "count entries until last week by category per week", "sum expenses during last 1000 days", "sum expenses at last year",
+                          "budget before last week", "networth by month before last month", "balance at last week", "rates USD/INR since last month"] {
+            do {
+                _ = try s.execute(statement)
+                Issue.record("\(statement): not refused")
+            } catch {
+                #expect(error.message.contains("falls outside the calendar (0001-01-01 to 9999-12-31)"), "\(statement): \(error.message)")
+            }
+        }
+        // Today and this week hold 0001-01-01: they stay.
+        #expect(plainText(try s.run("sum expenses during today").rows.first?.last) == "0.00")
+        #expect(plainText(try s.run("sum expenses during this week").rows.first?.last) == "0.00")
+    }
+
     @Test func previousPeriodOfSomeDaysIsAsManyDaysBefore() throws {
         let r = try session().run("count expenses since 2025-01-10 until 2025-01-19 vs previous period")
         // Ten days; the ten before run from 2024-12-31 to 2025-01-09 and hold nothing.

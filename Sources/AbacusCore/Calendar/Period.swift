@@ -32,6 +32,9 @@ public struct DayRange: Sendable, Hashable {
 }
 
 extension Day {
+    /// The first and last dates there are (`Day(year:month:day:)` holds years 1 to 9999).
+    public static let calendarStart = Day(year: 1, month: 1, day: 1) ?? .distantPast
+    public static let calendarEnd = Day(year: 9999, month: 12, day: 31) ?? .distantFuture
     /// Before every date a ledger can hold: the open start of a range.
     public static let distantPast = Day(number: Int32.min)
     /// After every date a ledger can hold: the open end of a range.

@@ -107,8 +107,19 @@ public enum DateExpression: Sendable, Equatable {
     /// `last 30 days`, `last 3 months`: the last `count` periods, the current one included.
     case trailing(Int, PeriodUnit)
 
-    /// The days it names.
-    public func resolve(today: Day) -> DayRange {
+    /// The days it names; an error when they fall outside the calendar (`last week` on
+    /// 0001-01-01), whose periods cannot be named or counted.
+    /// `range`: where it was written, for the caret of that error.
+    public func resolve(today: Day, at range: Range<Int>? = nil) throws(QueryError) -> DayRange {
+        let r = days(today: today)
+        // A period before year 1 has no days to name (`Period.days` is empty there).
+        guard !r.isEmpty, r.first >= .calendarStart, r.last <= .calendarEnd else {
+            throw QueryError(.unsupported("\(description) on \(today) falls outside the calendar (0001-01-01 to 9999-12-31)"), at: range)
+        }
+        return r
+    }
+
+    private func days(today: Day) -> DayRange {
         switch self {
         case .literal(let p, _): return p.days
         case .relative(let unit, let offset): return Period(unit, containing: today).advanced(by: offset).days

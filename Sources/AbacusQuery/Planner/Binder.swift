@@ -75,7 +75,7 @@ public struct Binder {
         var days: DayRange?
         func narrow(_ r: DayRange) { days = (days ?? .all).intersection(r) }
         for p in q.periods {
-            let r = p.date.resolve(today: today)
+            let r = try p.date.resolve(today: today, at: p.range)
             switch p.kind {
             case .since: narrow(DayRange(r.first, .distantFuture))
             case .until: narrow(DayRange(.distantPast, r.last))
@@ -99,7 +99,7 @@ public struct Binder {
         case nil: valuation = .booked
         case .market?: valuation = .market
         case .latest?: valuation = .latest
-        case .asOf(let d)?: valuation = .asOf(d.resolve(today: today).last)
+        case .asOf(let d)?: valuation = .asOf(try d.resolve(today: today).last)
         }
         return LogicalPlan(aggregate: q.aggregate, subject: q.subject, target: target, groupBy: groupBy,
                            impliesCurrencyKey: impliesCurrency, days: days, condition: condition, valuation: valuation,
@@ -325,7 +325,7 @@ public struct Binder {
         guard case .date(let d) = v.literal else {
             throw QueryError(.expected(["a date"], found: "'\(text(v) ?? "(none)")'", suggestion: nil), at: v.range)
         }
-        return d.resolve(today: today)
+        return try d.resolve(today: today, at: v.range)
     }
 
     /// The days a date comparison keeps, when they are one range (`=`, `<`, `<=`, `>`, `>=`, and `in` of one value).

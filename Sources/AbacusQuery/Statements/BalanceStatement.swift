@@ -13,7 +13,7 @@ struct BalanceStatement: ReportRunner {
     }
 
     func compute(in session: Session, trace: inout ReportTrace) throws(QueryError) -> ResultSet {
-        let day = session.reportDay(request.at)
+        let day = try session.reportDay(request.at)
         trace.plan.append("AT \(day)")
         var rows: [[Cell]] = []
         var total = Fraction.zero

@@ -50,7 +50,7 @@ struct HoldingsStatement: ReportRunner {
     var summary: String { "holdings" + (request.currency.map { " in \($0.code)" } ?? "") + (request.at.map { " at \($0.description)" } ?? "") }
 
     func compute(in session: Session, trace: inout ReportTrace) throws(QueryError) -> ResultSet {
-        let day = session.reportDay(request.at)
+        let day = try session.reportDay(request.at)
         trace.plan.append("AT \(day)")
         var rows: [[Cell]] = []
         var total = Fraction.zero

@@ -66,7 +66,7 @@ struct NetWorthStatement: ReportRunner {
     func compute(in session: Session, trace: inout ReportTrace) throws(QueryError) -> ResultSet {
         let target = request.currency ?? session.currency
         guard let unit = request.by else {
-            let day = session.reportDay(request.at)
+            let day = try session.reportDay(request.at)
             trace.plan.append("AT \(day) in \(target.code)")
             let p = try session.netWorthParts(on: day, in: target, trace: &trace)
             let measures: [(String, Fraction)] = [
@@ -81,7 +81,7 @@ struct NetWorthStatement: ReportRunner {
         }
         // The history: each period's values as of its last day.
         let thisPeriod = Period(unit, containing: session.today)
-        var days = session.days(request.periods) ?? DayRange(session.firstRecordDay, thisPeriod.days.last)
+        var days = try session.days(request.periods) ?? DayRange(session.firstRecordDay, thisPeriod.days.last)
         if days.first == .distantPast { days.first = session.firstRecordDay }
         if days.last == .distantFuture { days.last = thisPeriod.days.last }
         let periods = Period.covering(days, unit: unit)

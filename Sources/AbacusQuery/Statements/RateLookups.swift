@@ -6,14 +6,14 @@ import AbacusCore
 
 extension Session {
     /// The day a valuation takes its rates as of: today, or the valuation's date.
-    func valuationDay(_ valuation: ValuationClause?) -> Day {
-        if case .asOf(let d)? = valuation { return d.resolve(today: today).last }
+    func valuationDay(_ valuation: ValuationClause?) throws(QueryError) -> Day {
+        if case .asOf(let d)? = valuation { return try d.resolve(today: today).last }
         return today
     }
 
     /// The single rate for a pair under a valuation, and the day it was taken as of.
     func resolve(_ pair: CurrencyPair, _ valuation: ValuationClause?, _ whatIf: [WhatIfRate]) throws(QueryError) -> (rate: ResolvedRate, day: Day) {
-        let day = valuationDay(valuation)
+        let day = try valuationDay(valuation)
         for w in whatIf {
             if w.pair == pair { return (ResolvedRate(pair: pair, rate: Rate(w.rate), origin: .whatIf(pair)), day) }
             if w.pair == pair.inverse { return (ResolvedRate(pair: pair, rate: Rate(w.rate).inverse, origin: .whatIf(pair)), day) }

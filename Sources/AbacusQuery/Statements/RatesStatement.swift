@@ -17,7 +17,7 @@ struct RatesStatement: StatementRunner {
 
     func history(_ pair: CurrencyPair, since: DateExpression?, in session: Session) throws(QueryError) -> ResultSet {
         let resolver = session.resolver
-        let from = since.map { $0.resolve(today: session.today).first }
+        let from = try since.map { d throws(QueryError) in try d.resolve(today: session.today).first }
         var legs: [MarketLeg] = []
         for leg in resolver.history(pair) where from.map({ leg.day >= $0 }) ?? true {
             if let last = legs.last, last.day == leg.day { legs[legs.count - 1] = leg } else { legs.append(leg) }
@@ -33,7 +33,7 @@ struct RatesStatement: StatementRunner {
     func day(base: Currency?, filter: CurrencyFilter?, at: DateExpression?, watchedOnly: Bool, in session: Session) throws(QueryError) -> ResultSet {
         let base = base ?? session.currency
         let resolver = session.resolver
-        let day = at.map { $0.resolve(today: session.today).last } ?? session.today
+        let day = try at.map { d throws(QueryError) in try d.resolve(today: session.today).last } ?? session.today
         let watched = session.host?.watched ?? []
         if watchedOnly && watched.isEmpty {
             throw QueryError(.unsupported("no currency is watched: `watch USD, SGD` adds some"), at: nil)

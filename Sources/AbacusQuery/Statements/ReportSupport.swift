@@ -128,16 +128,16 @@ extension Session {
     }
 
     /// The report date of `at DATE` (its last day), else today.
-    func reportDay(_ e: DateExpression?) -> Day {
-        e.map { $0.resolve(today: today).last } ?? today
+    func reportDay(_ e: DateExpression?) throws(QueryError) -> Day {
+        try e.map { d throws(QueryError) in try d.resolve(today: today).last } ?? today
     }
 
     /// The days of period clauses, as a query's periods narrow them (nil: none given).
-    func days(_ periods: [PeriodClause]) -> DayRange? {
+    func days(_ periods: [PeriodClause]) throws(QueryError) -> DayRange? {
         guard !periods.isEmpty else { return nil }
         var days = DayRange.all
         for p in periods {
-            let r = p.date.resolve(today: today)
+            let r = try p.date.resolve(today: today, at: p.range)
             switch p.kind {
             case .since: days = days.intersection(DayRange(r.first, .distantFuture))
             case .until: days = days.intersection(DayRange(.distantPast, r.last))
