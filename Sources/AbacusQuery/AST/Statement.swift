@@ -159,6 +159,23 @@ public struct PeriodClause: Sendable, Equatable {
     public var kind: PeriodKind
     public var date: DateExpression
     public var range: Range<Int>
+
+    /// The days that period clauses, all together, leave (nil: none given); `before` stops the
+    /// day before its date, `until` at the end of its period.
+    public static func days(_ periods: [PeriodClause], today: Day) throws(QueryError) -> DayRange? {
+        guard !periods.isEmpty else { return nil }
+        var days = DayRange.all
+        for p in periods {
+            let r = try p.date.resolve(today: today, at: p.range)
+            switch p.kind {
+            case .since: days = days.intersection(DayRange(r.first, .distantFuture))
+            case .until: days = days.intersection(DayRange(.distantPast, r.last))
+            case .before: days = days.intersection(DayRange(.distantPast, Day(number: r.first.number - 1)))
+            case .on, .during: days = days.intersection(r)
+            }
+        }
+        return days
+    }
 }
 
 /// Fields a `where` condition can test.

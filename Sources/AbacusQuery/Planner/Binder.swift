@@ -72,17 +72,8 @@ public struct Binder {
         // `top N` ranks: without `order by`, the largest values come first.
         if order == nil, q.top != nil { order = Order(key: .value, descending: true, range: 0..<0) }
 
-        var days: DayRange?
+        var days = try PeriodClause.days(q.periods, today: today)
         func narrow(_ r: DayRange) { days = (days ?? .all).intersection(r) }
-        for p in q.periods {
-            let r = try p.date.resolve(today: today, at: p.range)
-            switch p.kind {
-            case .since: narrow(DayRange(r.first, .distantFuture))
-            case .until: narrow(DayRange(.distantPast, r.last))
-            case .before: narrow(DayRange(.distantPast, Day(number: r.first.number - 1)))
-            case .on, .during: narrow(r)
-            }
-        }
         var conjuncts: [LogicalCondition] = []
         for part in q.condition.map(Binder.flattenAnd) ?? [] {
             // A top-level date comparison narrows the days instead of testing each entry.

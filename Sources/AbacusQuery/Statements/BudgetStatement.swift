@@ -25,7 +25,7 @@ struct BudgetStatement: ReportRunner {
         // The months asked for: this month by default; an open end stops at the first entry or today.
         let thisMonth = Period(.month, containing: session.today)
         var months: [Period] = [thisMonth]
-        if var days = try session.days(request.periods) {
+        if var days = try PeriodClause.days(request.periods, today: session.today) {
             if days.first == .distantPast { days.first = session.firstEntryMonth.days.first }
             if days.last == .distantFuture { days.last = thisMonth.days.last }
             months = Period.covering(days, unit: .month)

@@ -46,7 +46,7 @@ struct ComparisonStatement: StatementRunner {
             }
             let before = previous ? ComparisonStatement.previous(days) : ComparisonStatement.yearEarlier(days)
             // No date before year 1 is read or written (`during 0000` is not a date either).
-            guard let first = Day(year: 1, month: 1, day: 1), !before.isEmpty, before.first >= first, before.last < days.first else {
+            guard !before.isEmpty, before.first >= .calendarStart, before.last < days.first else {
                 throw QueryError(.unsupported("\(versus) has no period to compare with: \(label(days)) starts the calendar (no date comes before 0001-01-01)"), at: query.versusRange)
             }
             b.days = before

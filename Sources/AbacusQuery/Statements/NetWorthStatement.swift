@@ -81,7 +81,7 @@ struct NetWorthStatement: ReportRunner {
         }
         // The history: each period's values as of its last day.
         let thisPeriod = Period(unit, containing: session.today)
-        var days = try session.days(request.periods) ?? DayRange(session.firstRecordDay, thisPeriod.days.last)
+        var days = try PeriodClause.days(request.periods, today: session.today) ?? DayRange(session.firstRecordDay, thisPeriod.days.last)
         if days.first == .distantPast { days.first = session.firstRecordDay }
         if days.last == .distantFuture { days.last = thisPeriod.days.last }
         let periods = Period.covering(days, unit: unit)

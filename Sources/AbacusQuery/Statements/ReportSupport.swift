@@ -132,22 +132,6 @@ extension Session {
         try e.map { d throws(QueryError) in try d.resolve(today: today).last } ?? today
     }
 
-    /// The days of period clauses, as a query's periods narrow them (nil: none given).
-    func days(_ periods: [PeriodClause]) throws(QueryError) -> DayRange? {
-        guard !periods.isEmpty else { return nil }
-        var days = DayRange.all
-        for p in periods {
-            let r = try p.date.resolve(today: today, at: p.range)
-            switch p.kind {
-            case .since: days = days.intersection(DayRange(r.first, .distantFuture))
-            case .until: days = days.intersection(DayRange(.distantPast, r.last))
-            case .before: days = days.intersection(DayRange(.distantPast, Day(number: r.first.number - 1)))
-            case .on, .during: days = days.intersection(r)
-            }
-        }
-        return days
-    }
-
     /// The rate of `from` into `to` on `day` by the custom, then market rules (a statement's
     /// conversion at one date); a pair nothing prices is an error naming it.
     func rate(_ from: Currency, _ to: Currency, on day: Day, trace: inout ReportTrace) throws(QueryError) -> Rate {
