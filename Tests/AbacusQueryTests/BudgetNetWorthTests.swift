@@ -43,6 +43,24 @@ import Testing
         ])
     }
 
+    @Test func aCarryOverChainRunsForCenturies() throws {
+        let s = try Self.session(Self.ledger(entries: [
+            Self.entry("1", "-600", "2025-01-10", "Food"), Self.entry("2", "-50", "2025-03-10", "Rent"),
+        ], rest: #", "budgets": [{"category": "Food", "limitAmount": 1000, "currencyCode": "INR", "carryOver": true, "startMonth": "2025-01"}]"#))
+        // 2525-12 is 6,011 months after 2025-01. January leaves 400; every later month spends
+        // nothing and carries all of its limit on: 1000 × 6,012 − 600 = 6,011,400.
+        #expect(Self.rows(try s.run("budget 2525-12")) == [["2525-12", "Food", "INR", "6011400.00", "0.00", "6011400.00", "0.0", ""]])
+        // A year of the chain goes on from the month before, not from the start again: 2030-01
+        // is 60 months after 2025-01 (1000 × 61 − 600), 2030-12 71 (1000 × 72 − 600).
+        let year = Self.rows(try s.run("budget during 2030"))
+        #expect(year.map { $0[3] } == (61...72).map { "\($0 * 1000 - 600).00" })
+        // A month with entries (Rent's) and one with none at all say what they added alike.
+        for month in ["2025-03", "2026-07"] {
+            guard case .explain(let plan, _, _) = try s.execute("explain budget \(month)") else { Issue.record("no plan"); return }
+            #expect(plan.contains("sum expenses in INR where category = \"Food\" during \(month) = 0.00"))
+        }
+    }
+
     @Test func aMonthsOwnBudgetReplacesTheRecurringOne() throws {
         let s = try Self.session(Self.ledger(entries: [
             Self.entry("1", "-900", "2025-01-10", "Food"), Self.entry("2", "-2000", "2025-02-10", "Food"),
@@ -243,6 +261,34 @@ import Testing
         // assets 701300, liabilities 300500, net 400800. Q2 as above.
         let h = try s.run("networth by quarter since 2025-01 until 2025-06")
         #expect(Self.rows(h) == [["2025-Q1", "701300.00", "300500.00", "400800.00"], ["2025-Q2", "742500.00", "280500.00", "462000.00"]])
+    }
+
+    /// A history's periods answer as `networth at` their last days does, whether entries fall
+    /// in them or not (days with the same entries before them share their balances), for centuries.
+    @Test func aNetWorthHistoryAgreesWithTheNetWorthAtEachPeriodsEnd() throws {
+        // Entries on a month's last day and on the next month's first, in two currencies.
+        let s = try Self.session(Self.ledger(books: """
+            {"id": "c", "name": "Cash", "currency": "INR", "openingBalance": 1000},
+            {"id": "w", "name": "Wallet", "currency": "USD", "openingBalance": 10}
+            """, entries: [
+                Self.entry("1", "-300", "2025-02-28", "Food", book: "c"), Self.entry("2", "-2", "2025-03-01", "Food", book: "w"),
+                Self.entry("3", "500", "2025-05-15", "Salary", book: "c"), Self.entry("4", "-1.25", "2025-05-31", "Fee", book: "w"),
+            ], rest: #", "rates": [{"from": "USD", "to": "INR", "rate": 83, "date": "2025-01-01"}, {"from": "USD", "to": "INR", "rate": 85.5, "date": "2025-04-01"}]"#))
+        let history = try s.run("networth by month since 2024-11 until 2025-09")
+        #expect(history.rows.count == 11)
+        // 2025-02: Cash 700, Wallet $10 × 83 = 830; 2025-05: Cash 1200, Wallet $6.75 × 85.5 =
+        // 577.125: 1777.125 → 1777.12 (half-even, rounded once).
+        #expect(Self.rows(history)[3] == ["2025-02", "1530.00", "0.00", "1530.00"])
+        #expect(Self.rows(history)[6] == ["2025-05", "1777.12", "0.00", "1777.12"])
+        for row in Self.rows(history) {
+            guard let month = row.first, let period = Period.parse(month) else { Issue.record("no month in \(row)"); continue }
+            let at = Self.rows(try s.run("networth at \(period.days.last)")).prefix(3).map { $0[1] }
+            #expect(Array(row.dropFirst()) == at, "\(month)")
+        }
+        let years = Self.rows(try s.run("networth by year since 2025 until 2525"))
+        #expect(years.count == 501)
+        #expect(Array(years[years.count - 1].dropFirst()) == Self.rows(try s.run("networth at 2525-12-31")).prefix(3).map { $0[1] })
+        #expect(Array(years[1].dropFirst()) == Self.rows(try s.run("networth at 2026-12-31")).prefix(3).map { $0[1] })
     }
 
     @Test func holdingsValueEachSymbolAtItsNewestPrice() throws {

@@ -50,14 +50,24 @@ struct BudgetStatement: ReportRunner {
         func spent(_ key: Key, _ budget: Budget, _ month: Period, _ trace: inout ReportTrace) throws(QueryError) -> ExactDecimal {
             if let v = spentCache[key]?[month.code] { return v }
             var v = ExactDecimal(significand: 0, scale: budget.currency.minorUnits)
-            // A category no entry (or split) uses has nothing spent.
+            // A category no entry (or split) uses has nothing spent; nor has a month without
+            // entries (a carry-over chain through the years after the last entry asks of each month).
             if session.holdsCategory(key.category) {
                 let during = PeriodClause(kind: .during, date: .literal(month, text: month.description), range: 0..<0)
-                v = try session.sum(.expenses, in: budget.currency, category: key.category, book: bookName(key), periods: [during], trace: &trace)
+                if try session.holdsNoEntries(within: month.days) == true {
+                    let text = Session.sumQuery(.expenses, in: budget.currency, category: key.category, book: bookName(key), periods: [during]).text
+                    trace.plan.append(text + " = \(v)")
+                } else {
+                    v = try session.sum(.expenses, in: budget.currency, category: key.category, book: bookName(key), periods: [during], trace: &trace)
+                }
             }
             spentCache[key, default: [:]][month.code] = v
             return v
         }
+
+        /// Where each carry-over chain has got to: the month it reached and what carried into it
+        /// (the months are asked in order: a chain goes on from there, not from its start again).
+        var chains: [Key: (month: Period, carried: Fraction)] = [:]
 
         /// The budget shown for a key in a month, its limit (carry-over included) and spent.
         func row(_ key: Key, _ month: Period, _ trace: inout ReportTrace) throws(QueryError) -> (Budget, Fraction, ExactDecimal)? {
@@ -67,8 +77,7 @@ struct BudgetStatement: ReportRunner {
             let start = b.startMonth.map { Period(.month, containing: $0) } ?? session.firstEntryMonth
             guard start <= month else { return (b, Fraction(b.limitAmount), try spent(key, b, month, &trace)) }
             // The chain from the start month: each month's limit adds the previous month's remaining as shown.
-            var carried = Fraction.zero
-            var m = start
+            var (m, carried) = chains[key].flatMap { $0.month <= month ? $0 : nil } ?? (start, .zero)
             while true {
                 let shown = specific[key]?[m.code] ?? b
                 if shown.currency != b.currency {
@@ -76,7 +85,10 @@ struct BudgetStatement: ReportRunner {
                 }
                 let limit = shown.month == nil ? Fraction(b.limitAmount) + carried : Fraction(shown.limitAmount)
                 let s = try spent(key, shown, m, &trace)
-                if m == month { return (shown, limit, s) }
+                if m == month {
+                    chains[key] = (m, carried)
+                    return (shown, limit, s)
+                }
                 guard let remaining = (limit - Fraction(s)).rounded(toScale: b.currency.minorUnits) else { throw QueryError(.overflow, at: nil) }
                 carried = Fraction(remaining)
                 m = m.advanced(by: 1)

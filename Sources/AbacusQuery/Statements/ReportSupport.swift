@@ -15,8 +15,11 @@ struct BalanceSums {
 /// What a report did, for `explain`: the sums it asked, the rates it used, its warnings.
 struct ReportTrace {
     var plan: [String] = []
-    var rates: [String] = []
+    private(set) var rates: [String] = []
     private var notes: [String] = []
+    /// `rates` and `notes` as sets: a history of thousands of periods adds a line for each
+    /// period, and looking each up in the lists made the report quadratic.
+    private var ratesSeen: Set<String> = [], notesSeen: Set<String> = []
     /// Market rates dated after the report days they stood in for: one warning for each rate
     /// however many days (a history of 36 months before the first rate warns once).
     private var late: [(rate: String, dated: Day, days: Set<Day>)] = []
@@ -37,8 +40,8 @@ struct ReportTrace {
         }
     }
 
-    mutating func rate(_ line: String) { if !rates.contains(line) { rates.append(line) } }
-    mutating func warn(_ line: String) { if !notes.contains(line) { notes.append(line) } }
+    mutating func rate(_ line: String) { if ratesSeen.insert(line).inserted { rates.append(line) } }
+    mutating func warn(_ line: String) { if notesSeen.insert(line).inserted { notes.append(line) } }
 
     /// A market rate (`what`: its pair, and the pair it served in a chain) dated `dated`, used
     /// `age` days later, on `day`: stale (docs/conversion.md#rate-age).
@@ -253,7 +256,8 @@ extension Session {
     /// records each when it is used, as if asked then.
     func balanceSums(on days: [Day]) throws(QueryError) -> BalanceSums {
         var out = BalanceSums()
-        guard let external = engine, days.count > 1, let last = days.max() else { return out }
+        guard days.count > 1, let last = days.max() else { return out }
+        guard let external = engine else { return try residentBalanceSums(on: days) }
         for book in ledger.books where book.openingBalance != nil && book.includeInNetWorth {
             let q = Session.balanceQuery(book, on: last).query
             let reports = ReportEngine(q, in: self)
@@ -263,6 +267,41 @@ extension Session {
             out.answers[book.id] = Dictionary(zip(days, results), uniquingKeysWith: { a, _ in a })
         }
         return out
+    }
+
+    /// `balanceSums` from the entries in memory: days with the same entries on or before them
+    /// (none between them: the months after the last entry of a long history) have the same
+    /// sums, each asked once (a balance converts each entry by its own date, never the report's).
+    /// A sum that fails is kept, and fails where it is used, as if asked then.
+    func residentBalanceSums(on days: [Day]) throws(QueryError) -> BalanceSums {
+        try loadEntries()
+        let store = ledger.entries
+        var out = BalanceSums()
+        for book in ledger.books where book.openingBalance != nil && book.includeInNetWorth {
+            var byRows: [Int: Result<ResultSet, QueryError>] = [:]
+            var answers: [Day: Result<ResultSet, QueryError>] = [:]
+            for day in days {
+                // The rows dated on or before `day` (the store is sorted by day).
+                let rows = day == .distantFuture ? store.count : store.firstRow(onOrAfter: day.advanced(by: 1))
+                if byRows[rows] == nil {
+                    let q = Session.balanceQuery(book, on: day).query
+                    byRows[rows] = Result { () throws(QueryError) in try sumResult(q, exact: true) }
+                }
+                answers[day] = byRows[rows]
+            }
+            out.answers[book.id] = answers
+        }
+        return out
+    }
+
+    /// Whether the entries in memory hold none dated within `days`: a sum over them is then
+    /// zero with nothing to warn of, and need not be asked (nil: the entries are in a database).
+    func holdsNoEntries(within days: DayRange) throws(QueryError) -> Bool? {
+        guard engine == nil else { return nil }
+        try loadEntries()
+        let store = ledger.entries
+        let first = store.firstRow(onOrAfter: days.first)
+        return first == store.count || store.day[first] > days.last.number
     }
 
     /// The first month of the ledger's entries (today's when it has none).
