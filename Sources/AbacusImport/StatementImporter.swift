@@ -38,6 +38,8 @@ struct ImportedEntry {
     var party: String?
     var paymentMode: String?
     var remarks: String?
+    /// The line its row starts on.
+    var line: Int
 }
 
 public enum StatementImporter {
@@ -115,7 +117,22 @@ public enum StatementImporter {
             var row = RowReader(record: record, file: name, rules: rules)
             entries.append(try row.entry())
         }
+        try checkCommonScale(entries, name: name, rules: rules)
         return entries
+    }
+
+    /// A ledger holds its amounts at one scale, the finest among them, in 38 digits
+    /// (docs/ledger-format.md#numbers): an amount that cannot be held beside the finest stops
+    /// the import, as loading the output would stop, naming both rows.
+    static func checkCommonScale(_ entries: [ImportedEntry], name: String, rules: ImportRules) throws(ImportError) {
+        guard let finest = entries.max(by: { $0.amount.scale < $1.amount.scale }) else { return }
+        for e in entries where e.amount.scale < finest.amount.scale {
+            let (v, o) = e.amount.significand.multipliedReportingOverflow(by: pow10[finest.amount.scale - e.amount.scale])
+            guard o || v.magnitude > ExactDecimal.maxSignificand.magnitude else { continue }
+            let column = if case .signed(let c) = rules.amount { "column \(c) (amount)" } else { "the amount" }
+            throw ImportError(file: name, line: e.line, key: column,
+                              message: "\(e.amount) cannot be held exactly beside the amount of line \(finest.line), \(finest.amount), with \(finest.amount.scale) decimals (38 digits at most in a ledger)")
+        }
     }
 
     /// Book, date, amount and party of every entry of the ledgers, each with how many
@@ -212,7 +229,7 @@ private struct RowReader {
         return text.isEmpty ? nil : text
     }
 
-    func shown(_ text: String) -> String { "\"" + ShownText.shown(text) + "\"" }
+    func shown(_ text: String) -> String { "\"" + ShownText.quoted(text) + "\"" }
 
     func amount(_ column: Int, _ what: String) throws(ImportError) -> ExactDecimal? {
         let text = try cell(column, what)
@@ -242,8 +259,14 @@ private struct RowReader {
             let debit = try amount(debitColumn, "debit").flatMap { $0.isZero ? nil : $0 }
             let credit = try amount(creditColumn, "credit").flatMap { $0.isZero ? nil : $0 }
             switch (debit, credit) {
+            // Money out, whether the bank writes a debit with a minus or without.
             case (let d?, nil): value = d.isNegative ? d : d.negated
-            case (nil, let c?): value = c.isNegative ? c.negated : c
+            case (nil, let c?):
+                // A credit written negative contradicts its column: which way the money went is a guess.
+                guard !c.isNegative else {
+                    throw fail("column \(creditColumn) (credit)", "found \(shown(try cell(creditColumn, "credit"))), expected an amount received, without a minus sign (money out belongs in the debit column \(debitColumn))")
+                }
+                value = c
             case (nil, nil):
                 throw fail("columns \(debitColumn) and \(creditColumn) (debit, credit)", "both are empty, expected an amount in one of them")
             case (_?, _?):
@@ -272,6 +295,6 @@ private struct RowReader {
         let column = try optionalCell(rules.category, "category")
         let category = matched?.category ?? column ?? rules.defaultCategory
         return ImportedEntry(day: day, amount: value, currency: currency, category: category,
-                             party: party, paymentMode: try optionalCell(rules.paymentMode, "paymentMode"), remarks: remarks)
+                             party: party, paymentMode: try optionalCell(rules.paymentMode, "paymentMode"), remarks: remarks, line: record.line)
     }
 }

@@ -58,6 +58,16 @@ import Testing
         // Trailing zeros of a fraction are not significant: this one is held.
         t = "1.000000000000000000000000000000000000000000000"
         #expect(t.withUTF8 { ExactDecimal.parse($0) } == .success(.one))
+        // Nor are the zeros of a whole part that an exponent takes back: 10^50 × 10^-50 is 1,
+        // 10^40 × 10^-5 is 10^35; but 10^50 itself, or 10^40 + 1, is more than 38 digits hold.
+        t = "1" + String(repeating: "0", count: 50) + "e-50"
+        #expect(t.withUTF8 { ExactDecimal.parse($0) } == .success(.one))
+        t = "1" + String(repeating: "0", count: 40) + "e-5"
+        #expect(t.withUTF8 { ExactDecimal.parse($0) } == .success(ExactDecimal(significand: Int128(pow10[35]), scale: 0)))
+        for t in ["1" + String(repeating: "0", count: 50), "1" + String(repeating: "0", count: 39) + "1e-5", "1" + String(repeating: "0", count: 45) + ".5e-10"] {
+            var t = t
+            #expect(t.withUTF8 { ExactDecimal.parse($0) } == .failure(.notExact), "\(t)")
+        }
     }
 
     @Test(arguments: [
@@ -257,8 +267,8 @@ import Testing
         #expect(v.rounded(toScale: 2)?.description == "8350.00")
         #expect(r.converted(9200, scale: 2).rounded(toScale: 2)?.description == "8350.00")
         // As a decimal the quotient carries 28 significant digits: 90.76086956521739130434782609.
-        #expect(r.decimal(significantDigits: 28).description == "90.76086956521739130434782609")
-        #expect(Rate(ExactDecimal("84")!).inverse.decimal(significantDigits: 28).description == "0.0119047619047619047619047619")
+        #expect(r.decimalValue(significantDigits: 28)?.description == "90.76086956521739130434782609")
+        #expect(Rate(ExactDecimal("84")!).inverse.decimalValue(significantDigits: 28)?.description == "0.0119047619047619047619047619")
     }
 
     /// The 256-bit quotient (the fast path) agrees with the wide division on rates of every size,

@@ -162,6 +162,19 @@ let cases: [BadCase] = [
     BadCase("duplicate key in a book",
             ledger(books: book1(replacing: #""currency": "INR""#, with: #""currency": "INR", "name": "Away""#)),
             path: "books[0].name", line: 5, #"duplicate key "name""#),
+    // A key written with an escape is the same key, and is found where it is written.
+    BadCase("duplicate key with an escape in a book",
+            ledger(books: book1(replacing: #""currency": "INR""#, with: #""currency": "INR", "n\u0061me": "Away""#)),
+            path: "books[0].name", line: 5, #"duplicate key "name""#),
+    BadCase("duplicate key with an escape in an entry",
+            ledger(e1: entry1(replacing: #""category": "Food""#, with: #""category": "Food", "\u0061mount": 3"#)),
+            path: "entries[0].amount", line: 8, #"duplicate key "amount""#),
+    BadCase("duplicate key with an escape at top level",
+            ledger(defaultCurrency: #""defaultCurrency": "INR", "v\u0065rsion": 1,"#),
+            path: "version", line: 3, #"duplicate key "version""#),
+    // A number too long to hold is quoted cut, as any text a message quotes.
+    BadCase("a number of five thousand digits", ledger(e1: entry1(replacing: "-12.50", with: "1" + String(repeating: "0", count: 5000))),
+            path: "entries[0].amount", line: 8, "1\(String(repeating: "0", count: 59))… cannot be held exactly"),
     // version and defaultCurrency
     BadCase("missing version", ledger(version: #""comment": "no version","#), path: nil, line: 1, #"missing "version""#),
     // BUG: reported at line 1 (just after the opening brace), not at the version on line 2.

@@ -164,6 +164,8 @@ func cur(_ s: String) -> Currency { Currency(code: s)! }
         Refusal(name: "long form repeated rate", text: "date,base,currency,rate\n2025-10-01,USD,INR,88\n2025-10-01,USD,INR,89\n",
                 line: 3, column: 1, words: "first on line 2"),
         Refusal(name: "unknown header", text: "when,from,to,value\n", line: 1, column: 1, words: "expected the ECB's `Date,USD,JPY,…` or `date,base,currency,rate`"),
+        Refusal(name: "long form without its rate column", text: "date,base,currency\n2025-10-01,USD,INR\n", line: 1, column: 1,
+                words: "found the header \"date,base,currency\" without \"rate\", expected the long form's date,base,currency,rate"),
         Refusal(name: "unclosed quote", text: "date,base,currency,rate\n\"2025-10-01,USD,INR,88\n", line: 2, column: 1, words: "never closed"),
         Refusal(name: "JSON pair without a date", text: "[\n  {\"from\": \"SGD\", \"to\": \"INR\", \"rate\": 68.8}\n]",
                 line: 2, column: 3, words: "missing \"date\""),
@@ -177,6 +179,13 @@ func cur(_ s: String) -> Currency { Currency(code: s)! }
         Refusal(name: "JSON object, not an array", text: "{\"version\": 1}", line: 1, column: 1, words: "expected a JSON array"),
         Refusal(name: "empty file", text: "\n", line: nil, column: nil, words: "the file is empty"),
         Refusal(name: "header only", text: "Date,USD,\n", line: 2, column: 1, words: "holds no rates"),
+        // Lines that end in a lone CR (an old Mac program's) are counted as lines.
+        Refusal(name: "ECB value with a letter, lines ending in CR", text: "Date,USD,JPY,\r2025-07-04,1,2,\r2025-07-03,x,2,\r",
+                line: 3, column: 12, words: "found \"x\""),
+        Refusal(name: "ECB the same day twice, lines ending in CR", text: "Date,USD,\r2025-10-01,1.1,\r2025-10-01,1.2,\r",
+                line: 3, column: 1, words: "first on line 2"),
+        Refusal(name: "long number quoted cut", text: "Date,USD,\n2025-10-01,1\(String(repeating: "0", count: 3000)),\n",
+                line: 2, column: 12, words: "1\(String(repeating: "0", count: 59))… cannot be held exactly"),
     ]
 
     @Test(arguments: refusals)

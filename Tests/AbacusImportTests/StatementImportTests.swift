@@ -63,6 +63,25 @@ struct CSVFormTests {
         }
     }
 
+    /// A lone CR ends a line as LF and CRLF do (spreadsheets on older Macs save so): each
+    /// row is a row, and the lines errors name count them.
+    @Test func aLoneCarriageReturnEndsALine() throws {
+        let records = try CSVReader.records(Array("date,amount\r2025-01-05,-1\r\"two\rlines\",-2\r\n2025-01-07,-3".utf8), skip: 1)
+        #expect(records.map(\.fields) == [["2025-01-05", "-1"], ["two\rlines", "-2"], ["2025-01-07", "-3"]])
+        #expect(records.map(\.line) == [2, 3, 5])
+    }
+
+    /// A field that is not UTF-8 (a statement saved as Latin-1) stops the import at its line,
+    /// rather than reaching the ledger with U+FFFD in place of its letters.
+    @Test func aFieldThatIsNotUTF8IsRefused() {
+        let bytes = Array("a,b\n2025-01-05,Caf".utf8) + [0xE9] + Array("\n".utf8)
+        #expect(throws: CSVSyntaxError.self) { try CSVReader.records(bytes, skip: 0) }
+        do { _ = try CSVReader.records(bytes, skip: 0) } catch {
+            #expect(error.line == 2)
+            #expect(error.message.hasPrefix("field 2 is not UTF-8 text"))
+        }
+    }
+
     @Test func skippedLinesNeedNotBeCSV() throws {
         let records = try CSVReader.records(Array("Statement \"for\nDate,Amount\n01/11/25,5\n".utf8), skip: 2)
         #expect(records.map(\.fields) == [["01/11/25", "5"]])
@@ -99,6 +118,9 @@ struct StatementRuleTests {
         #expect(rows.map { $0.amount.normalized.description } == ["-1204.75", "245000", "10"])
         #expect(importFailure("2025-11-01,,\n", r) == "statement.csv:1: columns 2 and 3 (debit, credit): both are empty, expected an amount in one of them")
         #expect(importFailure("2025-11-01,1,2\n", r) == "statement.csv:1: columns 2 and 3 (debit, credit): both hold an amount, expected one of them only")
+        // A debit written with a minus is still money out; a credit with one contradicts its column.
+        #expect(try entries("2025-11-01,-10,\n", r).map { $0.amount.normalized.description } == ["-10"])
+        #expect(importFailure("2025-11-01,,-10\n", r) == "statement.csv:1: column 3 (credit): found \"-10\", expected an amount received, without a minus sign (money out belongs in the debit column 2)")
     }
 
     @Test func aQuotedAmountWithThousandsSeparators() throws {
@@ -108,6 +130,10 @@ struct StatementRuleTests {
         // A comma that cannot be grouping is the other decimal separator: refused, not read as 15.
         #expect(importFailure("2025-11-01,\"1,5\"\n", r) == "statement.csv:1: column 2 (amount): found \"1,5\", expected an amount such as 1,204.75 (decimal = \".\" in the rules)")
         #expect(try entries("2025-11-01,\"12,34,567.5\"\n2025-11-02,1 000 000\n", r).map { $0.amount.normalized.description } == ["1234567.5", "1000000"])
+        // Parentheses are the sign: one inside them as well says two things, and is refused.
+        for text in ["(-10)", "(+10)", "(10-)"] {
+            #expect(importFailure("2025-11-01,\(text)\n", r)?.hasPrefix("statement.csv:1: column 2 (amount): found \"\(text)\", expected an amount") == true, "\(text)")
+        }
     }
 
     /// An amount of more digits than Abacus holds exactly is refused as the ledger loader
@@ -120,6 +146,12 @@ struct StatementRuleTests {
                     .hasSuffix("cannot be held exactly (at most 38 significant digits and 38 decimals); it is refused rather than rounded") == true)
         // 38 digits are held.
         #expect(try entries("2025-11-01,-12345678901234567890123456789012345678\n", r).first?.amount.description == "-12345678901234567890123456789012345678")
+        // But not beside an amount with decimals: a ledger holds its amounts at one scale.
+        #expect(importFailure("2025-11-01,0.001\n2025-11-02,12345678901234567890123456789012345678\n", r)
+                == "statement.csv:2: column 2 (amount): 12345678901234567890123456789012345678 cannot be held exactly beside the amount of line 1, 0.001, with 3 decimals (38 digits at most in a ledger)")
+        // A long amount is quoted cut, not whole.
+        let long = "1" + String(repeating: "0", count: 5000)
+        #expect(importFailure("2025-11-01,\(long)\n", r) == "statement.csv:1: column 2 (amount): \"\(long.prefix(60))…\" cannot be held exactly (at most 38 significant digits and 38 decimals); it is refused rather than rounded")
     }
 
     @Test func aHeaderToSkipAndTheLinesErrorsName() throws {

@@ -125,6 +125,24 @@ func total(_ r: ResultSet) -> String? {
         #expect(backward.rows.count == 1)
     }
 
+    /// A rate no decimal here holds (10^38 or more, or below 10^-38: the inverse or cross rate
+    /// of an extreme quote) shows in scientific notation, to 28 significant digits: never as 0.
+    @Test func aRateTooLargeForADecimalShowsInScientificNotation() throws {
+        let s = try session(#"""
+            {"version": 1, "defaultCurrency": "INR", "books": [], "entries": [],
+             "rates": [{"from": "INR", "to": "USD", "rate": 1e-38, "date": "2025-01-01"},
+                       {"base": "EUR", "date": "2025-01-01", "rates": {"GBP": 3e-38, "JPY": 7}}]}
+            """#)
+        #expect(plainText(try s.run("rate USD/INR").rows.first?[1]) == "1E+38")
+        #expect(plainText(try s.run("rate INR/USD").rows.first?[1]) == "0.00000000000000000000000000000000000001")
+        // 7 ÷ 3e-38 = 2.333…e38, half-even at 28 digits; its inverse, 4.285714…e-39, is below what a decimal holds.
+        #expect(plainText(try s.run("rate GBP/JPY").rows.first?[1]) == "2.333333333333333333333333333E+38")
+        #expect(plainText(try s.run("rate JPY/GBP").rows.first?[1]) == "4.285714285714285714285714286E-39")
+        // Below 10^38 a decimal holds it: 1 ÷ 2e-38, in 38 digits.
+        let tiny = try #require(ExactDecimal("0.00000000000000000000000000000000000002"))
+        #expect(Rate(numerator: ExactDecimal(1), denominator: tiny).description == "50000000000000000000000000000000000000")
+    }
+
     @Test func incomeKeepsItsSign() throws {
         // e9: 500 USD on 2025-01-05 at 84 = 42000.00.
         let r = try session().run("sum income in INR")

@@ -29,6 +29,9 @@ struct JSONReader {
     var depth = 0
     /// Decoded bytes of the last escaped string.
     var scratch: [UInt8] = []
+    /// Where the key `nextKey` returned last begins in the file (its opening quote): a key
+    /// with escapes is read into `scratch`, so its `start` is not a place in the file.
+    var keyOffset = 0
 
     static let maxDepth = 512
 
@@ -126,6 +129,7 @@ struct JSONReader {
             throw fail("expected a key in double quotes or '}', found \(foundHere())")
         }
         first = false
+        keyOffset = pos
         let key = try readString()
         guard peek() == UInt8(ascii: ":") else { throw fail("expected ':' after a key, found \(foundHere())") }
         pos += 1
@@ -387,7 +391,7 @@ struct JSONReader {
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             do { _ = try readNumber() } catch {
                 // An unknown field's number need not be held exactly, only be a number.
-                if error.kind == .notANumber { throw fail("invalid number '\(error.text)'", at: error.offset) }
+                if error.kind == .notANumber { throw fail("invalid number '\(ShownText.quoted(error.text))'", at: error.offset) }
                 skipNumberText()
             }
         default:
@@ -417,7 +421,8 @@ struct JSONReader {
         let end = min(offset, count)
         while i < end {
             let b = base[i]
-            if b == 0x0A { line += 1; column = 1 } else if b & 0xC0 != 0x80 { column += 1 }
+            // A line ends at LF, CRLF or a lone CR (a file saved by an old Mac program).
+            if b == 0x0A || (b == 0x0D && (i + 1 >= count || base[i + 1] != 0x0A)) { line += 1; column = 1 } else if b & 0xC0 != 0x80 { column += 1 }
             i += 1
         }
         return (line, column)

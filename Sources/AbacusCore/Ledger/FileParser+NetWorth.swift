@@ -62,7 +62,7 @@ extension FileParser {
             var unknown: [[UInt8]] = []
             var amount: ExactDecimal?, category: String?, memo: String?
             while let key = try reader.nextKey(&firstKey) {
-                let keyOffset = key.start - 1
+                let keyOffset = reader.keyOffset
                 let name = reader.string(key)
                 let fieldName = "splits[\(k)].\(name)"
                 switch name {
@@ -132,7 +132,7 @@ extension FileParser {
         var first = true, seen: UInt32 = 0
         var unknown: [[UInt8]] = []
         while let key = try reader.nextKey(&first) {
-            let keyOffset = key.start - 1
+            let keyOffset = reader.keyOffset
             let k = reader.string(key)
             field = k
             if let bit = keys.firstIndex(of: k) {

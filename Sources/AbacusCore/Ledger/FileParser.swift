@@ -50,7 +50,7 @@ struct FileParser {
         let start = reader.pos
         while let key = try reader.nextKey(&first) {
             let name = reader.string(key)
-            let keyOffset = key.start - 1
+            let keyOffset = reader.keyOffset
             guard seen.insert(name).inserted else {
                 throw LedgerRuleError(offset: keyOffset, path: name, message: "duplicate key \"\(name)\" in the ledger object")
             }
@@ -170,8 +170,8 @@ struct FileParser {
             return try reader.readNumber()
         } catch {
             switch error.kind {
-            case .notANumber: throw rule("invalid number '\(error.text)'", at: error.offset)
-            case .notExact: throw rule(ExactDecimal.notExactMessage(error.text), at: error.offset)
+            case .notANumber: throw rule("invalid number '\(ShownText.quoted(error.text))'", at: error.offset)
+            case .notExact: throw rule(ExactDecimal.notExactMessage(ShownText.quoted(error.text)), at: error.offset)
             }
         }
     }
@@ -291,7 +291,7 @@ struct FileParser {
         var opening: ExactDecimal?, inNetWorth = true
         var placeOf: [String: Int] = [:]
         while let key = try reader.nextKey(&first) {
-            let keyOffset = key.start - 1
+            let keyOffset = reader.keyOffset
             let k = reader.string(key)
             field = k
             placeOf[k] = reader.skipSpace(from: reader.pos)
@@ -363,7 +363,7 @@ struct FileParser {
         var splits: [SplitPart]?, splitsAt = 0
         let tagsBefore = b.tagCodes.count
         while let key = try reader.nextKey(&first) {
-            let keyOffset = key.start - 1
+            let keyOffset = reader.keyOffset
             // Most keys are plain ASCII without escapes; compare bytes, build no string.
             switch FileParser.entryField(reader, key) {
             case 0:
@@ -517,7 +517,7 @@ struct FileParser {
         let outer = entryField >= 0 ? FileParser.entryFieldNames[entryField] : field
         entryField = -1
         while let key = try reader.nextKey(&first) {
-            let keyOffset = key.start - 1
+            let keyOffset = reader.keyOffset
             let code = reader.string(key)
             field = outer + "." + code
             guard let c = Currency(code: code) else {
@@ -544,7 +544,7 @@ struct FileParser {
         var rates: [Currency: ExactDecimal]?, source: String?, fetchedAt: String?
         var placeOf: [String: Int] = [:]
         while let key = try reader.nextKey(&first) {
-            let keyOffset = key.start - 1
+            let keyOffset = reader.keyOffset
             let k = reader.string(key)
             field = k
             placeOf[k] = reader.skipSpace(from: reader.pos)
@@ -615,7 +615,7 @@ struct FileParser {
         var category: String?, month: Day?, limit: ExactDecimal?, currency: Currency?
         var bookID: String?, bookAt: Int?, alerts: [ExactDecimal]?, carryOver = false, carryOverAt = 0, startMonth: Day?
         while let key = try reader.nextKey(&first) {
-            let keyOffset = key.start - 1
+            let keyOffset = reader.keyOffset
             let k = reader.string(key)
             field = k
             switch k {

@@ -199,10 +199,17 @@ public struct ExactDecimal: Sendable, CustomStringConvertible {
         var digitCount = 0  // significant digits accumulated (leading zeros skipped)
         var scale = 0
         var droppedNonZero = false
+        // Zeros of the integer part past the digit budget: a power of ten, not digits
+        // (1 and fifty zeros, e50 less, is 1).
+        var extraZeros = 0
         while i < n && isDigit(bytes[i]) {
             let d = bytes[i] &- 48
             if sig != 0 || d != 0 {
-                if digitCount == maxDigits { droppedNonZero = true } else { sig = sig &* 10 &+ Int128(d); digitCount += 1 }
+                if digitCount == maxDigits {
+                    if d == 0 { extraZeros += 1 } else { droppedNonZero = true }
+                } else {
+                    sig = sig &* 10 &+ Int128(d); digitCount += 1
+                }
             }
             i += 1
         }
@@ -242,8 +249,9 @@ public struct ExactDecimal: Sendable, CustomStringConvertible {
         guard i == n else { return .failure(.notANumber) }
         if droppedNonZero { return .failure(.notExact) }
         if sig == 0 { return .success(.zero) }
-        // value = sig × 10^(exponent - scale)
-        var effectiveScale = scale - exponent
+        // value = sig × 10^(exponent + extraZeros - scale)
+        var effectiveScale = scale - exponent - extraZeros
+        if extraZeros > 0 { while effectiveScale > 0 && sig % 10 == 0 { sig /= 10; effectiveScale -= 1 } }
         if effectiveScale < 0 {
             guard digitCount - effectiveScale <= maxDigits else { return .failure(.notExact) }
             sig *= pow10[-effectiveScale]

@@ -123,12 +123,44 @@ public struct Rate: Hashable, Sendable, CustomStringConvertible {
         return ExactDecimal(significand: sig, scale: scale).normalized
     }
 
-    /// `decimalValue`, for display: an unrepresentable quotient shows as 0 (it cannot be used to convert).
-    public func decimal(significantDigits digits: Int = 28) -> ExactDecimal {
-        decimalValue(significantDigits: digits) ?? .zero
+    /// The rate as shown: a decimal where one holds it to at least one significant digit, else
+    /// (10^38 or more, or below 10^-38: a cross rate of extreme quotes) its `digits` significant
+    /// digits and a power of ten, `1.25E+40`. Never 0: no rate is.
+    public enum Shown: Sendable, Equatable {
+        case decimal(ExactDecimal)
+        case scientific(String)
     }
 
-    public var description: String { decimal().normalized.description }
+    public var shown: Shown {
+        if let d = decimalValue(), !d.isZero { return .decimal(d) }
+        return .scientific(scientificText())
+    }
+
+    /// `digits` significant digits of the quotient, half-even, and its power of ten (`1.25E+40`, `3E-45`).
+    public func scientificText(significantDigits digits: Int = 28) -> String {
+        let n = BigInt(numerator.significand.magnitude) * BigInt(10).power(denominator.scale)
+        let d = BigInt(denominator.significand.magnitude) * BigInt(10).power(numerator.scale)
+        guard n > 0, d > 0 else { return "0" }
+        func length(_ q: BigInt) -> Int { q.description.count }
+        func scaled(_ x: BigInt, _ k: Int) -> BigInt { k > 0 ? x * BigInt(10).power(k) : x }
+        // n ÷ d lies in [10^e, 10^(e+1)).
+        var e = length(n) - length(d)
+        if scaled(n, -e) < scaled(d, e) { e -= 1 }
+        let shift = digits - 1 - e
+        var q = WideDecimal.divideHalfEven(scaled(n, shift), scaled(d, -shift))
+        if length(q) > digits { q /= 10; e += 1 }
+        var text = q.description
+        while text.count > 1, text.hasSuffix("0") { text.removeLast() }
+        let mantissa = text.count == 1 ? text : String(text.prefix(1)) + "." + text.dropFirst()
+        return mantissa + "E" + (e < 0 ? "-" : "+") + String(abs(e))
+    }
+
+    public var description: String {
+        switch shown {
+        case .decimal(let d): return d.normalized.description
+        case .scientific(let s): return s
+        }
+    }
 }
 
 /// A decimal with a wide (arbitrary-size) significand: the accumulator of converted sums.

@@ -182,9 +182,7 @@ struct CSVRows {
     init(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) {
         self.bytes = bytes
         self.pos = start
-        var lines = 1
-        for i in 0..<start where bytes[i] == 0x0A { lines += 1 }
-        nextLine = lines
+        nextLine = CSVRows.lineAndColumn(bytes, start).line
     }
 
     /// The next non-blank row's fields into `fields`; false at the end.
@@ -205,7 +203,7 @@ struct CSVRows {
                             if pos + 1 < bytes.count && bytes[pos + 1] == quote { pos += 2; continue }
                             break
                         }
-                        if bytes[pos] == 0x0A { nextLine += 1 }
+                        if bytes[pos] == 0x0A || (bytes[pos] == 0x0D && (pos + 1 >= bytes.count || bytes[pos + 1] != 0x0A)) { nextLine += 1 }
                         pos += 1
                     }
                     fields.append(Field(start: inner, end: pos, quoted: true))
@@ -295,8 +293,16 @@ struct CSVRateReader {
             // A trailing comma leaves an empty last column name: the ECB's habit.
             let columns = names.last == "" ? Array(names.dropLast()) : names
             let lowered = columns.map { $0.lowercased() }
-            if Set(["date", "base", "currency", "rate"]).isSubset(of: Set(lowered)) {
+            let long: Set = ["date", "base", "currency", "rate"]
+            if long.isSubset(of: Set(lowered)) {
                 return try readLong(&rows, header: header, lowered: lowered)
+            }
+            // Most of the long form's names but not all: a long CSV with a column missing or
+            // misspelt, not an ECB file of currencies called "base" and "currency".
+            if lowered.filter(long.contains).count >= 3 || (lowered.contains("base") && lowered.contains("currency")) {
+                let lacking = ["date", "base", "currency", "rate"].filter { !lowered.contains($0) }
+                throw CSVFailure(offset: header.first.map { rows.trimmed($0).start } ?? start,
+                                 message: "found the header \(quoted(String(names.joined(separator: ",").prefix(60)))) without \(lacking.map { "\"\($0)\"" }.joined(separator: " or ")), expected the long form's date,base,currency,rate")
             }
             if lowered.first == "date", columns.count > 1 {
                 return try readECB(&rows, header: header, columns: columns)
@@ -329,7 +335,7 @@ struct CSVRateReader {
             guard v.isPositive else { throw CSVFailure(offset: at, message: "found \(v), expected \(what): rates must be positive") }
             return v
         case .failure(.notExact):
-            throw CSVFailure(offset: at, message: ExactDecimal.notExactMessage(rows.text(f)))
+            throw CSVFailure(offset: at, message: ExactDecimal.notExactMessage(ShownText.quoted(rows.text(f))))
         case .failure(.notANumber):
             throw CSVFailure(offset: at, message: "found \(quoted(rows.text(f))), expected \(what) (a decimal number such as 1.0876\(allowMissing ? ", or N/A" : ""))")
         }

@@ -3,7 +3,7 @@
 // The rules say which character is the decimal separator; the other one, and spaces
 // and apostrophes, are taken as digit grouping between digits, in groups of three
 // (123,456.00) or, before the last three, of two (Indian 1,23,456.00). A sign may lead or trail, and parentheses
-// mean a negative amount, as accountants write it. Anything else (a second decimal
+// mean a negative amount, as accountants write it (with no sign inside them). Anything else (a second decimal
 // separator, a letter, a currency symbol) makes the text not an amount: a guess would
 // put a wrong number in the ledger. The value is an exact decimal; binary floating
 // point never sees it, and an amount of more digits than one holds is refused as the
@@ -23,10 +23,14 @@ enum AmountText {
     static func read(_ text: String, decimalComma: Bool) -> Reading {
         var s = Array(text.trimmingBlanks)
         if s.isEmpty { return .empty }
-        var negative = false
-        if s.first == "(" && s.last == ")" { negative = true; s = Array(s.dropFirst().dropLast()) }
-        if let f = s.first, f == "-" || f == "+" { negative = negative != (f == "-"); s.removeFirst() }
-        else if let l = s.last, l == "-" || l == "+" { negative = negative != (l == "-"); s.removeLast() }
+        let parenthesized = s.first == "(" && s.last == ")"
+        if parenthesized { s = Array(s.dropFirst().dropLast()) }
+        var negative = parenthesized
+        if let sign = s.first == "-" || s.first == "+" ? s.removeFirst() : s.last == "-" || s.last == "+" ? s.removeLast() : nil {
+            // A sign inside parentheses, (-12.50), says two things at once: no guess.
+            if parenthesized { return .notAnAmount }
+            negative = sign == "-"
+        }
         let point: Character = decimalComma ? "," : "."
         let grouping: Set<Character> = decimalComma ? [".", " ", "'", "\u{A0}", "\u{202F}"] : [",", " ", "'", "\u{A0}", "\u{202F}"]
         var whole = "", fraction = ""

@@ -27,7 +27,7 @@ struct ConvertStatement: StatementRunner {
             return .note("book \"\(book.name)\" locks \(pair) at \(l.rate)" + (book.rateLockedAt.map { " (\($0))" } ?? "") + ": its entries convert at that rate")
         }
         return .table(ResultSet(columns: ConvertStatement.columns + [Column("date", .date)],
-                                rows: [[.money(c.amount, c.from), .money(rounded, c.to), .number(r.rate.decimal()),
+                                rows: [[.money(c.amount, c.from), .money(rounded, c.to), r.rate.cell,
                                         .text(session.resolver.describe(r.origin)), session.sourceDate(r)]],
                                 currency: c.to, warnings: session.staleness(r, c.valuation, day) + session.unusedWhatIfs(c.whatIf, pair), footnotes: notes))
     }

@@ -4,6 +4,16 @@
 
 import AbacusCore
 
+extension Rate {
+    /// The rate in a result: its decimal, or its scientific text where no decimal here holds it.
+    var cell: Cell {
+        switch shown {
+        case .decimal(let d): return .number(d)
+        case .scientific(let text): return .text(text)
+        }
+    }
+}
+
 extension Session {
     /// The day a valuation takes its rates as of: today, or the valuation's date.
     func valuationDay(_ valuation: ValuationClause?) throws(QueryError) -> Day {

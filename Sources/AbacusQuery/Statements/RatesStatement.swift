@@ -25,7 +25,7 @@ struct RatesStatement: StatementRunner {
         if legs.isEmpty && !resolver.hasSingleSource(pair) {
             throw QueryError(.unsupported("no market source quotes \(pair) directly"), at: nil)
         }
-        let rows: [[Cell]] = legs.map { [.date($0.day), .number($0.rate.decimal()), .text(resolver.describe($0.source))] }
+        let rows: [[Cell]] = legs.map { [.date($0.day), $0.rate.cell, .text(resolver.describe($0.source))] }
         return ResultSet(columns: [Column("date", .date), Column("rate", .rate), Column("source", .text)], rows: rows,
                          footnotes: legs.count > 1 ? [.sparkline(pair)] : [])
     }
@@ -50,7 +50,7 @@ struct RatesStatement: StatementRunner {
             guard let r = resolver.resolve(pair, on: day) else { continue }
             if case .market(let q) = r.origin, q.isAfterRequestedDay { late.append(c.code) }
             rows.append((watched.isEmpty ? [] : [watched.contains(c) ? .text("★") : .empty])
-                        + [.currency(c), .text(c.name), .number(r.rate.decimal()), .text(resolver.describe(r.origin)), session.sourceDate(r)])
+                        + [.currency(c), .text(c.name), r.rate.cell, .text(resolver.describe(r.origin)), session.sourceDate(r)])
         }
         if rows.isEmpty && filter == nil {
             throw QueryError(.unsupported("no custom or market rate prices \(base.code) against any other currency"), at: nil)
