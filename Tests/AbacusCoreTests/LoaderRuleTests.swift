@@ -179,7 +179,7 @@ let cases: [BadCase] = [
     BadCase("missing version", ledger(version: #""comment": "no version","#), path: nil, line: 1, #"missing "version""#),
     // BUG: reported at line 1 (just after the opening brace), not at the version on line 2.
     BadCase("version 2", ledger(version: #""version": 2,"#), path: "version", line: 2, "unsupported version 2", "expected 1"),
-    BadCase("version as a string", ledger(version: #""version": "1","#), path: "version", line: 2, "expected 1", "found a string"),
+    BadCase("version as a string", ledger(version: #""version": "1","#), path: "version", line: 2, "expected 1", #"found a string "1""#),
     BadCase("missing defaultCurrency", ledger(defaultCurrency: #""comment": "none","#),
             path: "defaultCurrency", line: nil, #"missing "defaultCurrency""#),
     // Currency codes
@@ -211,11 +211,13 @@ let cases: [BadCase] = [
             path: "entries[0].date", line: 8, #"found "10/04/2025""#, "YYYY-MM-DD"),
     // Amounts
     BadCase("amount as a string", ledger(e1: entry1(replacing: "-12.50", with: #""12.50""#)),
-            path: "entries[0].amount", line: 8, "expected a number", "found a string"),
+            path: "entries[0].amount", line: 8, "expected a number", #"found a string "12.50""#),
     BadCase("tags as an object", ledger(e1: entry1(replacing: #""category": "Food""#, with: #""category": "Food", "tags": {"a": 1}"#)),
             path: "entries[0].tags", line: 8, "expected an array of strings", "found an object"),
     BadCase("isTransfer as a string", ledger(e1: entry1(replacing: #""category": "Food""#, with: #""category": "Food", "isTransfer": "yes""#)),
-            path: "entries[0].isTransfer", line: 8, "expected true or false", "found a string"),
+            path: "entries[0].isTransfer", line: 8, "expected true or false", #"found a string "yes""#),
+    BadCase("amount as a long string", ledger(e1: entry1(replacing: "-12.50", with: "\"" + String(repeating: "9", count: 500) + "\"")),
+            path: "entries[0].amount", line: 8, "expected a number", "found a string"),
     BadCase("category as a number", ledger(e1: entry1(replacing: #""category": "Food""#, with: #""category": 42"#)),
             path: "entries[0].category", line: 8, "expected a string", "found a number"),
     BadCase("amount too precise", ledger(e1: entry1(replacing: "-12.50", with: "1234567890123456789012345678901234567.890")),

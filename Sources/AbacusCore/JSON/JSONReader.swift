@@ -79,7 +79,15 @@ struct JSONReader {
         switch base[pos] {
         case UInt8(ascii: "{"): return "an object"
         case UInt8(ascii: "["): return "an array"
-        case UInt8(ascii: "\""): return "a string"
+        case UInt8(ascii: "\""):
+            // The string itself where it is short enough to end nearby: `a string "12,50"` says
+            // more than "a string" (a number written in quotes, a bad value from a database).
+            var j = pos + 1
+            while j < count, j - pos <= 4 * ShownText.limit, base[j] != UInt8(ascii: "\"") {
+                j += base[j] == UInt8(ascii: "\\") ? 2 : 1
+            }
+            guard j < count, base[j] == UInt8(ascii: "\"") else { return "a string" }
+            return "a string \"" + ShownText.quoted(String(decoding: UnsafeBufferPointer(start: base + pos + 1, count: j - pos - 1), as: UTF8.self)) + "\""
         case UInt8(ascii: "t"), UInt8(ascii: "f"): return "a boolean"
         case UInt8(ascii: "n"): return "null"
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return "a number"
