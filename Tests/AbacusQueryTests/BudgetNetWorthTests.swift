@@ -61,6 +61,32 @@ import Testing
         }
     }
 
+    /// Spent, remaining, used % and the converted columns come from the exact sum, each
+    /// rounded once: not from the spent as shown in the budget's currency (SPEC §3).
+    @Test func aBudgetsValuesAreRoundedOnceFromTheExactSpent() throws {
+        let s = try Self.session(#"""
+            {"version": 1, "defaultCurrency": "USD", "books": [{"id": "b", "name": "Main", "currency": "USD"}],
+             "entries": [{"id": "1", "bookId": "b", "amount": -10.005, "date": "2025-03-05", "category": "Food"},
+                         {"id": "2", "bookId": "b", "amount": -0.285, "date": "2025-03-05", "category": "Taxi"},
+                         {"id": "3", "bookId": "b", "amount": -0.015, "date": "2025-03-05", "category": "Fun"}],
+             "rates": [{"from": "USD", "to": "INR", "rate": 100, "date": "2025-03-01"}],
+             "budgets": [{"category": "Food", "limitAmount": 20, "currencyCode": "USD"}, {"category": "Taxi", "limitAmount": 3, "currencyCode": "USD"},
+                         {"category": "Fun", "limitAmount": 10.01, "currencyCode": "USD", "carryOver": true}]}
+            """#)
+        // Taxi: 0.285 of 3 is 9.5% (the shown 0.28 would make it 9.3%); 2.715 remains: 2.72.
+        // Fun: 10.01 − 0.015 = 9.995 → 10.00 remains, carried into April: 20.01.
+        #expect(Self.rows(try s.run("budget since 2025-03 until 2025-04")) == [
+            ["2025-03", "Food", "USD", "20.00", "10.00", "10.00", "50.0", "50%"],
+            ["2025-03", "Fun", "USD", "10.01", "0.02", "10.00", "0.1", ""],
+            ["2025-03", "Taxi", "USD", "3.00", "0.28", "2.72", "9.5", ""],
+            ["2025-04", "Food", "USD", "20.00", "0.00", "20.00", "0.0", ""],
+            ["2025-04", "Fun", "USD", "20.01", "0.00", "20.01", "0.0", ""],
+            ["2025-04", "Taxi", "USD", "3.00", "0.00", "3.00", "0.0", ""],
+        ])
+        // In INR at 100: 10.005 USD is ₹1000.50 (as `convert 10.005 USD to INR` says), not 10.00 × 100.
+        #expect(Self.rows(try s.run("budget 2025-03 in INR")).first == ["2025-03", "Food", "2000.00", "1000.50", "999.50", "50.0", "50%"])
+    }
+
     @Test func aMonthsOwnBudgetReplacesTheRecurringOne() throws {
         let s = try Self.session(Self.ledger(entries: [
             Self.entry("1", "-900", "2025-01-10", "Food"), Self.entry("2", "-2000", "2025-02-10", "Food"),

@@ -46,19 +46,20 @@ struct BudgetStatement: ReportRunner {
         /// The name of a budget's book (nil: every book).
         func bookName(_ key: Key) -> String? { key.book.flatMap { id in ledger.books.first { $0.id == id }?.name } }
 
-        var spentCache: [Key: [Int32: ExactDecimal]] = [:]
-        func spent(_ key: Key, _ budget: Budget, _ month: Period, _ trace: inout ReportTrace) throws(QueryError) -> ExactDecimal {
+        /// What a key spent in a month, exact: shown, converted and compared with the limit, it is rounded once.
+        var spentCache: [Key: [Int32: Fraction]] = [:]
+        func spent(_ key: Key, _ budget: Budget, _ month: Period, _ trace: inout ReportTrace) throws(QueryError) -> Fraction {
             if let v = spentCache[key]?[month.code] { return v }
-            var v = ExactDecimal(significand: 0, scale: budget.currency.minorUnits)
+            var v = Fraction.zero
             // A category no entry (or split) uses has nothing spent; nor has a month without
             // entries (a carry-over chain through the years after the last entry asks of each month).
             if session.holdsCategory(key.category) {
                 let during = PeriodClause(kind: .during, date: .literal(month, text: month.description), range: 0..<0)
                 if try session.holdsNoEntries(within: month.days) == true {
                     let text = Session.sumQuery(.expenses, in: budget.currency, category: key.category, book: bookName(key), periods: [during]).text
-                    trace.plan.append(text + " = \(v)")
+                    trace.plan.append(text + " = \(ExactDecimal(significand: 0, scale: budget.currency.minorUnits))")
                 } else {
-                    v = try session.sum(.expenses, in: budget.currency, category: key.category, book: bookName(key), periods: [during], trace: &trace)
+                    v = try session.exactSum(.expenses, in: budget.currency, category: key.category, book: bookName(key), periods: [during], trace: &trace)
                 }
             }
             spentCache[key, default: [:]][month.code] = v
@@ -70,7 +71,7 @@ struct BudgetStatement: ReportRunner {
         var chains: [Key: (month: Period, carried: Fraction)] = [:]
 
         /// The budget shown for a key in a month, its limit (carry-over included) and spent.
-        func row(_ key: Key, _ month: Period, _ trace: inout ReportTrace) throws(QueryError) -> (Budget, Fraction, ExactDecimal)? {
+        func row(_ key: Key, _ month: Period, _ trace: inout ReportTrace) throws(QueryError) -> (Budget, Fraction, Fraction)? {
             if let b = specific[key]?[month.code] { return (b, Fraction(b.limitAmount), try spent(key, b, month, &trace)) }
             guard let b = recurring[key] else { return nil }
             guard b.carryOver else { return (b, Fraction(b.limitAmount), try spent(key, b, month, &trace)) }
@@ -89,7 +90,7 @@ struct BudgetStatement: ReportRunner {
                     chains[key] = (m, carried)
                     return (shown, limit, s)
                 }
-                guard let remaining = (limit - Fraction(s)).rounded(toScale: b.currency.minorUnits) else { throw QueryError(.overflow, at: nil) }
+                guard let remaining = (limit - s).rounded(toScale: b.currency.minorUnits) else { throw QueryError(.overflow, at: nil) }
                 carried = Fraction(remaining)
                 m = m.advanced(by: 1)
             }
@@ -101,13 +102,16 @@ struct BudgetStatement: ReportRunner {
             // Limits convert at the month's last day (today for the current month).
             let rateDay = month == thisMonth ? session.today : month.days.last
             for key in keys {
-                guard let (budget, limit, spentValue) = try row(key, month, &trace) else { continue }
+                guard let (budget, limit, spentF) = try row(key, month, &trace) else { continue }
                 let c = budget.currency
-                let spentF = Fraction(spentValue)
                 let remaining = limit - spentF
-                guard let limitShown = limit.rounded(toScale: c.minorUnits) else { throw QueryError(.overflow, at: nil) }
+                guard let limitShown = limit.rounded(toScale: c.minorUnits), let spentValue = spentF.rounded(toScale: c.minorUnits) else {
+                    throw QueryError(.overflow, at: nil)
+                }
                 guard let carried = (limit - Fraction(budget.limitAmount)).rounded(toScale: c.minorUnits) else { throw QueryError(.overflow, at: nil) }
-                let used = spentF.percent(of: Fraction(limitShown))
+                // Each shown value from the exact ones, rounded once (the spent as shown would
+                // put 0.285 of 3 at 9.3% instead of 9.5%).
+                let used = spentF.percent(of: limit)
                 let alert = used.flatMap { u in budget.alerts.last { $0 <= u } }
                 trace.plan.append("\(month) \"\(key.category)\"" + (bookName(key).map { " book \"\($0)\"" } ?? "") + ": limit \(limitShown) \(c)"
                                   + (carried.isZero ? "" : " (\(budget.limitAmount) + \(carried) carried over)")

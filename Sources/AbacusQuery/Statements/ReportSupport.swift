@@ -209,6 +209,17 @@ extension Session {
         return try record(try sumResult(q, exact: false), text: text, trace: &trace)
     }
 
+    /// The exact sum of entries as `sum` asks it, before any rounding: what a report converts
+    /// or divides further, rounding once where it shows the result (SPEC §3).
+    func exactSum(_ subject: Subject, in target: Currency, category: String? = nil, book: String? = nil, periods: [PeriodClause],
+                  trace: inout ReportTrace) throws(QueryError) -> Fraction {
+        let (q, text) = Session.sumQuery(subject, in: target, category: category, book: book, periods: periods)
+        let result = try sumResult(q, exact: true)
+        _ = try record(result, text: text, trace: &trace)
+        guard let sum = result.exactSum else { throw QueryError(.overflow, at: nil) }
+        return sum
+    }
+
     /// The result of a sum query; with `exact`, it keeps the exact sum before rounding.
     func sumResult(_ q: Query, exact: Bool) throws(QueryError) -> ResultSet {
         try stopIfCancelled()
