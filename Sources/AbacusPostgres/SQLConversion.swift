@@ -171,15 +171,24 @@ struct SQLConversion {
         let den = cases(\.denominator)
         var sql = SQLConversion.with(calendar)
         let value = cases(\.value)
+        let from = "\nFROM " + lowering.rows + (keys.contains(.tag) ? "\n  LEFT JOIN LATERAL unnest(e.tags) AS t(tag) ON TRUE" : "")
+            + "\n" + SQLConversion.join(fixedDay: fixedDay) + "\nWHERE " + w
+        if extremes && lowering.plan.readsSplits {
+            // The least and greatest entry: the parts of one entry in a group added up first
+            // (they share its rate), as the in-memory engine picks them (`Accumulators.pick(_:part:entry:)`).
+            let names = exprs.indices.map { "k\($0)" }
+            sql += "SELECT " + (names + ["d::text", "sum(n)::text", "(sum(v))::text", "(min(v))::text", "(max(v))::text"]).joined(separator: ", ")
+            sql += "\nFROM (SELECT " + (zip(exprs, names).map { "\($0) AS \($1)" } + ["(\(den)) AS d", "count(*) AS n", "sum(\(value)) AS v"]).joined(separator: ", ")
+            sql += from.replacingOccurrences(of: "\n", with: "\n  ")
+            sql += "\n  GROUP BY " + (exprs + [den, "e.id"]).joined(separator: ", ") + ") x"
+            sql += "\nGROUP BY " + (names + ["d"]).joined(separator: ", ")
+            return sql
+        }
         var columns = exprs + ["(\(den))::text", "\(lowering.entriesCount)::text", "(sum(\(value)))::text"]
         // The least and greatest amount × numerator per denominator (denominators are positive,
         // so their order is the order of the converted values): Swift compares them exactly.
         if extremes { columns += ["(min(\(value)))::text", "(max(\(value)))::text"] }
-        sql += "SELECT " + columns.joined(separator: ", ")
-        sql += "\nFROM " + lowering.rows
-        if keys.contains(.tag) { sql += "\n  LEFT JOIN LATERAL unnest(e.tags) AS t(tag) ON TRUE" }
-        sql += "\n" + SQLConversion.join(fixedDay: fixedDay)
-        sql += "\nWHERE " + w
+        sql += "SELECT " + columns.joined(separator: ", ") + from
         sql += "\nGROUP BY " + (exprs + [den]).joined(separator: ", ")
         return sql
     }

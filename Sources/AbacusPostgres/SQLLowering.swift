@@ -251,10 +251,20 @@ struct SQLLowering {
     func groups(_ keys: [GroupKey]) -> String? {
         guard let w = whereClause else { return nil }
         let exprs = keys.map(key)
-        var sql = "SELECT " + (exprs + ["\(entriesCount)::text", "(\(aggregate))::text"]).joined(separator: ", ")
-        sql += "\nFROM " + rows
-        if keys.contains(.tag) { sql += "\n  LEFT JOIN LATERAL unnest(e.tags) AS t(tag) ON TRUE" }
-        sql += "\nWHERE " + w
+        let from = "\nFROM " + rows + (keys.contains(.tag) ? "\n  LEFT JOIN LATERAL unnest(e.tags) AS t(tag) ON TRUE" : "") + "\nWHERE " + w
+        if (plan.aggregate == .min || plan.aggregate == .max) && plan.readsSplits {
+            // The least and greatest entry: the parts of one entry in a group added up first,
+            // as the in-memory engine picks them (`Accumulators.pick(_:part:entry:)`); the
+            // count is of the parts, as there.
+            let names = exprs.indices.map { "k\($0)" }
+            var sql = "SELECT " + (names.map { "e.\($0)" } + ["sum(e.n)::text", "(\(aggregate))::text"]).joined(separator: ", ")
+            sql += "\nFROM (SELECT " + (zip(exprs, names).map { "\($0) AS \($1)" } + ["count(*) AS n", "sum(e.amount) AS amount"]).joined(separator: ", ")
+            sql += from.replacingOccurrences(of: "\n", with: "\n  ")
+            sql += "\n  GROUP BY " + (exprs + ["e.id"]).joined(separator: ", ") + ") e"
+            if !keys.isEmpty { sql += "\nGROUP BY " + names.map { "e.\($0)" }.joined(separator: ", ") }
+            return sql
+        }
+        var sql = "SELECT " + (exprs + ["\(entriesCount)::text", "(\(aggregate))::text"]).joined(separator: ", ") + from
         if !keys.isEmpty { sql += "\nGROUP BY " + exprs.joined(separator: ", ") }
         return sql
     }

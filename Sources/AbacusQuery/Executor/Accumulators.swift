@@ -130,6 +130,16 @@ struct RowPick {
 
     static func < (a: RowPick, b: RowPick) -> Bool { compare(a, b) < 0 }
     static func == (a: RowPick, b: RowPick) -> Bool { compare(a, b) == 0 }
+
+    /// Two parts of one split entry as one value: their amounts and products added (the parts
+    /// of an entry convert at its one rate, so at one id and scale). Nil where they do not
+    /// share them, or a sum passes its width.
+    func merged(with other: RowPick) -> RowPick? {
+        guard id == other.id, scale == other.scale, case let (amount, false) = amount.addingReportingOverflow(other.amount) else { return nil }
+        var value = value
+        if value.add(other.value) { return nil }
+        return RowPick(row: row, amount: amount, id: id, value: value, scale: scale)
+    }
 }
 
 struct Accumulators {
@@ -216,6 +226,31 @@ struct Accumulators {
     mutating func pick(_ g: Int, _ p: RowPick) {
         if extremes[g].min.map({ p < $0 }) ?? true { extremes[g].min = p }
         if extremes[g].max.map({ $0 < p }) ?? true { extremes[g].max = p }
+    }
+
+    /// A split view's parts, by group: the entry whose parts the group is adding up, and their
+    /// value so far (docs/ledger-format.md#splits: min and max see an entry's parts in one
+    /// group as one amount, as count and avg count the entry once there).
+    private var openEntry: [(entry: UInt32, pick: RowPick)?] = []
+
+    /// Picks a part of entry `entry` for group g: added to the entry's earlier parts there (the
+    /// parts of an entry are neighbouring rows), the entry before picked once it is complete.
+    mutating func pick(_ g: Int, part p: RowPick, entry: UInt32) {
+        while openEntry.count <= g { openEntry.append(nil) }
+        if let (open, q) = openEntry[g] {
+            if open == entry, let whole = q.merged(with: p) {
+                openEntry[g] = (entry, whole)
+                return
+            }
+            pick(g, q)
+        }
+        openEntry[g] = (entry, p)
+    }
+
+    /// Picks the entries still being added up, after the last row.
+    mutating func closeEntries() {
+        for (g, open) in openEntry.enumerated() { if let (_, q) = open { pick(g, q) } }
+        openEntry = []
     }
 
     /// Group g's sum, with the bound of its error: ½ unit of each inexact factor's last

@@ -65,8 +65,9 @@ public struct Executor: Sendable {
         let keys = plan.groupBy
         let converter = plan.aggregate != .count ? self.converter(plan) : nil
         let scan: Scan
-        // A split view's count counts entries, not parts: the general path.
-        let denseAllowed = useDenseKernel && !((plan.aggregate == .count || plan.aggregate == .avg) && ledger.isSplitView)
+        // A split view's count, average, least and greatest see entries, not parts (an entry's
+        // parts in one group are one amount there): the general path.
+        let denseAllowed = useDenseKernel && !(plan.aggregate != .sum && ledger.isSplitView)
         if denseAllowed, let dense = try denseAggregate(plan, keys: keys, converter: converter) { scan = dense } else { scan = try aggregate(plan, keys: keys, converter: converter) }
         var warnings = try outcome(converter, scan.tally)
         // A count converts only for its `where amount …`: those rates' warnings and sources.
@@ -345,6 +346,8 @@ public struct Executor: Sendable {
         var acc: Accumulators
         var tally: ConversionTally
         let slots: SumSlots
+        /// In a split view, for min and max, the entry of each row: its parts in one group are picked as one.
+        var entryOfRow: StoreColumn<UInt32>? = nil
 
         /// Adds one row's converted value to group 0 and to the row's groups.
         @inline(__always)
@@ -352,13 +355,14 @@ public struct Executor: Sendable {
             let inexact = slots.inexact[slot]
             acc.add(0, slot: slot, product, amount: value, inexact: inexact)
             let pick = acc.keepsExtremes ? RowPick(row: row, amount: value, id: id, value: product, scale: scale) : nil
-            if let pick { acc.pick(0, pick) }
+            let entry = entryOfRow?[row]
+            if let pick { if let entry { acc.pick(0, part: pick, entry: entry) } else { acc.pick(0, pick) } }
             let n = groups.find(row)
             for i in 0..<n {
                 let g = groups.found(i)
                 if g == acc.groupCount { acc.addGroup() }
                 acc.add(g, slot: slot, product, amount: value, inexact: inexact)
-                if let pick { acc.pick(g, pick) }
+                if let pick { if let entry { acc.pick(g, part: pick, entry: entry) } else { acc.pick(g, pick) } }
             }
         }
 
@@ -394,6 +398,7 @@ public struct Executor: Sendable {
                               acc: Accumulators(slots: slots, extremes: plan.aggregate == .min || plan.aggregate == .max),
                               tally: converter.map(ConversionTally.init) ?? .none, slots: slots)
         state.acc.addGroup()   // group 0: the whole statement
+        if state.acc.keepsExtremes && ledger.isSplitView { state.entryOfRow = store.entryID }
         let flip = plan.subject == .expenses
         let amounts = store.amount
         let days = store.day
@@ -421,6 +426,7 @@ public struct Executor: Sendable {
                 state.feed(row, value, Int256(value), scale: amountScale, slot: slot, id: RateColumn.same)
             }
         }
+        state.acc.closeEntries()
         if plan.aggregate == .avg && ledger.isSplitView {
             // An average divides by the entries, not by the parts of split entries: a second
             // pass over the same rows, in the same order, numbers the same groups and counts
