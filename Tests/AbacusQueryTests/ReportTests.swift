@@ -203,6 +203,18 @@ import Testing
         #expect(ComparisonStatement.label(DayRange(.distantPast, Day(year: 2025, month: 2, day: 28)!)) == "..2025-02-28")
     }
 
+    /// The other side of `vs previous period` or `vs same period last year` is named as the
+    /// statement's side is: a range a year earlier stays a range where it happens to be a
+    /// week (2023-12-25..31 is 2023-W52), a week's previous period is a week.
+    @Test func theShiftedSideIsNamedAsTheStatementsSideIs() throws {
+        let s = try session()
+        #expect(try s.run("count expenses since 2024-12-25 until 2024-12-31 vs same period last year").names
+                == ["2024-12-25..2024-12-31", "2023-12-25..2023-12-31", "change", "change %"])
+        #expect(try s.run("count expenses during 2025-W41 vs previous period").names == ["2025-W41", "2025-W40", "change", "change %"])
+        #expect(try s.run("count expenses during 2025-W41 vs same period last year").names == ["2025-W41", "2024-10-06..2024-10-12", "change", "change %"])
+        #expect(try s.run("count expenses during 2025-10 vs same period last year").names == ["2025-10", "2024-10", "change", "change %"])
+    }
+
     /// A period word that lands before 0001-01-01 (`last week` when today is 0001-01-01) is
     /// refused, where a query, a crosstab, a budget, a net worth or a rate lookup meets it:
     /// it was an empty range (a sum of 0), or a period worked out before the calendar that

@@ -50,7 +50,9 @@ struct ComparisonStatement: StatementRunner {
                 throw QueryError(.unsupported("\(versus) has no period to compare with: \(label(days)) starts the calendar (no date comes before 0001-01-01)"), at: query.versusRange)
             }
             b.days = before
-            names = (label(days), label(before))
+            // B is named as A is: a period of the same unit, else a range (a range that
+            // happens to be a week a year earlier is still the same range a year earlier).
+            names = (label(days), unit(of: days).map { u in Period(u, containing: before.first).days == before ? label(before) : before.description } ?? before.description)
         case .period(let p)?:
             var q = query
             q.periods = [PeriodClause(kind: .during, date: p, range: query.versusRange ?? 0..<0)]
@@ -104,13 +106,14 @@ struct ComparisonStatement: StatementRunner {
     /// `2025-Q4`, `2025`, `2025-W41`, a day), else `2025-10-01..2025-10-15`.
     static func label(_ days: DayRange) -> String {
         if days == .all { return "all dates" }
+        return unit(of: days).map { Period($0, containing: days.first).description } ?? days.description
+    }
+
+    /// The calendar unit whose period `days` is, if it is one.
+    static func unit(of days: DayRange) -> PeriodUnit? {
         // Open at an end (`before 2025-03`): no calendar period, and none to work out from the open end.
-        if days.first == .distantPast || days.last == .distantFuture { return days.description }
-        for unit in [PeriodUnit.year, .quarter, .month, .week, .day] {
-            let p = Period(unit, containing: days.first)
-            if p.days == days { return p.description }
-        }
-        return days.description
+        if days.first == .distantPast || days.last == .distantFuture { return nil }
+        return [PeriodUnit.year, .quarter, .month, .week, .day].first { Period($0, containing: days.first).days == days }
     }
 
     /// A column's name for a valuation and its what-if rates: the rates (`SGD/INR = 55`),
