@@ -143,6 +143,11 @@ let cases: [BadCase] = [
     BadCase("invalid UTF-8 in a string", bytes: invalidUTF8, path: "entries[0].category", line: 8, "UTF-8"),
     BadCase("raw control character in a string", ledger(e1: entry1(replacing: "Food", with: "Fo\tod")),
             path: "entries[0].category", line: 8, "control character 0x9"),
+    // NUL, written as an escape, is no text any engine keeps (a database's text cannot hold it).
+    BadCase("NUL in a party", ledger(e1: entry1(replacing: #""category": "Food""#, with: #""category": "Food", "party": "a\u0000b""#)),
+            path: "entries[0].party", line: 8, "found \\u0000 (NUL) in a string"),
+    BadCase("NUL in a book's name", ledger(books: book1(replacing: "Home", with: #"Ho\u0000me"#)),
+            path: "books[0].name", line: 5, "found \\u0000 (NUL) in a string"),
     // Duplicate keys
     // BUG: an entry's duplicate key is reported at the path of the key before it
     // ("entries[0].category"), not at the repeated key.

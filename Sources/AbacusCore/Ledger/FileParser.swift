@@ -153,7 +153,14 @@ struct FileParser {
         guard reader.peek() == UInt8(ascii: "\"") else {
             throw rule("expected a string, found \(reader.foundHere())")
         }
-        return try reader.readString()
+        let at = reader.pos
+        let s = try reader.readString()
+        // NUL can only be written as an escape; no text a ledger keeps may hold it (a database's
+        // text cannot: docs/postgres.md), so every engine refuses it alike.
+        if s.escaped, reader.scratch.contains(0) {
+            throw rule("found \\u0000 (NUL) in a string, expected text without it", at: at)
+        }
+        return s
     }
 
     /// A string or null.

@@ -20,8 +20,10 @@ struct CategoriesStatement: StatementRunner {
     func run(in session: Session) throws(QueryError) -> Output {
         let store = session.ledger.entries
         let counted = try session.ledger.entriesElsewhere == nil ? nil : entryCounts("count entries by category", in: session)
+        // In any letter case, then as written (`Misc` before `misc`), as a key's values sort:
+        // never in the order the names were first met, which a file and a database differ in.
         let rows: [[Cell]] = store.categories.indices
-            .sorted { store.categories[$0].lowercased() < store.categories[$1].lowercased() }
+            .sorted { (store.categories[$0].lowercased(), store.categories[$0]) < (store.categories[$1].lowercased(), store.categories[$1]) }
             .map { i in [.text(store.categories[i]), .count(counted.map { $0[store.categories[i]] ?? 0 } ?? store.byCategory.rows(for: i).count)] }
         return .table(ResultSet(columns: [Column("category", .key(.category)), Column("entries", .count)], rows: rows))
     }
