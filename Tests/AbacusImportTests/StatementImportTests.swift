@@ -80,6 +80,11 @@ struct CSVFormTests {
             #expect(error.line == 2)
             #expect(error.message.hasPrefix("field 2 is not UTF-8 text"))
         }
+        // Nor may a field hold NUL, which no ledger's text holds.
+        do { _ = try CSVReader.records(Array("a,b\nc,d\u{0}e\n".utf8), skip: 0); Issue.record("a NUL was read") } catch {
+            #expect(error.line == 2)
+            #expect(error.message.hasPrefix("field 2 holds a NUL byte"))
+        }
     }
 
     @Test func skippedLinesNeedNotBeCSV() throws {

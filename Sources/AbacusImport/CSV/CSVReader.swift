@@ -48,6 +48,10 @@ enum CSVReader {
         var field: [UInt8] = []
         var recordLine = line
         func endField() throws(CSVSyntaxError) {
+            // NUL is no text a ledger may hold (docs/ledger-format.md): the output would not load.
+            if field.contains(0) {
+                throw CSVSyntaxError(line: recordLine, message: "field \(fields.count + 1) holds a NUL byte: expected text (the file may not be a CSV statement)")
+            }
             guard let text = String(validating: field, as: UTF8.self) else {
                 throw CSVSyntaxError(line: recordLine, message: "field \(fields.count + 1) is not UTF-8 text: expected the statement saved as UTF-8 (it may be Latin-1 or Windows-1252)")
             }
