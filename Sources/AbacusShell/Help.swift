@@ -271,6 +271,7 @@ enum Help {
       .load FILE        add a ledger file to those loaded (it replaces the demo; a file
                         already loaded is read again, picking up an edit)
       .reload           read every loaded ledger file again
+      .rates FILE       add a rate file's market rates (as rates import FILE)
       .run SCRIPT       run a script of statements
       .format [NAME]    table | csv | json | markdown | chart (alone: the current one)
       .timer [on|off]   print each statement's time (alone: the current setting)

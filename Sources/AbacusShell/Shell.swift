@@ -157,7 +157,8 @@ public final class Shell {
         liveRates = live
         _ = live.loadCache(report: { [weak self] in self?.tell($0) })
         let ledger = composed(files)
-        if options.ledgers.isEmpty && options.external == nil {
+        // The REPL says so in its one line of welcome (`banner`).
+        if options.ledgers.isEmpty && options.external == nil && !interactive {
             tell("No ledger named: loaded the demo ledger (\(Shell.counted(ledger.entries.count, "entry", "entries")), "
                  + "\(Shell.counted(ledger.books.count, "book", "books"))). Run `abacus LEDGER.json` for your own.")
         }
@@ -211,8 +212,10 @@ public final class Shell {
                 s = runScript(text, name: path)
             }
             if s != .success {
-                status = s
-                if !options.keepGoing || s == .unusable { return finished(status) }
+                if s.rawValue > status.rawValue { status = s }
+                // With --keep-going, a failed `.load` in -e goes on as in a script (the session
+                // keeps its ledger); a ledger found unusable stops everything.
+                if !options.keepGoing || unusableLedger { return finished(status) }
             }
             if quitRequested { break }
         }
@@ -490,6 +493,8 @@ public final class Shell {
                 if renderer.format.holdsOnlyTables { tell(text) } else { say(text) }
             }
         } catch {
+            // Ctrl-C at a terminal left `^C` where the cursor was: the message starts a line of its own.
+            if interrupted != 0 && stderrIsTerminal { tell("") }
             // An unusable ledger is reported once, where it was found.
             if !unusableLedger { report(diagnose(error)) }
             return false
@@ -707,8 +712,12 @@ public final class Shell {
     /// database's URL, without its password, in place of the files under `--db`).
     func banner() -> String {
         let l = session.ledger
-        let names = options.external?.name
-            ?? (loadedPaths.isEmpty ? "the demo ledger" : loadedPaths.map { ($0 as NSString).lastPathComponent }.joined(separator: ", "))
+        if options.external == nil && loadedPaths.isEmpty {
+            // No ledger named: the one line says so, and how to open one's own.
+            return "Abacus \(abacusVersion) — no ledger named: the demo ledger (\(Shell.counted(l.entryCount, "entry", "entries")), "
+                + "\(Shell.counted(l.books.count, "book", "books")), \(l.defaultCurrency)); `abacus LEDGER.json` opens yours. .help for help, Ctrl-D to leave."
+        }
+        let names = options.external?.name ?? loadedPaths.map { ($0 as NSString).lastPathComponent }.joined(separator: ", ")
         return "Abacus \(abacusVersion) — \(names): \(Shell.counted(l.entryCount, "entry", "entries")) in "
             + "\(Shell.counted(l.books.count, "book", "books")), default currency \(l.defaultCurrency). "
             + "Type .help for help, Ctrl-D to leave."

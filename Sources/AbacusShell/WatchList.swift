@@ -53,6 +53,9 @@ public struct WatchList: Sendable {
             }
             let more = contents.skipped.count - skippedLinesShown
             if more > 0 { report("warning: skipping \(more) more \(more == 1 ? "line" : "lines") of the watch list \(path) that \(more == 1 ? "is" : "are") not a currency code") }
+        case .failure(.folder):
+            // A folder there cannot be replaced by the list: say what to do instead of promising it.
+            report("warning: ignoring the watch list \(path): it is a folder; move it away to keep a watch list")
         case .failure(let problem): report("warning: ignoring the watch list \(path): \(problem.description); it will be rewritten on the next change")
         }
         return list
@@ -105,6 +108,7 @@ public struct WatchList: Sendable {
 
     enum Problem: Error, CustomStringConvertible {
         case notRegular
+        case folder
         case tooLarge
         case unreadable(String)
         case notText
@@ -112,6 +116,7 @@ public struct WatchList: Sendable {
         var description: String {
             switch self {
             case .notRegular: return "not a regular file"
+            case .folder: return "a folder"
             case .tooLarge: return "larger than \(WatchList.sizeLimit / 1024) KB, too large for a watch list"
             case .unreadable(let reason): return "cannot be read (\(reason))"
             case .notText: return "not UTF-8 text"
@@ -126,6 +131,7 @@ public struct WatchList: Sendable {
         guard fm.fileExists(atPath: path) else { return .success(([], [])) }
         // Checked before opening: a named pipe or a device is never waited on.
         guard let attributes = try? fm.attributesOfItem(atPath: path) else { return .failure(.unreadable("no access")) }
+        if attributes[.type] as? FileAttributeType == .typeDirectory { return .failure(.folder) }
         guard attributes[.type] as? FileAttributeType == .typeRegular else { return .failure(.notRegular) }
         if let size = attributes[.size] as? Int, size > sizeLimit { return .failure(.tooLarge) }
         guard let data = fm.contents(atPath: path) else { return .failure(.unreadable("no access")) }

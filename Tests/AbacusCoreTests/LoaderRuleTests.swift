@@ -134,6 +134,10 @@ let secondFile = """
 let cases: [BadCase] = [
     // JSON syntax
     BadCase("not JSON at all", "hello, ledger", path: nil, line: 1, "expected a ledger object", "found 'h'"),
+    // A word is null, true or false only when spelt so: `not json` is not null.
+    BadCase("a word that starts like null", "not json", path: nil, line: 1, "expected a ledger object", "found 'n'"),
+    BadCase("a word that starts like true", "tx", path: nil, line: 1, "expected a ledger object", "found 't'"),
+    BadCase("null itself", "null", path: nil, line: 1, "expected a ledger object", "found null"),
     BadCase("empty file", "", path: nil, line: 1, "empty"),
     BadCase("truncated file", truncated, path: "entries[1].category", line: 9, "unterminated string"),
     // BUG: the path is that of the last top-level member ("customRates"), not nil.

@@ -44,7 +44,7 @@ import Testing
         ("sum expenses\u{0}", "unexpected character \\u{0}"),
         ("sum\u{7F}", "unexpected character \\u{7f}"),
         // A byte-order mark inside a statement is shown, not taken silently (scripts drop one at their start).
-        ("\u{FEFF}sum expenses", "expected a statement (sum, count, avg, min, max, list, convert, rate, rates, set, books, categories, explain), found '\\u{feff}sum'"),
+        ("\u{FEFF}sum expenses", "expected a statement (a query: sum, count, avg, min, max, list; a report: budget, balance, networth, holdings; convert, rate, rates, set, unset, books, categories, explain, define, defines, undefine, watch, unwatch, watching, or a defined name), found '\\u{feff}sum'"),
         ("count entries where party = \"\u{1}\u{2}\"", "no party is named \"\\u{1}\\u{2}\""),
         ("sum expenses top 99999999999999999999999999", "expected a whole number of rows above zero, found '99999999999999999999999999'"),
         ("convert 1e400 USD to INR", "expected an amount written out in digits (1000, not 1e3), found '1e400'"),

@@ -243,6 +243,14 @@ func expectMatchesRecording(_ actual: String, _ relativePath: String, sourceLoca
         let r = try Binary.run(["Examples/demo.json", "--keep-going", "-e", "sum bogus", "-e", "count entries"])
         #expect(r.status == 1)
         #expect(r.stdout.contains("1200"))
+        // A `.load` that fails goes on too, as in a script (the session keeps its ledger); the
+        // status is the worst met (2: a ledger that could not be read).
+        let load = try Binary.run(["Examples/demo.json", "--keep-going", "--format", "csv", "-e", ".load /nonexistent.json", "-e", "count entries", "-e", "sum bogus"])
+        #expect(load.status == 2)
+        #expect(load.stdout == "count\r\n1200\r\n")
+        #expect(load.stderr.contains("error: /nonexistent.json: cannot open the ledger: no such file"))
+        // Without it the first failure ends the run.
+        #expect(try Binary.run(["Examples/demo.json", "-e", ".load /nonexistent.json", "-e", "count entries"]).stdout == "")
     }
 
     @Test func aMissingRateFailsWithOneAndNamesThePair() throws {
@@ -615,5 +623,11 @@ func expectMatchesRecording(_ actual: String, _ relativePath: String, sourceLoca
         #expect(damaged.stderr.contains("warning: skipping line 4 of the watch list \(state)/abacus/watch: found \"not a currency\""))
         let rewritten = try String(contentsOfFile: state + "/abacus/watch", encoding: .utf8)
         #expect(rewritten.split(separator: "\n").filter { !$0.hasPrefix("#") } == ["USD", "EUR", "GBP"])
+        // A code named twice is one; one not watched is said, as one watched already is.
+        let mixed = try Binary.run(["Examples/demo.json", "-e", "watch GBP, JPY, JPY", "-e", "unwatch CHF, USD, USD"], environment: env)
+        #expect(mixed.status == 0)
+        #expect(mixed.stdout == "watching JPY; already watched: GBP\nno longer watching USD; not watched: CHF\n", "\(mixed.stderr)")
+        let none = try Binary.run(["Examples/demo.json", "-e", "unwatch CHF"], environment: env)
+        #expect(none.status == 1 && none.stderr.contains("error: not watched: CHF"))
     }
 }

@@ -255,6 +255,15 @@ final class StateDirectory {
         #expect(s.expectPrompt(REPLTests.prompt), "output: \(s.output.debugDescription)")
     }
 
+    /// With no ledger named, one line says so and which ledger is open (SPEC §1), not two.
+    @Test func theDemoLedgerIsAnnouncedInOneLine() throws {
+        let state = try StateDirectory()
+        let s = try PTYSession(stateDirectory: state.path, arguments: [])
+        #expect(s.expectPrompt(REPLTests.prompt), "output: \(s.output.debugDescription)")
+        #expect(s.output.contains("no ledger named: the demo ledger (1,200 entries, 6 books, INR); `abacus LEDGER.json` opens yours."), "output: \(s.output.debugDescription)")
+        #expect(!s.output.contains("No ledger named"), "output: \(s.output.debugDescription)")
+    }
+
     @Test func aStatementPrintsItsResult() throws {
         let state = try StateDirectory()
         let s = try started(state)
@@ -331,6 +340,20 @@ final class StateDirectory {
         let s = try started(state)
         s.send("\u{04}")
         #expect(s.waitForExit() == 0, "output: \(s.output.debugDescription)")
+    }
+
+    /// A statement used again is kept once, where it was last used: a session folds a repeat
+    /// of the line before, and the next start drops the older repeats from the file.
+    @Test func historyKeepsEachStatementOnceWhereItWasLastUsed() throws {
+        let state = try StateDirectory()
+        let file = state.path + "/abacus/history"
+        try FileManager.default.createDirectory(atPath: state.path + "/abacus", withIntermediateDirectories: true)
+        try "_HiStOrY_V2_\ncount\\040entries\nbooks\ncount\\040entries\ncategories\ncount\\040entries\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let session = try started(state)
+        session.send("\u{04}")
+        #expect(session.waitForExit() == 0, "output: \(session.output.debugDescription)")
+        let saved = String(decoding: try #require(FileManager.default.contents(atPath: file)), as: UTF8.self)
+        #expect(saved == "_HiStOrY_V2_\nbooks\ncategories\ncount\\040entries\n")
     }
 
     @Test func historySurvivesARestart() throws {

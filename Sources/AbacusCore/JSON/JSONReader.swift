@@ -73,6 +73,11 @@ struct JSONReader {
         JSONSyntaxError(offset: offset ?? pos, message: message)
     }
 
+    /// Whether `word` is written at the current position.
+    func startsHere(_ word: StaticString) -> Bool {
+        pos + word.utf8CodeUnitCount <= count && memcmpEqual(base + pos, word.utf8Start, word.utf8CodeUnitCount)
+    }
+
     /// What stands at the current position, for "found …" in messages.
     func foundHere() -> String {
         guard pos < count else { return "the end of the file" }
@@ -88,8 +93,9 @@ struct JSONReader {
             }
             guard j < count, base[j] == UInt8(ascii: "\"") else { return "a string" }
             return "a string \"" + ShownText.quoted(String(decoding: UnsafeBufferPointer(start: base + pos + 1, count: j - pos - 1), as: UTF8.self)) + "\""
-        case UInt8(ascii: "t"), UInt8(ascii: "f"): return "a boolean"
-        case UInt8(ascii: "n"): return "null"
+        // A word is true, false or null only when it is spelt so (`not json` is no null).
+        case UInt8(ascii: "t") where startsHere("true"), UInt8(ascii: "f") where startsHere("false"): return "a boolean"
+        case UInt8(ascii: "n") where startsHere("null"): return "null"
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return "a number"
         case let b where b < 0x20 || b >= 0x7F: return "byte 0x" + String(b, radix: 16, uppercase: true)
         case let b: return "'" + String(UnicodeScalar(b)) + "'"

@@ -181,7 +181,7 @@ public struct Parser {
             throw QueryError(.expected(["a statement (sum, count, avg, min, max, list, …)"], found: describe(current),
                                        suggestion: "sum \(w)"), at: current.range)
         default:
-            throw expected(["a statement (sum, count, avg, min, max, list, convert, rate, rates, set, books, categories, explain)"],
+            throw expected([Parser.aStatement],
                            keywords: Keywords.words(.statement), suggestion: word(current).flatMap { Keywords.dotless[$0] })
         }
         guard current.kind == .end else { throw expected(["the end of the statement"]) }
@@ -266,11 +266,16 @@ public struct Parser {
         return c
     }
 
+    /// What an error says can start a statement: every kind, so that none looks missing.
+    static let aStatement = "a statement (a query: sum, count, avg, min, max, list; a report: budget, balance, networth, holdings; "
+        + "convert, rate, rates, set, unset, books, categories, explain, define, defines, undefine, watch, unwatch, watching, or a defined name)"
+
     /// explain -> 'explain' (query | report | call)
     mutating func explain() throws(QueryError) -> Query {
         advance()
         guard let w = word(current), Keywords.aggregate(w) != nil else {
-            throw expected(["a query to explain (sum, count, avg, min, max, list)"], keywords: Keywords.words(.aggregate))
+            throw expected(["a query or a report to explain (sum, count, avg, min, max, list, budget, balance, networth, holdings, or a defined name)"],
+                           keywords: Keywords.words(.aggregate) + Parser.reportWords.sorted())
         }
         return try query()
     }

@@ -35,7 +35,7 @@ struct CallStatement: StatementRunner {
             // Not a definition: as for any other word where a statement should start.
             let word = call.name.lowercased()
             let candidates = Keywords.words(.statement) + session.definitions.values.map(\.name)
-            throw QueryError(.expected(["a statement (sum, count, avg, min, max, list, convert, rate, rates, set, books, categories, explain)"],
+            throw QueryError(.expected([Parser.aStatement],
                                        found: "'\(ShownText.quoted(call.name))'", suggestion: Keywords.dotless[word] ?? nearest(word, in: candidates)),
                              at: call.nameRange)
         }

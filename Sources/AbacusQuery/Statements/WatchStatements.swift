@@ -8,8 +8,10 @@ struct WatchStatement: StatementRunner {
 
     func run(in session: Session) throws(QueryError) -> Output {
         guard let host = session.host else { throw QueryError(.unsupported("the watch list is not available here"), at: nil) }
-        let added = try host.watch(currencies)
-        let already = currencies.filter { !added.contains($0) }
+        // A code named twice is one code.
+        let named = currencies.reduce(into: [Currency]()) { if !$0.contains($1) { $0.append($1) } }
+        let added = try host.watch(named)
+        let already = named.filter { !added.contains($0) }
         var parts: [String] = []
         if !added.isEmpty { parts.append("watching " + added.map(\.code).joined(separator: ", ")) }
         if !already.isEmpty { parts.append("already watched: " + already.map(\.code).joined(separator: ", ")) }
@@ -23,11 +25,15 @@ struct UnwatchStatement: StatementRunner {
 
     func run(in session: Session) throws(QueryError) -> Output {
         guard let host = session.host else { throw QueryError(.unsupported("the watch list is not available here"), at: nil) }
-        let removed = try host.unwatch(currencies)
+        let named = currencies.reduce(into: [Currency]()) { if !$0.contains($1) { $0.append($1) } }
+        let removed = try host.unwatch(named)
+        let absent = named.filter { !removed.contains($0) }
         guard !removed.isEmpty else {
-            throw QueryError(.unsupported("not watched: " + currencies.map(\.code).joined(separator: ", ")), at: range)
+            throw QueryError(.unsupported("not watched: " + absent.map(\.code).joined(separator: ", ")), at: range)
         }
-        return .message("no longer watching " + removed.map(\.code).joined(separator: ", "))
+        // As `watch` says what was watched already: what was not watched is said, not passed over.
+        return .message("no longer watching " + removed.map(\.code).joined(separator: ", ")
+                        + (absent.isEmpty ? "" : "; not watched: " + absent.map(\.code).joined(separator: ", ")))
     }
 }
 

@@ -220,8 +220,13 @@ public final class LineEditor {
             return
         }
         if lines.last?.isEmpty == true { lines.removeLast() }
-        if lines.count - 1 > LineEditor.historyLimit {
-            let kept = [lines[0]] + lines.suffix(LineEditor.historyLimit)
+        // Each statement once, where it was last used (a session folds only a repeat of the
+        // line before; older repeats go here), and no more than the limit.
+        let entries = lines.dropFirst()
+        var seen = Set<Substring>()
+        let folded = entries.reversed().filter { seen.insert($0).inserted }.reversed().suffix(LineEditor.historyLimit)
+        if folded.count != entries.count {
+            let kept = [lines[0]] + folded
             let text = kept.joined(separator: "\n") + "\n"
             let temporary = path + ".\(getpid()).tmp"
             if FileManager.default.createFile(atPath: temporary, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]),
