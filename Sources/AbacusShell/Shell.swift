@@ -74,7 +74,9 @@ public final class Shell {
     /// Rate files added (`--rates`, `.rates`), in order.
     var rateFiles: [RateFileContents] = []
     /// The watched currencies, kept in the state folder.
-    var watchList = WatchList(path: nil)
+    var watchList = WatchList(path: nil) {
+        didSet { completer?.watched = watchList.currencies.map(\.code) }
+    }
     var stdoutIsTerminal = false
     var stderrIsTerminal = false
     /// Colour is allowed at all: not for scripts (`-f`, piped stdin), NO_COLOR or --no-color.
@@ -727,6 +729,7 @@ public final class Shell {
     func refreshCompletion() {
         completer = Completer(ledger: session.ledger)
         completer?.defined = session.definitions.values.map(\.name)
+        completer?.watched = watchList.currencies.map(\.code)
     }
 
     /// Today in the local time zone (`TZ`, else the system's), from the C library: Foundation's

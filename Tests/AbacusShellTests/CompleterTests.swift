@@ -138,7 +138,50 @@ import Testing
     @Test func whatFollowsRatesAndConvert() throws {
         #expect(try complete("rates st") == ["status"])
         #expect(try complete("rates re") == ["refresh"])
+        #expect(try complete("rates w") == ["watched", "where"])
         #expect(try complete("convert 100 SGD ") == ["to"])
+        // `rates where` tests the currency only; `rates refresh` takes a code or --force, not clauses.
+        #expect(try complete("rates where ") == ["currency"])
+        #expect(try complete("rates watched ") == ["in", "where", "at"])
+        #expect(try complete("rates in USD ") == ["where", "at"])
+        #expect(try complete("rates refresh --") == ["--force"])
+        #expect(try complete("rates refresh USD ") == ["--force"])
+        #expect(try complete("rates SGD/INR ") == ["since"])
+        #expect(try complete("rates status ") == [])
+    }
+
+    /// `watch` takes currency codes, `unwatch` the codes watched; never a query's clauses,
+    /// nor a lower-cased rewrite of what was typed.
+    @Test func watchAndUnwatchTakeCurrencyCodes() throws {
+        var c = try #require(CompleterTests.completer)
+        c.watched = ["USD", "JPY"]
+        #expect(c.complete("watch S").candidates.contains("SGD"))
+        #expect(c.complete("watch S").candidates.allSatisfy { $0.hasPrefix("S") })
+        #expect(c.complete("watch USD, E").candidates.contains("EUR"))
+        #expect(c.complete("unwatch ").candidates == ["JPY", "USD"])
+        #expect(c.complete("unwatch J").candidates == ["JPY"])
+        #expect(c.complete("watch USD ").candidates == [])
+    }
+
+    /// Only a listing takes `show`, and a listing takes no `by` or `per`; `set` and `unset`
+    /// reach `max rate age`; `explain` offers the defined names.
+    @Test func clausesOnlyWhereTheParserTakesThem() throws {
+        #expect(try !complete("sum expenses by book ").contains("show"))
+        #expect(try !complete("sum expenses where amount > 5 ").contains("show"))
+        #expect(try complete("list expenses ").contains("show"))
+        #expect(try !complete("list expenses ").contains("by"))
+        #expect(try !complete("list expenses ").contains("per"))
+        #expect(try !complete("list expenses ").contains("vs"))
+        #expect(try complete("list expenses where amount > 5 ").contains("order"))
+        #expect(try !complete("list expenses where amount > 5 ").contains("by"))
+        #expect(try complete("list expenses order by ").contains("amount"))
+        #expect(try complete("set ") == ["rate", "currency", "max"])
+        #expect(try complete("unset ") == ["rate", "max"])
+        #expect(try complete("set max ") == ["rate"])
+        #expect(try complete("set max rate ") == ["age"])
+        var c = try #require(CompleterTests.completer)
+        c.defined = ["zspend"]
+        #expect(c.complete("explain zs").candidates == ["zspend"])
     }
 
     @Test func pathsAfterLoadAndRunKeepTheirFolders() throws {

@@ -40,6 +40,8 @@ struct Completer {
     let ledger: Ledger
     /// The names of the session's defined statements (`define`), kept up to date by the shell.
     var defined: [String] = []
+    /// The codes on the watch list (`unwatch` offers them), kept up to date by the shell.
+    var watched: [String] = []
 
     static let statements = Keywords.words(.statement)
     static let clauses = Keywords.words(.clause)
@@ -61,6 +63,10 @@ struct Completer {
         let bytes = Array(before.utf8)
         let indent = bytes.prefix { $0 == 0x20 || $0 == 0x09 }.count
         if indent < bytes.count && bytes[indent] == UInt8(ascii: ".") { return dotCommand(before) }
+        // `rates import FILE`: a path, as after `.rates`.
+        if let r = before.range(of: #"^\s*rates\s+import\s+"#, options: [.regularExpression, .caseInsensitive]) {
+            return path(bytes, from: before.utf8.distance(from: before.startIndex, to: r.upperBound))
+        }
         if let quote = Lexer(before).partialTokens().openQuote {
             let q = bytes[quote]
             let head = String(decoding: bytes[..<quote], as: UTF8.self)
@@ -185,8 +191,15 @@ struct Completer {
         let afterCondition = words.contains("where") && (
             (words.count >= 3 && Completer.comparisons.contains(words[words.count - 2]) && !Completer.comparisons.contains(last))
             || (last == ")" && fieldBefore(words.dropLast()) != nil))
-        if afterCondition { return .words(["and", "or"] + Completer.remainingClauses(words)) }
+        if afterCondition { return .words(["and", "or"] + Completer.remainingClauses(words, listing: aggregate == "list")) }
         if let report = aggregate, Completer.reports.contains(report) { return reportAnswer(report, words) }
+        // `watch USD, `: codes; `unwatch `: the codes watched.
+        if words.first == "watch" || words.first == "unwatch" {
+            guard last == words.first || last == "," else { return .words([]) }
+            if words.first == "unwatch" { return .words(watched.sorted()) }
+            return .currencies(extra: [])
+        }
+        if words.first == "rates" && words.count > 1 { return ratesAnswer(words) }
         switch last {
         case "top" where previous == "by" || previous == ",":
             return .words(["category"])
@@ -195,6 +208,9 @@ struct Completer {
                 return .words(["amount", "date", "book", "category", "party"] + (words.contains("native") ? ["currency"] : []))
             }
             return .words(["amount", "count"] + groupKeys(words))
+        case "by" where aggregate == "list":
+            // A listing is not grouped: only `order by`.
+            return .words([])
         case "by":
             return .words(Completer.keys)
         case "where", "and", "or", "not":
@@ -213,6 +229,7 @@ struct Completer {
         case "in":
             if let p = previous, Field(rawValue: p) != nil { return .words(["("]) }
             return .currencies(extra: aggregate == "rates" ? [] : ["native"])
+        case "rate" where previous == "max": return .words(["age"])
         case "to", "rate", "/":
             // `convert 5 kg to `: units of the same kind.
             if last == "to", let p = previous, let unit = UnitConversion.unit(named: p), Currency(caseInsensitiveCode: p) == nil {
@@ -237,11 +254,12 @@ struct Completer {
         case "previous", "same": return .words(["period"])
         case "period" where previous == "same": return .words(["last"])
         case "undefine": return .words(defined.sorted())
-        case "set": return .words(["rate", "currency"])
-        case "unset": return .words(["rate"])
+        case "set": return .words(["rate", "currency", "max"])
+        case "unset": return .words(["rate", "max"])
+        case "max" where previous == "set" || previous == "unset": return .words(["rate"])
         case "currency" where previous == "set": return .currencies(extra: [])
-        case "explain": return .words(Array(Completer.statements.prefix(6)) + Completer.statements.filter { Completer.reports.contains($0) })
-        case "rates": return .words(["status", "refresh", "in", "where", "at"] + currencyCodes())
+        case "explain": return .words(Array(Completer.statements.prefix(6)) + Completer.statements.filter { Completer.reports.contains($0) } + defined.sorted())
+        case "rates": return .words(["status", "refresh", "import", "watched", "in", "where", "at"] + currencyCodes())
         case "asc", "desc": return .words(["top"])
         default:
             // `convert 100 `: a currency, or a unit of length, mass or temperature.
@@ -249,10 +267,33 @@ struct Completer {
             // `convert 100 SGD `: only `to` can come next.
             if words.count >= 3 && words[words.count - 3] == "convert" { return .words(["to"]) }
             if previous == "by" && words.dropLast(2).last == "order" { return .words(["desc", "asc", "top"]) }
-            if words.count == 1, Aggregate(rawValue: last) != nil { return .words(Completer.subjects + Completer.clauses) }
+            if words.count == 1, let a = Aggregate(rawValue: last) { return .words(Completer.subjects + Completer.clauses(listing: a == .list)) }
             // After a subject, a group key or a value: the clauses not yet used (a subject only
             // stands right after the aggregate).
-            return .words(Completer.remainingClauses(words))
+            return .words(Completer.remainingClauses(words, listing: aggregate == "list"))
+        }
+    }
+
+    /// What may follow in `rates …` (not `rates`'s own first word, which `answer` offers):
+    /// `rates [watched] [in CUR] [where currency …] [at DATE]`, `rates PAIR [since D]`,
+    /// `rates refresh [CUR] [--force]`, `rates status`, `rates import FILE`.
+    func ratesAnswer(_ words: [String]) -> Answer {
+        let last = words.last ?? "rates"
+        switch words[1] {
+        case "status": return .words([])
+        case "import": return .files
+        case "refresh": return words.count == 2 ? .currencies(extra: ["--force"]) : .words(words.contains("--force") ? [] : ["--force"])
+        default: break
+        }
+        switch last {
+        case "in", "/": return .currencies(extra: [])
+        case "where": return .words(["currency"])
+        case "currency" where words.dropLast().last == "where": return .words(["=", "!=", "~"])
+        case "at", "since": return .words(Completer.dates)
+        default:
+            // After a pair, only `since`; else the clauses not used yet.
+            if words.count >= 4 && words[words.count - 2] == "/" { return .words(["since"]) }
+            return .words(["in", "where", "at"].filter { !words.contains($0) })
         }
     }
 
@@ -279,9 +320,14 @@ struct Completer {
         }
     }
 
+    /// The clauses of a query: a listing takes no `by`, `per` or `vs`, and only it takes `show`.
+    static func clauses(listing: Bool) -> [String] {
+        clauses.filter { listing ? !["by", "per", "vs"].contains($0) : $0 != "show" }
+    }
+
     /// Clauses that may still come: each of `in`, `by`, `where`, `at`, `with`, `order`, `top`
     /// once (an `in (` of a condition is no currency clause); periods any number of times.
-    static func remainingClauses(_ words: [String]) -> [String] {
+    static func remainingClauses(_ words: [String], listing: Bool = false) -> [String] {
         let once: Set = ["in", "by", "per", "where", "at", "with", "order", "top", "vs"]
         var used = Set<String>()
         for (i, w) in words.enumerated() where once.contains(w) {
@@ -289,7 +335,7 @@ struct Completer {
             if w == "by", i > 0, words[i - 1] == "order" { continue }
             used.insert(w)
         }
-        return clauses.filter { !used.contains($0) }
+        return clauses(listing: listing).filter { !used.contains($0) }
     }
 
     /// The group keys after `by` (those a result can be ordered by).
