@@ -84,6 +84,39 @@ import Testing
         #expect(colour.render(result).contains(ANSI.red + ANSI.bold + "90%"))
     }
 
+    /// A chart fits the window: in 40 columns long labels are cut (not kept at 36 columns
+    /// with the bars wrapping), a crosstab's heading too, and the budget's 100% mark is
+    /// labelled before it where the window ends first.
+    @Test func aChartFitsANarrowWindow() {
+        let inr = Currency(code: "INR")!
+        let long = "A category whose name is rather long indeed"
+        let sums = ResultSet(columns: [Column("category", .key(.category)), Column("amount", .money)],
+                             rows: [[.text(long), .money(ExactDecimal("123456.78")!, inr)], [.text("Rent"), .money(ExactDecimal("5000")!, inr)]],
+                             currency: inr, warnings: [])
+        let budget = ResultSet(columns: [Column("month", .key(.month)), Column("category", .key(.category)), Column("used %", .quantity), Column("alert", .alert)],
+                               rows: [[.period(Period(.month, containing: Day(year: 2025, month: 11, day: 1)!)), .text(long), .decimal(ExactDecimal("100.0")!), .text("100%")]],
+                               currency: nil, warnings: [])
+        var renderer = Renderer(format: .chart, money: MoneyFormat())
+        renderer.color = false
+        for width in [40, 60] {
+            renderer.width = width
+            for r in [sums, budget] {
+                let lines = renderer.render(r).split(separator: "\n")
+                #expect(lines.allSatisfy { TextWidth.of(String($0)) <= width }, "\(width): \(lines)")
+            }
+        }
+        renderer.width = 40
+        #expect(renderer.render(sums).hasPrefix("A category whose nam…  ₹1.2L  "))
+        // Used 100%: the mark is the bar's last column, its label before it.
+        #expect(renderer.render(budget).hasSuffix("100% ┘"))
+        renderer.width = 120
+        #expect(renderer.render(sums).hasPrefix(String(long.prefix(35)) + "…"))
+        // Used 200%: the mark halfway, its label after it.
+        var over = budget
+        over.rows[0][2] = .decimal(ExactDecimal("200.0")!)
+        #expect(renderer.render(over).hasSuffix("└ 100%"))
+    }
+
     @Test func aHoldingsChartDrawsEachSymbolsValueAndABudgetWithoutALimitSaysSo() {
         let usd = Currency(code: "USD")!
         // Without `in CUR` holdings end with gain %: the chart draws the value, $65 and $130.

@@ -73,15 +73,14 @@ struct Chart {
             }
         }
         let labels = items.map(\.label)
-        let labelWidth = min(36, labels.map(TextWidth.of).max() ?? 0)
         let valueWidth = texts.map(TextWidth.of).max() ?? 0
-        let total = max(40, renderer.width ?? 80)
-        let barWidth = max(10, total - labelWidth - valueWidth - 4)
+        let total = renderer.width ?? 80
+        let (labelWidth, barWidth) = Chart.widths(labels: labels.map(TextWidth.of).max() ?? 0, values: valueWidth, gaps: 4, total: total)
         var largest: [String: WideDecimal] = [:]
         for (v, scale) in zip(values, scales) { largest[scale] = max(largest[scale] ?? .zero, Chart.magnitude(v)) }
         var lines: [String] = []
         for (i, v) in values.enumerated() {
-            if let heading = headings[i] { lines.append(heading) }
+            if let heading = headings[i] { lines.append(TextWidth.truncate(heading, to: total)) }
             let negative = v < .zero
             let eighthsCount = Chart.scaled(Chart.magnitude(v), of: largest[scales[i]] ?? .zero, into: barWidth * 8)
             var bar = String(repeating: negative ? "▒" : "█", count: eighthsCount / 8)
@@ -115,9 +114,9 @@ struct Chart {
             if let a = alert, case .text(let level) = row[a] { t += " ≥ " + level }
             return t
         }
-        let labelWidth = min(36, labels.map(TextWidth.of).max() ?? 0)
         let valueWidth = texts.map(TextWidth.of).max() ?? 0
-        let barWidth = max(10, max(40, renderer.width ?? 80) - labelWidth - valueWidth - 5)
+        let total = renderer.width ?? 80
+        let (labelWidth, barWidth) = Chart.widths(labels: labels.map(TextWidth.of).max() ?? 0, values: valueWidth, gaps: 5, total: total)
         let hundred = WideDecimal(ExactDecimal(100))
         let largest = max(hundred, percents.compactMap { $0.map(WideDecimal.init) }.max() ?? hundred)
         // The column of the 100% mark.
@@ -138,8 +137,19 @@ struct Chart {
             let valuePad = String(repeating: " ", count: valueWidth - TextWidth.of(texts[i]))
             lines.append(label + pad + "  " + texts[i] + valuePad + "  " + bar)
         }
-        lines.append(String(repeating: " ", count: labelWidth + valueWidth + 4 + mark) + "└ 100%")
+        // The mark's label after it, or before it where the window ends first.
+        let markAt = labelWidth + valueWidth + 4 + mark
+        lines.append(markAt + 6 <= total || markAt < 5 ? String(repeating: " ", count: markAt) + "└ 100%"
+                                                       : String(repeating: " ", count: markAt - 5) + "100% ┘")
         return lines.joined(separator: "\n")
+    }
+
+    /// The label and bar columns of a chart `total` columns wide, beside values `values` wide
+    /// and `gaps` blanks: labels up to 36 columns, cut first (to no fewer than 8) where the
+    /// window is narrow, then the bars (to no fewer than 4), so that a line fits the window.
+    static func widths(labels: Int, values: Int, gaps: Int, total: Int) -> (label: Int, bar: Int) {
+        let label = min(36, labels, max(8, total - values - gaps - 10))
+        return (label, max(4, total - label - values - gaps))
     }
 
     /// A bar's label: the group's keys; for a listing, the date and who was paid (the category
