@@ -147,6 +147,7 @@ import Testing
         #expect(try complete("rates refresh --") == ["--force"])
         #expect(try complete("rates refresh USD ") == ["--force"])
         #expect(try complete("rates SGD/INR ") == ["since"])
+        #expect(try complete("rates SGD/INR since 2025 ") == [])
         #expect(try complete("rates status ") == [])
     }
 

@@ -291,8 +291,8 @@ struct Completer {
         case "currency" where words.dropLast().last == "where": return .words(["=", "!=", "~"])
         case "at", "since": return .words(Completer.dates)
         default:
-            // After a pair, only `since`; else the clauses not used yet.
-            if words.count >= 4 && words[words.count - 2] == "/" { return .words(["since"]) }
+            // After a pair, only `since` (and after its date nothing); else the clauses not used yet.
+            if words.contains("/") { return .words(words.contains("since") ? [] : ["since"]) }
             return .words(["in", "where", "at"].filter { !words.contains($0) })
         }
     }
