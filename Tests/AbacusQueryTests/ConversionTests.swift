@@ -256,6 +256,21 @@ func total(_ r: ResultSet) -> String? {
         guard case .table(let rate) = try s.execute("rate USD/INR at latest") else { Issue.record("no table"); return }
         #expect(rate.warnings == r.warnings)
     }
+
+    /// A chain is as old as its older leg, and says when that leg was fetched: not when the
+    /// other leg was (EUR/CHF, a pair of 2025-09-08 with no fetch, beside a snapshot fetched later).
+    @Test func aChainsAgeNamesItsOlderLegsFetch() throws {
+        let s = try session(#"""
+            {"version": 1, "defaultCurrency": "KWD", "books": [{"id": "b", "name": "Zurich", "currency": "CHF"}],
+             "entries": [{"id": "e", "bookId": "b", "amount": -100, "date": "2025-06-01", "category": "Food"}],
+             "rates": [{"from": "EUR", "to": "CHF", "rate": 0.9, "date": "2025-09-08"},
+                       {"base": "USD", "date": "2025-09-22", "rates": {"EUR": 0.8, "KWD": 0.3}, "fetchedAt": "2025-10-06T08:00:00Z"}]}
+            """#)
+        let latest = Session(ledger: s.ledger, today: Day(year: 2025, month: 12, day: 31)!)
+        #expect(try latest.run("sum entries in KWD at latest").warnings == ["the newest CHF/KWD rate is dated 2025-09-08, 114 days before today"])
+        // The snapshot's own fetch is named where it is the older leg: EUR/KWD alone is that snapshot.
+        #expect(try latest.run("rate EUR/KWD at latest").warnings == ["the newest EUR/KWD rate is dated 2025-09-22, 100 days before today (fetched on 2025-10-06)"])
+    }
 }
 
 @Suite struct ReviewRegressionTests {

@@ -241,9 +241,10 @@ public final class RateResolver: @unchecked Sendable {
         timeline(pair).map { MarketLeg(pair: pair, source: $0.source, day: $0.day, rate: $0.rate, isAfterRequestedDay: false) }
     }
 
-    /// The newest fetch of a quote's sources that came after their own dates (a live rate), if any.
+    /// When the quote's oldest leg (the one its age counts from: `oldestDay`) was fetched, if
+    /// after its own date (a live rate): a chain's other leg's fetch says nothing of its age.
     public func fetchDay(_ q: MarketQuote) -> Day? {
-        q.legs.compactMap { leg -> Day? in
+        q.legs.filter { $0.day == q.oldestDay }.compactMap { leg -> Day? in
             guard case .snapshot(let i) = leg.source, let fetched = ledger.snapshots[i].fetchedAt.flatMap(Day.parse), fetched > leg.day else { return nil }
             return fetched
         }.max()
