@@ -521,7 +521,8 @@ public final class Shell {
         let before = late.standInReads
         let first: Result<T, QueryError>
         do throws(QueryError) { first = .success(try body()) } catch { first = .failure(error) }
-        let note = late.filesChangedNote() ?? (late.standInReads != before ? late.problem.map { StoreCache.ignoring(late.imagePath, $0) } : nil)
+        let note = late.filesChangedNote() ?? late.imageChangedNote()
+            ?? (late.standInReads != before ? late.problem.map { StoreCache.ignoring(late.imagePath, $0) } : nil)
         guard let note else { return try first.get() }
         guard readJSONInstead(note: note) else { throw QueryError(.cancelled, at: nil) }
         return try body()

@@ -151,6 +151,35 @@ enum ImageRun {
         #expect(again.stdout == truth.stdout && again.stderr == "")
     }
 
+    /// An image that another program rewrites in place while a session reads it (here the image
+    /// of the ledger before an edit, written over the one in use) is given up after the statement
+    /// that may have read it: the note, and the answer read from the JSON, never the old image's.
+    @Test func anImageRewrittenInPlaceDuringASessionIsGivenUp() throws {
+        let state = try StateDirectory()
+        let ledger = try ImageRun.ledgerCopy()
+        defer { try? FileManager.default.removeItem(atPath: (ledger as NSString).deletingLastPathComponent) }
+        _ = try ImageRun.run(state.path, [ledger, "-e", "count entries"])
+        let image = try #require(ImageRun.images(state.path).first)
+        let old = try Data(contentsOf: URL(fileURLWithPath: image))
+        try ImageRun.editOneDigitKeepingSizeAndTime(ledger)
+        let truth = try ImageRun.run(state.path, ["--no-cache", ledger, "--format", "csv", "-e", "sum expenses in INR"])
+        _ = try ImageRun.run(state.path, [ledger, "-e", "count entries"])
+        let s = try PTYSession(stateDirectory: state.path, arguments: ["--no-rc", "--today", "2025-12-31", "--format", "csv", ledger])
+        try #require(s.expectPrompt(REPLTests.prompt), "output: \(s.output.debugDescription)")
+        // The old image over the new one, the same file (as `cp` writes it).
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: image))
+        try handle.truncate(atOffset: 0)
+        try handle.write(contentsOf: old)
+        try handle.close()
+        s.send("sum expenses in INR\r")
+        #expect(s.expect("rewritten while in use"), "output: \(s.output.debugDescription)")
+        #expect(s.expectPrompt(REPLTests.prompt), "output: \(s.output.debugDescription)")
+        let answer = truth.stdout.split(separator: "\r\n").last.map(String.init) ?? "?"
+        #expect(s.output.contains(answer), "expected \(answer); output: \(s.output.debugDescription)")
+        s.send("\u{04}")
+        #expect(s.waitForExit() == 0)
+    }
+
     /// A ledger file broken since its image was saved (a month of 91, size and time kept) is
     /// refused as a cold start refuses it: exit status 2, its error once, no answer, whether the
     /// script asks something, only runs a dot command, or runs nothing at all (docs/ledger-format.md#errors).

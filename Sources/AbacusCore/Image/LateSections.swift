@@ -19,7 +19,12 @@
 //
 // The ledger files' contents are still being hashed when the store is handed out
 // (`ContentCheck`); `filesChangedNote()` waits for that, and the shell shows nothing
-// made from the store before it said the files match.
+// made from the store before it said the files match. The image itself is mapped, not
+// copied: another program that rewrote it in place would change what the store reads
+// under it, so the shell also asks, after each statement, whether the mapping still shows
+// the image opened (its head, the directory of sections and their hashes, unchanged:
+// `imageChangedNote()`), and reads the JSON instead if not. (Its times are no sign: every
+// start that uses an image touches it, to keep it when the folder is trimmed.)
 
 import Synchronization
 
@@ -82,6 +87,8 @@ public final class LateSections: @unchecked Sendable {
     public let imagePath: String
     /// The ledger files' contents, still being hashed when the session started (StoreCache.swift).
     private let contents: ContentCheck?
+    /// Whether the mapping still shows the image opened.
+    private let stillThisImage: @Sendable () -> Bool
     /// Checks a group's sections; the store it returns holds that group's fields.
     private let check: @Sendable (Group) -> Result<EntryStore, ImageProblem>
     /// What the stand-ins are shaped after: rows, categories, books.
@@ -94,9 +101,11 @@ public final class LateSections: @unchecked Sendable {
     private let lock = Mutex<ImageProblem?>(nil)
 
     init(imagePath: String, rows: Int, categories: Int, books: Int, contents: ContentCheck? = nil,
+         stillThisImage: @escaping @Sendable () -> Bool = { true },
          check: @escaping @Sendable (Group) -> Result<EntryStore, ImageProblem>) {
         self.imagePath = imagePath
         self.contents = contents
+        self.stillThisImage = stillThisImage
         self.rows = rows
         self.categories = categories
         self.books = books
@@ -143,6 +152,12 @@ public final class LateSections: @unchecked Sendable {
     /// made from, else the note that says which file changed (then nothing made from this store
     /// may be shown: the files are read from the JSON instead).
     public func filesChangedNote() -> String? { contents?.changedNote() }
+
+    /// Nil while the mapping shows the image opened; else the note that gives it up (it was
+    /// rewritten in place while in use: what the store read may be another image's).
+    public func imageChangedNote() -> String? {
+        stillThisImage() ? nil : StoreCache.ignoring(imagePath, ImageProblem("it was rewritten while in use"))
+    }
 
     /// Why the image was given up: the first group that failed its check, if any did.
     public var problem: ImageProblem? { lock.withLock { $0 } }

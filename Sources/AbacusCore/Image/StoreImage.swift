@@ -347,7 +347,14 @@ enum StoreImage {
         let rateIDs: StoreColumn<Int32> = column(.rateIDs, memory, sections)
         guard rateIDs.count == n else { throw ImageProblem("its rate column is inconsistent: damaged") }
         // The rest, when first read.
-        st.lateSections = LateSections(imagePath: imagePath, rows: n, categories: limits.categories, books: limits.books, contents: contents) { group in
+        // The image's head (its directory: what it was made from, and each section's place and
+        // hash), kept to tell later whether the mapping still shows this image.
+        let head = Array(image.prefix(StoreImage.headBytes))
+        st.lateSections = LateSections(imagePath: imagePath, rows: n, categories: limits.categories, books: limits.books, contents: contents,
+                                       stillThisImage: {
+            guard let now = memory.bytes.baseAddress, memory.bytes.count >= head.count else { return false }
+            return head.withUnsafeBytes { kept in kept.baseAddress.map { memcmp(now, $0, head.count) == 0 } ?? true }
+        }) { group in
             lateGroup(group, memory, sections, fixed)
         }
         st.lateFields = .all
@@ -356,6 +363,10 @@ enum StoreImage {
         small.ledger.savedRateColumn = SavedRateColumn(target: small.rateTarget, ids: rateIDs, recipes: small.recipes)
         return small.ledger
     }
+
+    /// How much of an image's start `LateSections` compares after each statement: the directory
+    /// of any image Abacus writes, and more (a rewrite in place changes it).
+    static let headBytes = 64 * 1024
 
     /// Section `s` of `memory` as a column, where it lies.
     static func column<T>(_ s: S, _ memory: ImageMemory, _ sections: [(offset: Int, length: Int, hash: UInt64)], _: T.Type = T.self) -> StoreColumn<T> {
