@@ -40,9 +40,10 @@ public enum LedgerLoader {
     }
 
     /// Loads the files and, when `stamping`, says what they held: each file's canonical path,
-    /// size and content hash, taken from the same mapped bytes the parser reads. The stamps
-    /// are nil when a file is not a regular file or changed (size, times, inode) while it was
-    /// read: then no store image may claim to match it.
+    /// size and content hash, read before the parser reads them and hashed again, from the
+    /// mapped bytes the parser read, after it. The stamps are nil when a file is not a regular
+    /// file or changed while it was read (size, times, inode, or contents a write through a
+    /// shared mapping changed, which changes no time): then no store image may claim to match it.
     static func load(paths: [String], stamping: Bool, progress: LoadProgress?) throws(LoadError) -> (ledger: Ledger, stamps: [LedgerFileStamp]?) {
         progress?.start()
         var mapped: [MappedFile] = []
@@ -61,6 +62,7 @@ public enum LedgerLoader {
         }
         let ledger = try load(buffers: zip(paths, mapped).map { ($0, $1.bytes, $1.isMapping) }, progress: progress)
         if stamps != nil, !mapped.allSatisfy({ $0.identity != nil && $0.identity == MappedFile.identity(of: $0.path) }) { stamps = nil }
+        if let s = stamps, !zip(s, mapped).allSatisfy({ stamp, file in ContentHash.of(UnsafeRawBufferPointer(file.bytes), release: file.isMapping) == stamp.hash }) { stamps = nil }
         return (ledger, stamps)
     }
 
