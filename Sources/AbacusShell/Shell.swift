@@ -74,6 +74,8 @@ public final class Shell {
     /// Rate files added (`--rates`, `.rates`), in order.
     var rateFiles: [RateFileContents] = []
     /// The watched currencies, kept in the state folder.
+    /// Whether a markdown table was written already (the next starts after a blank line).
+    var wroteMarkdownTable = false
     var watchList = WatchList(path: nil) {
         didSet { completer?.watched = watchList.currencies.map(\.code) }
     }
@@ -484,6 +486,12 @@ public final class Shell {
                     guard let base = raw.baseAddress, raw.count > 0 else { return }
                     _ = Shell.roomyStandardOutputPipe
                     FileHandle.standardOutput.write(Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: raw.count, deallocator: .none))
+                }
+                // Markdown tables one after another are told apart by a blank line: without it a
+                // renderer reads the second as more rows of the first.
+                if renderer.format == .markdown {
+                    if wroteMarkdownTable { sink("\n") }
+                    wroteMarkdownTable = true
                 }
                 guard renderer.write(result, to: sink, bytes: bytes, isCancelled: { interrupted != 0 }) else { throw stopped }
             case .message(let m):

@@ -87,6 +87,8 @@ enum Golden {
         for c in cases {
             capture.out = []
             capture.err = []
+            // Each case is its own output: a markdown table starts one (no blank line before it).
+            shell.wroteMarkdownTable = false
             shell.renderer.format = c.format.flatMap(OutputFormat.init(rawValue:)) ?? .table
             if c.kind == "plan" {
                 do {

@@ -226,6 +226,10 @@ struct CurrencyRow: Sendable {
         MoneyDisplayCase(value: "1500", code: "GBP", expected: "£1.5K", what: "thousand"),
         MoneyDisplayCase(value: "1234567", code: "JPY", expected: "\u{A5}120万", what: "man"),
         MoneyDisplayCase(value: "123456789", code: "JPY", expected: "\u{A5}1.2億", what: "oku"),
+        // Where the locale has no short form for thousands (ja below 万, de_CH), two significant
+        // digits would show another number (¥9900): the amount in full instead.
+        MoneyDisplayCase(value: "9876", code: "JPY", expected: "\u{A5}9,876", what: "yen thousands in full"),
+        MoneyDisplayCase(value: "1234.5", code: "CHF", expected: "CHF\u{A0}1’234.50", what: "franc thousands in full"),
     ]
 
     @Test(arguments: compactCases)
@@ -268,5 +272,7 @@ struct CurrencyRow: Sendable {
         let money = MoneyFormat(locale: "de_DE")
         #expect(money.compact(ExactDecimal("1234567")!, Currency(code: "USD")!) == "1,2\u{A0}Mio.\u{A0}$")
         #expect(money.compact(ExactDecimal("12345678")!, Currency(code: "INR")!) == "12\u{A0}Mio.\u{A0}₹")
+        // No short form for thousands in German: in full, not `1200 ¥`.
+        #expect(money.compact(ExactDecimal("1234")!, Currency(code: "JPY")!) == "1.234\u{A0}\u{A5}")
     }
 }

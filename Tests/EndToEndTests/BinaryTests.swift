@@ -239,6 +239,15 @@ func expectMatchesRecording(_ actual: String, _ relativePath: String, sourceLoca
         #expect(!r.stdout.contains("book"))
     }
 
+    /// Markdown tables one after another are apart by a blank line, or a renderer reads the
+    /// second as rows of the first; the first has none before it.
+    @Test func markdownTablesAreSeparatedByABlankLine() throws {
+        let r = try Binary.run(["Examples/demo.json", "--format", "markdown", "-e", "count entries by book top 2", "-e", "count entries by currency top 2"])
+        #expect(r.status == 0)
+        #expect(r.stdout.hasPrefix("| book | count |\n"))
+        #expect(r.stdout.contains("| **Total (top 2)** | 706 |\n\n| currency | count |\n"), "\(r.stdout)")
+    }
+
     @Test func keepGoingRunsPastAFailure() throws {
         let r = try Binary.run(["Examples/demo.json", "--keep-going", "-e", "sum bogus", "-e", "count entries"])
         #expect(r.status == 1)

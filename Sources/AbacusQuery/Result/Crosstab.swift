@@ -107,8 +107,20 @@ struct Crosstab {
             let key = Array(row.prefix(keyCount)), values = table[key, default: [:]]
             out.rows.append(line(key, columns.map { values[$0] }, total: row.last.or(.empty), currency: plan.target ?? key.currency))
         }
+        // An entry in several columns (its tags; a count's or an average's split entry, by its
+        // parts' categories) is counted once in the Total column, and twice across the cells:
+        // the total row says so, as a grouped result's does when an entry is in several rows.
+        let severalColumns = per == .tag || (plan.readsSplits && (plan.aggregate == .count || plan.aggregate == .avg))
         for total in rows.totals {
-            let labels = Array(total.prefix(keyCount))
+            var labels = Array(total.prefix(keyCount))
+            if severalColumns, let i = labels.firstIndex(where: { if case .total = $0 { return true } else { return false } }),
+               case .total(let l) = labels[i] {
+                switch l {
+                case .total: labels[i] = .total(.totalEachEntryOnce)
+                case .overall: labels[i] = .total(.overallEachEntryOnce)
+                default: break
+                }
+            }
             let totalKey = plan.totalKeys.isEmpty ? [] : labels.filter { $0.currencyValue != nil }
             let currency = plan.target ?? totalKey.first?.currencyValue
             let whole = cut ? grand[totalKey].or(plan.aggregate.emptyValue(in: currency)) : total.last.or(.empty)

@@ -61,10 +61,23 @@ public final class MoneyFormat {
             .notation(.compactName)
             .precision(.significantDigits(1...2))
             .rounded(rule: .toNearestOrEven)
-        return MoneyFormat.decimal(MoneyFormat.displayValue(value, c)).formatted(style)
+        return MoneyFormat.abbreviated(MoneyFormat.decimal(MoneyFormat.displayValue(value, c)).formatted(style)) ?? format(value, c)
     }
 
     private static let thousand = ExactDecimal(significand: 1000, scale: 0)
+
+    /// A compact text that abbreviates (`₹12L`, `$9.9K`, `1.2万`: at most three digits, as two
+    /// significant digits and a unit give), else nil: where the locale's CLDR data has no short
+    /// form for the magnitude (thousands in `ja` or `de`), two significant digits would show
+    /// ¥9,876 as a plain `¥9900`, another number, and the amount is shown in full instead.
+    static func abbreviated(_ text: String) -> String? {
+        let digits = text.unicodeScalars.filter { scalar in MoneyFormat.digitBlocks.contains { $0.contains(scalar.value) } }
+        return digits.count <= 3 ? text : nil
+    }
+
+    /// The decimal digits of the numbering systems CLDR's locales write money in (Latin,
+    /// Arabic-Indic, Persian, Devanagari, Bengali, Thai).
+    private static let digitBlocks: [ClosedRange<UInt32>] = [0x30...0x39, 0x660...0x669, 0x6F0...0x6F9, 0x966...0x96F, 0x9E6...0x9EF, 0xE50...0xE59]
 
     // MARK: Distinct symbols
 
@@ -155,7 +168,7 @@ public final class MoneyFormat {
                 .precision(.significantDigits(1...2))
                 .rounded(rule: .toNearestOrEven)
                 .presentation(.isoCode)
-            return MoneyFormat.decimal(MoneyFormat.displayValue(value, c)).formatted(style)
+            return MoneyFormat.abbreviated(MoneyFormat.decimal(MoneyFormat.displayValue(value, c)).formatted(style)) ?? format(value, c, symbol: .isoCode)
         case .symbol(let s): return replacingSymbol(compact(value, c), c, with: s) ?? compact(value, c, symbol: .isoCode)
         }
     }
