@@ -62,7 +62,7 @@ import Testing
     }
 
     /// Spent, remaining, used % and the converted columns come from the exact sum, each
-    /// rounded once: not from the spent as shown in the budget's currency (SPEC §3).
+    /// rounded once: not from the spent as shown in the budget's currency (docs/language.md#budget).
     @Test func aBudgetsValuesAreRoundedOnceFromTheExactSpent() throws {
         let s = try Self.session(#"""
             {"version": 1, "defaultCurrency": "USD", "books": [{"id": "b", "name": "Main", "currency": "USD"}],

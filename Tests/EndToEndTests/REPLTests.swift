@@ -255,7 +255,7 @@ final class StateDirectory {
         #expect(s.expectPrompt(REPLTests.prompt), "output: \(s.output.debugDescription)")
     }
 
-    /// With no ledger named, one line says so and which ledger is open (SPEC §1), not two.
+    /// With no ledger named, one line says so and which ledger is open (README.md), not two.
     @Test func theDemoLedgerIsAnnouncedInOneLine() throws {
         let state = try StateDirectory()
         let s = try PTYSession(stateDirectory: state.path, arguments: [])

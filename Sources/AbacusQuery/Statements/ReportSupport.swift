@@ -202,15 +202,9 @@ extension Session {
     }
 
     /// The sum of entries as the query `sum SUBJECT in TARGET where … PERIODS` answers it (by
-    /// the rules of every query: conversion at the default valuation, the category tree, splits).
-    func sum(_ subject: Subject, in target: Currency, category: String? = nil, book: String? = nil, periods: [PeriodClause],
-             trace: inout ReportTrace) throws(QueryError) -> ExactDecimal {
-        let (q, text) = Session.sumQuery(subject, in: target, category: category, book: book, periods: periods)
-        return try record(try sumResult(q, exact: false), text: text, trace: &trace)
-    }
-
-    /// The exact sum of entries as `sum` asks it, before any rounding: what a report converts
-    /// or divides further, rounding once where it shows the result (SPEC §3).
+    /// the rules of every query: conversion at the default valuation, the category tree,
+    /// splits), exact, before any rounding: what a report converts or divides further,
+    /// rounding once where it shows the result (docs/conversion.md#rounding).
     func exactSum(_ subject: Subject, in target: Currency, category: String? = nil, book: String? = nil, periods: [PeriodClause],
                   trace: inout ReportTrace) throws(QueryError) -> Fraction {
         let (q, text) = Session.sumQuery(subject, in: target, category: category, book: book, periods: periods)
