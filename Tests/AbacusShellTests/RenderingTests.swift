@@ -107,6 +107,9 @@ import Testing
         }
         renderer.width = 40
         #expect(renderer.render(sums).hasPrefix("A category whose nam…  ₹1.2L  "))
+        // A label ending in a currency code keeps it; its head is cut.
+        #expect(Chart.cut("A book whose name is rather long / USD", to: 20) == "A book whose … / USD")
+        #expect(Chart.cut("Home / USD", to: 20) == "Home / USD")
         // Used 100%: the mark is the bar's last column, its label before it.
         #expect(renderer.render(budget).hasSuffix("100% ┘"))
         renderer.width = 120

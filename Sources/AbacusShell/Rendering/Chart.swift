@@ -86,7 +86,7 @@ struct Chart {
             var bar = String(repeating: negative ? "▒" : "█", count: eighthsCount / 8)
             if !negative { bar += Chart.eighths[eighthsCount % 8] } else if eighthsCount % 8 >= 4 { bar += "▒" }
             if renderer.color && negative { bar = ANSI.red + bar + ANSI.reset }
-            let label = TextWidth.truncate(labels[i], to: labelWidth)
+            let label = Chart.cut(labels[i], to: labelWidth)
             let pad = String(repeating: " ", count: labelWidth - TextWidth.of(label))
             let valuePad = String(repeating: " ", count: valueWidth - TextWidth.of(texts[i]))
             lines.append(label + pad + "  " + valuePad + texts[i] + "  " + bar)
@@ -132,7 +132,7 @@ struct Chart {
             }
             bar = String(bar.reversed().drop { $0 == " " }.reversed())
             if renderer.color, let p, p > ExactDecimal(100) { bar = ANSI.red + bar + ANSI.reset }
-            let label = TextWidth.truncate(labels[i], to: labelWidth)
+            let label = Chart.cut(labels[i], to: labelWidth)
             let pad = String(repeating: " ", count: labelWidth - TextWidth.of(label))
             let valuePad = String(repeating: " ", count: valueWidth - TextWidth.of(texts[i]))
             lines.append(label + pad + "  " + texts[i] + valuePad + "  " + bar)
@@ -142,6 +142,18 @@ struct Chart {
         lines.append(markAt + 6 <= total || markAt < 5 ? String(repeating: " ", count: markAt) + "└ 100%"
                                                        : String(repeating: " ", count: markAt - 5) + "100% ┘")
         return lines.joined(separator: "\n")
+    }
+
+    /// A label cut to `width` columns; one that ends in a currency code (`Home / USD`, the
+    /// last key of an `in native` result) keeps it, and its head is cut instead: the code is
+    /// what tells the bars' scales apart.
+    static func cut(_ label: String, to width: Int) -> String {
+        guard TextWidth.of(label) > width else { return label }
+        let tail = label.suffix(6)
+        if tail.count == 6, tail.hasPrefix(" / "), tail.dropFirst(3).allSatisfy({ $0.isASCII && $0.isUppercase }), width > 8 {
+            return TextWidth.truncate(String(label.dropLast(6)), to: width - 6) + tail
+        }
+        return TextWidth.truncate(label, to: width)
     }
 
     /// The label and bar columns of a chart `total` columns wide, beside values `values` wide
