@@ -60,7 +60,7 @@ enum Help {
     static let query = """
     AGG [SUBJECT] [in CUR|native] [by KEY, ...] [per KEY] [where COND] [PERIOD ...]
         [at market|latest|DATE] [with rate A/B = N, ...] [with share] [with running total]
-        [order by amount|count|KEY [asc|desc]] [top N] [vs ALTERNATIVE]   (per, vs: .help reports)
+        [order by amount|count|date|KEY [asc|desc]] [top N] [vs ALTERNATIVE]   (per, vs: .help reports)
 
       AGG      sum count avg min max list
       SUBJECT  expenses (shown positive) income transfers entries (the default)
