@@ -135,7 +135,7 @@ struct Abacus: ParsableCommand {
         if let format, OutputFormat(rawValue: format) == nil {
             throw ValidationError("--format must be table, csv, json, markdown or chart, not '\(format)'")
         }
-        if let locale, !Abacus.isKnownLocale(locale) {
+        if let locale, Abacus.knownLocale(locale) == nil {
             throw ValidationError("--locale '\(locale)' is not a locale this system knows: give one such as en_IN, en_US, de_DE or ja_JP")
         }
         if let maxRateAge, maxRateAge < 0 {
@@ -159,7 +159,7 @@ struct Abacus: ParsableCommand {
             }
             options.today = day
         }
-        options.locale = locale
+        options.locale = locale.flatMap(Abacus.knownLocale)
         // no-color.org: NO_COLOR set to a non-empty value turns colour off; a dumb terminal has none.
         options.color = !noColor && (env["NO_COLOR"] ?? "").isEmpty && env["TERM"] != "dumb"
         options.keepGoing = keepGoing
@@ -181,11 +181,17 @@ struct Abacus: ParsableCommand {
         throw ExitCode(shell.run().rawValue)
     }
 
-    /// A locale Foundation has data for (`en_IN`, `de-CH`); anything else would silently format
-    /// money in the root locale (`₹ 4748506.89`).
-    static func isKnownLocale(_ id: String) -> Bool {
-        let wanted = id.replacingOccurrences(of: "-", with: "_").lowercased()
-        return Locale.availableIdentifiers.contains { $0.lowercased() == wanted }
+    /// The identifier of a locale Foundation has data for (`en_IN`, `de-CH`), as it lists it;
+    /// a locale named without its script (`zh_CN`, `sr_RS`) is found under the script it
+    /// implies (`zh_Hans_CN`). Nil for anything else, which would silently format money in the
+    /// root locale (`₹ 4748506.89`).
+    static func knownLocale(_ id: String) -> String? {
+        let available = Locale.availableIdentifiers
+        for wanted in [id, Locale.Language(identifier: id).maximalIdentifier] {
+            let w = wanted.replacingOccurrences(of: "-", with: "_").lowercased()
+            if let found = available.first(where: { $0.lowercased() == w }) { return found }
+        }
+        return nil
     }
 
     /// -e and -f run in the order they were given on the command line.

@@ -485,6 +485,12 @@ func expectMatchesRecording(_ actual: String, _ relativePath: String, sourceLoca
         let known = try Binary.run(["Examples/demo.json", "--locale", "de-DE", "--format", "markdown", "-e", "sum expenses"])
         #expect(known.status == 0)
         #expect(known.stdout.contains("4.748.506,89"))
+        // A locale named without its script is the one its script implies (zh_CN: zh_Hans_CN; sr_RS: sr_Cyrl_RS).
+        for (id, amount) in [("zh_CN", "4,748,506.89"), ("sr_RS", "4.748.506,89")] {
+            let r = try Binary.run(["Examples/demo.json", "--locale", id, "--format", "markdown", "-e", "sum expenses"])
+            #expect(r.status == 0, "\(id): \(r.stderr)")
+            #expect(r.stdout.contains(amount), "\(id): \(r.stdout)")
+        }
     }
 
     @Test func controlCharactersShowInTablesButCSVKeepsTheText() throws {
