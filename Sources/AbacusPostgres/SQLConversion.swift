@@ -175,12 +175,9 @@ struct SQLConversion {
             + "\n" + SQLConversion.join(fixedDay: fixedDay) + "\nWHERE " + w
         if extremes && lowering.plan.readsSplits {
             // The least and greatest entry: the parts of one entry in a group added up first
-            // (they share its rate), as the in-memory engine picks them (`Accumulators.pick(_:part:entry:)`).
-            let names = exprs.indices.map { "k\($0)" }
-            sql += "SELECT " + (names + ["d::text", "sum(n)::text", "(sum(v))::text", "(min(v))::text", "(max(v))::text"]).joined(separator: ", ")
-            sql += "\nFROM (SELECT " + (zip(exprs, names).map { "\($0) AS \($1)" } + ["(\(den)) AS d", "count(*) AS n", "sum(\(value)) AS v"]).joined(separator: ", ")
-            sql += from.replacingOccurrences(of: "\n", with: "\n  ")
-            sql += "\n  GROUP BY " + (exprs + [den, "e.id"]).joined(separator: ", ") + ") x"
+            // (they share its rate), as the in-memory engine picks them (`Accumulators.pick(_:_:entry:)`).
+            let (names, entries) = SQLLowering.perEntry(exprs, columns: ["(\(den)) AS d", "count(*) AS n", "sum(\(value)) AS v"], groupBy: [den], from: from, as: "x")
+            sql += "SELECT " + (names + ["d::text", "sum(n)::text", "(sum(v))::text", "(min(v))::text", "(max(v))::text"]).joined(separator: ", ") + entries
             sql += "\nGROUP BY " + (names + ["d"]).joined(separator: ", ")
             return sql
         }

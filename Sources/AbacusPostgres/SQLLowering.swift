@@ -254,19 +254,28 @@ struct SQLLowering {
         let from = "\nFROM " + rows + (keys.contains(.tag) ? "\n  LEFT JOIN LATERAL unnest(e.tags) AS t(tag) ON TRUE" : "") + "\nWHERE " + w
         if (plan.aggregate == .min || plan.aggregate == .max) && plan.readsSplits {
             // The least and greatest entry: the parts of one entry in a group added up first,
-            // as the in-memory engine picks them (`Accumulators.pick(_:part:entry:)`); the
+            // as the in-memory engine picks them (`Accumulators.pick(_:_:entry:)`); the
             // count is of the parts, as there.
-            let names = exprs.indices.map { "k\($0)" }
-            var sql = "SELECT " + (names.map { "e.\($0)" } + ["sum(e.n)::text", "(\(aggregate))::text"]).joined(separator: ", ")
-            sql += "\nFROM (SELECT " + (zip(exprs, names).map { "\($0) AS \($1)" } + ["count(*) AS n", "sum(e.amount) AS amount"]).joined(separator: ", ")
-            sql += from.replacingOccurrences(of: "\n", with: "\n  ")
-            sql += "\n  GROUP BY " + (exprs + ["e.id"]).joined(separator: ", ") + ") e"
+            let (names, entries) = SQLLowering.perEntry(exprs, columns: ["count(*) AS n", "sum(e.amount) AS amount"], groupBy: [], from: from, as: "e")
+            var sql = "SELECT " + (names.map { "e.\($0)" } + ["sum(e.n)::text", "(\(aggregate))::text"]).joined(separator: ", ") + entries
             if !keys.isEmpty { sql += "\nGROUP BY " + names.map { "e.\($0)" }.joined(separator: ", ") }
             return sql
         }
         var sql = "SELECT " + (exprs + ["\(entriesCount)::text", "(\(aggregate))::text"]).joined(separator: ", ") + from
         if !keys.isEmpty { sql += "\nGROUP BY " + exprs.joined(separator: ", ") }
         return sql
+    }
+
+    /// A split view's rows as entries, for `min` and `max` (docs/postgres.md): a subquery that
+    /// adds up the parts of each entry in each group (`exprs`, the group keys, selected as `k0`,
+    /// `k1`, …, and `groupBy`), selecting `columns` of `from`, named `alias`. Returns the keys'
+    /// names and the `FROM (…) alias` text.
+    static func perEntry(_ exprs: [String], columns: [String], groupBy: [String], from: String, as alias: String) -> (names: [String], from: String) {
+        let names = exprs.indices.map { "k\($0)" }
+        var sql = "\nFROM (SELECT " + (zip(exprs, names).map { "\($0) AS \($1)" } + columns).joined(separator: ", ")
+        sql += from.replacingOccurrences(of: "\n", with: "\n  ")
+        sql += "\n  GROUP BY " + (exprs + groupBy + ["e.id"]).joined(separator: ", ") + ") " + alias
+        return (names, sql)
     }
 
     /// How a group's entries are counted: each row, or on split entries' parts, for a count

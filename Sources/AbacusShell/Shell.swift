@@ -73,9 +73,9 @@ public final class Shell {
     var fileLedger: Ledger?
     /// Rate files added (`--rates`, `.rates`), in order.
     var rateFiles: [RateFileContents] = []
-    /// The watched currencies, kept in the state folder.
     /// Whether a markdown table was written already (the next starts after a blank line).
     var wroteMarkdownTable = false
+    /// The watched currencies, kept in the state folder.
     var watchList = WatchList(path: nil) {
         didSet { completer?.watched = watchList.currencies.map(\.code) }
     }

@@ -433,10 +433,9 @@ struct JSONReader {
         var line = 1, column = 1
         var i = hasByteOrderMark ? 3 : 0
         let end = min(offset, count)
+        let bytes = UnsafeBufferPointer(start: base, count: count)
         while i < end {
-            let b = base[i]
-            // A line ends at LF, CRLF or a lone CR (a file saved by an old Mac program).
-            if b == 0x0A || (b == 0x0D && (i + 1 >= count || base[i + 1] != 0x0A)) { line += 1; column = 1 } else if b & 0xC0 != 0x80 { column += 1 }
+            if LineBreak.ends(in: bytes, at: i) { line += 1; column = 1 } else if base[i] & 0xC0 != 0x80 { column += 1 }
             i += 1
         }
         return (line, column)

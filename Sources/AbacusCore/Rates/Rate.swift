@@ -106,8 +106,7 @@ public struct Rate: Hashable, Sendable, CustomStringConvertible {
     /// scale runs out; nil for a quotient beyond 10^38, which no decimal here can hold.
     public func decimalValue(significantDigits digits: Int = 28) -> ExactDecimal? {
         if denominator == .one { return numerator }
-        let n = BigInt(numerator.significand) * BigInt(10).power(denominator.scale)
-        let d = BigInt(denominator.significand) * BigInt(10).power(numerator.scale)
+        let (n, d) = wideTerms
         func quotient(_ s: Int) -> BigInt { WideDecimal.divideHalfEven(n * BigInt(10).power(s), d) }
         func length(_ q: BigInt) -> Int { q.magnitude.description.count }
         var scale = min(max(digits - (length(n) - length(d)), 0), ExactDecimal.maxScale)
@@ -136,10 +135,14 @@ public struct Rate: Hashable, Sendable, CustomStringConvertible {
         return .scientific(scientificText())
     }
 
+    /// The quotient as two integers at one scale, n ÷ d.
+    private var wideTerms: (n: BigInt, d: BigInt) {
+        (BigInt(numerator.significand) * BigInt(10).power(denominator.scale), BigInt(denominator.significand) * BigInt(10).power(numerator.scale))
+    }
+
     /// `digits` significant digits of the quotient, half-even, and its power of ten (`1.25E+40`, `3E-45`).
     public func scientificText(significantDigits digits: Int = 28) -> String {
-        let n = BigInt(numerator.significand.magnitude) * BigInt(10).power(denominator.scale)
-        let d = BigInt(denominator.significand.magnitude) * BigInt(10).power(numerator.scale)
+        let (n, d) = wideTerms
         guard n > 0, d > 0 else { return "0" }
         func length(_ q: BigInt) -> Int { q.description.count }
         func scaled(_ x: BigInt, _ k: Int) -> BigInt { k > 0 ? x * BigInt(10).power(k) : x }

@@ -203,7 +203,7 @@ struct CSVRows {
                             if pos + 1 < bytes.count && bytes[pos + 1] == quote { pos += 2; continue }
                             break
                         }
-                        if bytes[pos] == 0x0A || (bytes[pos] == 0x0D && (pos + 1 >= bytes.count || bytes[pos + 1] != 0x0A)) { nextLine += 1 }
+                        if LineBreak.ends(in: bytes, at: pos) { nextLine += 1 }
                         pos += 1
                     }
                     fields.append(Field(start: inner, end: pos, quoted: true))

@@ -9,6 +9,8 @@
 // the field began; so is a field that is not UTF-8 (a statement saved as Latin-1), which
 // would otherwise reach the ledger altered.
 
+import AbacusCore
+
 struct CSVRecord {
     /// The line the record starts on, from 1.
     var line: Int
@@ -28,13 +30,8 @@ enum CSVReader {
     static func records(_ bytes: [UInt8], skip: Int) throws(CSVSyntaxError) -> [CSVRecord] {
         var i = 0
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }
-        let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ","), cr: UInt8 = 0x0D, lf: UInt8 = 0x0A
-        /// The length of the line break at j (LF, CRLF or CR), 0 where there is none.
-        func lineBreak(_ j: Int) -> Int {
-            if bytes[j] == lf { return 1 }
-            guard bytes[j] == cr else { return 0 }
-            return j + 1 < bytes.count && bytes[j + 1] == lf ? 2 : 1
-        }
+        let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ",")
+        func lineBreak(_ j: Int) -> Int { LineBreak.length(in: bytes, at: j) }
         var line = 1
         // Lines before the first row are skipped as lines, not parsed: a bank's preamble
         // ("Statement for account …") need not be valid CSV.

@@ -233,9 +233,11 @@ struct Accumulators {
     /// group as one amount, as count and avg count the entry once there).
     private var openEntry: [(entry: UInt32, pick: RowPick)?] = []
 
-    /// Picks a part of entry `entry` for group g: added to the entry's earlier parts there (the
-    /// parts of an entry are neighbouring rows), the entry before picked once it is complete.
-    mutating func pick(_ g: Int, part p: RowPick, entry: UInt32) {
+    /// Picks a row for group g; in a split view (`entry`, the row's entry), a part: added to the
+    /// entry's earlier parts there (the parts of an entry are neighbouring rows), the entry
+    /// before picked once it is complete.
+    mutating func pick(_ g: Int, _ p: RowPick, entry: UInt32?) {
+        guard let entry else { return pick(g, p) }
         while openEntry.count <= g { openEntry.append(nil) }
         if let (open, q) = openEntry[g] {
             if open == entry, let whole = q.merged(with: p) {

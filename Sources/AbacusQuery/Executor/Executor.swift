@@ -355,14 +355,14 @@ public struct Executor: Sendable {
             let inexact = slots.inexact[slot]
             acc.add(0, slot: slot, product, amount: value, inexact: inexact)
             let pick = acc.keepsExtremes ? RowPick(row: row, amount: value, id: id, value: product, scale: scale) : nil
-            let entry = entryOfRow?[row]
-            if let pick { if let entry { acc.pick(0, part: pick, entry: entry) } else { acc.pick(0, pick) } }
+            let entry = pick == nil ? nil : entryOfRow?[row]
+            if let pick { acc.pick(0, pick, entry: entry) }
             let n = groups.find(row)
             for i in 0..<n {
                 let g = groups.found(i)
                 if g == acc.groupCount { acc.addGroup() }
                 acc.add(g, slot: slot, product, amount: value, inexact: inexact)
-                if let pick { if let entry { acc.pick(g, part: pick, entry: entry) } else { acc.pick(g, pick) } }
+                if let pick { acc.pick(g, pick, entry: entry) }
             }
         }
 

@@ -112,14 +112,9 @@ struct Crosstab {
         // the total row says so, as a grouped result's does when an entry is in several rows.
         let severalColumns = per == .tag || (plan.readsSplits && (plan.aggregate == .count || plan.aggregate == .avg))
         for total in rows.totals {
-            var labels = Array(total.prefix(keyCount))
-            if severalColumns, let i = labels.firstIndex(where: { if case .total = $0 { return true } else { return false } }),
-               case .total(let l) = labels[i] {
-                switch l {
-                case .total: labels[i] = .total(.totalEachEntryOnce)
-                case .overall: labels[i] = .total(.overallEachEntryOnce)
-                default: break
-                }
+            let labels = total.prefix(keyCount).map { cell -> Cell in
+                if severalColumns, case .total(let l) = cell { return .total(l.eachEntryOnce) }
+                return cell
             }
             let totalKey = plan.totalKeys.isEmpty ? [] : labels.filter { $0.currencyValue != nil }
             let currency = plan.target ?? totalKey.first?.currencyValue

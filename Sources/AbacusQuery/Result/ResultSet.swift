@@ -69,6 +69,16 @@ public enum TotalLabel: Sendable, Hashable {
     /// Over the statement's entries, each once (tags put one entry in several rows).
     case totalEachEntryOnce
     case overallEachEntryOnce
+
+    /// The label of the same row where an entry may stand in several rows or columns: a
+    /// total or an overall value says it counts each entry once (`top N` already says what it covers).
+    var eachEntryOnce: TotalLabel {
+        switch self {
+        case .total: return .totalEachEntryOnce
+        case .overall: return .overallEachEntryOnce
+        default: return self
+        }
+    }
 }
 
 public enum Cell: Sendable, Hashable {

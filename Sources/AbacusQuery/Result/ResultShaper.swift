@@ -71,7 +71,7 @@ struct ResultShaper {
         var severalRowsPerEntry = keys.contains(.tag)
         if !severalRowsPerEntry { severalRowsPerEntry = try countsSplitEntriesInSeveralRows(groups) }
         if !shownAll, let top = plan.top { label = adds ? .totalOfTop(top) : .overallOfTop(top) }
-        else if severalRowsPerEntry { label = adds ? .totalEachEntryOnce : .overallEachEntryOnce }
+        else if severalRowsPerEntry { label = (adds ? TotalLabel.total : .overall).eachEntryOnce }
         else { label = adds ? .total : .overall }
         let labelCells = [Cell.total(label)] + Array(repeating: Cell.empty, count: keys.count - 1)
         if plan.target != nil || plan.aggregate == .count {

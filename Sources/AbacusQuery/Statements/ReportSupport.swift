@@ -192,13 +192,13 @@ extension Session {
         return (q, text)
     }
 
-    /// A sum's value, its rates and warnings written in the trace.
-    func record(_ result: ResultSet, text: String, trace: inout ReportTrace) throws(QueryError) -> ExactDecimal {
-        guard case .money(let value, _)? = result.rows.first?.first else { throw QueryError(.overflow, at: nil) }
+    /// A sum's value as shown, its rates and warnings written in the trace; its exact value.
+    func record(_ result: ResultSet, text: String, trace: inout ReportTrace) throws(QueryError) -> Fraction {
+        guard case .money(let value, _)? = result.rows.first?.first, let exact = result.exactSum else { throw QueryError(.overflow, at: nil) }
         trace.plan.append(text + " = \(value)")
         for note in result.rateNotes { trace.rate("\(text): \(note)") }
         for w in result.warnings { trace.warn(w) }
-        return value
+        return exact
     }
 
     /// The sum of entries as the query `sum SUBJECT in TARGET where … PERIODS` answers it (by
@@ -208,10 +208,7 @@ extension Session {
     func exactSum(_ subject: Subject, in target: Currency, category: String? = nil, book: String? = nil, periods: [PeriodClause],
                   trace: inout ReportTrace) throws(QueryError) -> Fraction {
         let (q, text) = Session.sumQuery(subject, in: target, category: category, book: book, periods: periods)
-        let result = try sumResult(q, exact: true)
-        _ = try record(result, text: text, trace: &trace)
-        guard let sum = result.exactSum else { throw QueryError(.overflow, at: nil) }
-        return sum
+        return try record(try sumResult(q, exact: true), text: text, trace: &trace)
     }
 
     /// The result of a sum query; with `exact`, it keeps the exact sum before rounding.
@@ -243,9 +240,7 @@ extension Session {
         } else {
             result = try sumResult(q, exact: true)
         }
-        _ = try record(result, text: text, trace: &trace)
-        guard let sum = result.exactSum else { throw QueryError(.overflow, at: nil) }
-        return Fraction(book.openingBalance ?? .zero) + sum
+        return Fraction(book.openingBalance ?? .zero) + (try record(result, text: text, trace: &trace))
     }
 
     static func until(_ day: Day) -> PeriodClause {

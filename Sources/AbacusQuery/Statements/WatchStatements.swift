@@ -3,13 +3,17 @@
 
 import AbacusCore
 
+/// The codes named, each once, in the order first named (`watch EUR, EUR`: one code).
+private func distinct(_ currencies: [Currency]) -> [Currency] {
+    currencies.reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
+}
+
 struct WatchStatement: StatementRunner {
     let currencies: [Currency]
 
     func run(in session: Session) throws(QueryError) -> Output {
         guard let host = session.host else { throw QueryError(.unsupported("the watch list is not available here"), at: nil) }
-        // A code named twice is one code.
-        let named = currencies.reduce(into: [Currency]()) { if !$0.contains($1) { $0.append($1) } }
+        let named = distinct(currencies)
         let added = try host.watch(named)
         let already = named.filter { !added.contains($0) }
         var parts: [String] = []
@@ -25,7 +29,7 @@ struct UnwatchStatement: StatementRunner {
 
     func run(in session: Session) throws(QueryError) -> Output {
         guard let host = session.host else { throw QueryError(.unsupported("the watch list is not available here"), at: nil) }
-        let named = currencies.reduce(into: [Currency]()) { if !$0.contains($1) { $0.append($1) } }
+        let named = distinct(currencies)
         let removed = try host.unwatch(named)
         let absent = named.filter { !removed.contains($0) }
         guard !removed.isEmpty else {
