@@ -34,6 +34,11 @@ public enum LedgerSources {
         do {
             return try LedgerLoader.load(inputs, assuming: assumptions)
         } catch {
+            if let database = databases.first, error.path == "defaultCurrency", assumptions.defaultCurrency == nil {
+                // No JSON file names one, and no book of the databases gives one (none yet, in a new database).
+                throw LoadError(file: database.name, message: "no default currency: the database has no book whose targetCurrency or currency "
+                                + "could give one; load a JSON ledger naming it beside the database, e.g. {\"version\": 1, \"defaultCurrency\": \"INR\"}")
+            }
             throw databases.isEmpty ? error : reworded(error, databases)
         }
     }

@@ -133,6 +133,44 @@ import Testing
         #expect(plan.contains(#"2025-01 "Food" book "Home": limit 1000.00 INR, spent 500.00"#))
     }
 
+    /// Rows in the order of the names shown (SPEC §4), not of the books' ids: Alpha (id z) before
+    /// Zeta (id a); categories in any letter case; a budget of every book before one book's.
+    @Test func budgetRowsComeInTheOrderOfTheNamesShown() throws {
+        let s = try Self.session(Self.ledger(books: #"{"id": "a", "name": "Zeta", "currency": "INR"}, {"id": "z", "name": "Alpha", "currency": "INR"}"#, entries: [
+            Self.entry("1", "-10", "2025-01-10", "food", book: "a"),
+        ], rest: """
+            , "budgets": [{"category": "food", "bookId": "a", "limitAmount": 100, "currencyCode": "INR"},
+                          {"category": "food", "bookId": "z", "limitAmount": 100, "currencyCode": "INR"},
+                          {"category": "Bills", "limitAmount": 100, "currencyCode": "INR"},
+                          {"category": "food", "limitAmount": 100, "currencyCode": "INR"}]
+            """))
+        #expect(Self.rows(try s.run("budget 2025-01")).map { Array($0[1...2]) } == [["Bills", "(none)"], ["food", "(none)"], ["food", "Alpha"], ["food", "Zeta"]])
+    }
+
+    /// A `used %` or `gain %` past 38 digits fails, as every result does: an empty cell would
+    /// read as a limit of 0 or less, and the budget's alert would vanish.
+    @Test func aPercentagePast38DigitsIsAnErrorNotAnEmptyCell() throws {
+        let s = try Self.session(Self.ledger(entries: [Self.entry("1", "-100000000000000000000", "2025-06-01", "X")], rest: """
+            , "budgets": [{"category": "X", "limitAmount": 0.00000000000000000001, "currencyCode": "INR"}],
+              "holdings": [{"id": "h1", "symbol": "S", "quantity": 1, "costPerUnit": 0.00000000000000000001, "currency": "INR", "date": "2025-04-01"}],
+              "prices": [{"symbol": "S", "price": 100000000000000000000, "currency": "INR", "date": "2025-04-01"}]
+            """), today: Day(year: 2025, month: 6, day: 15)!)
+        #expect(Self.failure(s, "budget")?.kind == .overflow)
+        #expect(Self.failure(s, "holdings")?.kind == .overflow)
+    }
+
+    /// A report takes no `with rate`: its missing rates say where else one comes from.
+    @Test func aReportsMissingRateAdviceIsOneItTakes() throws {
+        let s = try Self.session(Self.ledger(books: #"{"id": "h", "name": "Home", "currency": "INR", "openingBalance": 5}"#,
+                                             entries: [Self.entry("1", "-10", "2025-03-05", "X", extra: #", "currency": "GBP""#)]))
+        for statement in ["balance", "networth", "explain balance"] {
+            let message = Self.failure(s, statement)?.message ?? ""
+            #expect(message.hasSuffix("supply one with `set rate GBP/INR = …` for this session, or add a market rate to the ledger or with --rates"), "\(statement): \(message)")
+        }
+        // A query still offers its own clause.
+        #expect(Self.failure(s, "sum entries in INR")?.message.hasSuffix("or `with rate GBP/INR = …` in the query") == true)
+    }
+
     // MARK: The category tree and splits
 
     static let splitLedger = ledger(books: #"{"id": "a", "name": "A", "currency": "INR"}, {"id": "b", "name": "B", "currency": "INR"}, {"id": "e", "name": "E", "currency": "EUR"}"#, entries: [

@@ -100,6 +100,9 @@ import Testing
         ("sum expenses where category = Cash in Hand by book",
          "unknown currency 'Hand': expected an ISO 4217 code such as INR, USD or EUR",
          "if \"Cash in Hand\" is one name, put it in quotes: category = \"Cash in Hand\""),
+        // A wrong date after a period keyword is the error: the keyword ended the name.
+        ("sum expenses where category = A during 2024-13",
+         "'2024-13' is not a date: expected YYYY, YYYY-MM, YYYY-MM-DD, YYYY-Qn, YYYY-Wnn, today, this month, …", nil),
         // A better hint wins, and words running into an operator are no name.
         ("sum expenses where category = Rent and amout > 5",
          "expected a field (amount, category, book, party, payment, currency, tag, remarks, date), found 'amout'", "did you mean `amount`?"),

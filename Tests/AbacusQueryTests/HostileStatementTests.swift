@@ -46,6 +46,8 @@ import Testing
         // A byte-order mark inside a statement is shown, not taken silently (scripts drop one at their start).
         ("\u{FEFF}sum expenses", "expected a statement (a query: sum, count, avg, min, max, list; a report: budget, balance, networth, holdings; convert, rate, rates, set, unset, books, categories, explain, define, defines, undefine, watch, unwatch, watching, or a defined name), found '\\u{feff}sum'"),
         ("count entries where party = \"\u{1}\u{2}\"", "no party is named \"\\u{1}\\u{2}\""),
+        // A name is shown as a statement writes it: its quotes and backslashes escaped.
+        ("count entries where party = \"a\\\"b\\\\c\"", "no party is named \"a\\\"b\\\\c\""),
         ("sum expenses top 99999999999999999999999999", "expected a whole number of rows above zero, found '99999999999999999999999999'"),
         ("convert 1e400 USD to INR", "expected an amount written out in digits (1000, not 1e3), found '1e400'"),
         ("sum expenses where amount > 1e3", "expected a number written out in digits (1000, not 1e3), found '1e3'"),

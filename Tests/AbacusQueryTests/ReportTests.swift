@@ -180,6 +180,21 @@ import Testing
         #expect(cells(r.rows) == [["Food", "630.00", "7.00", "623.00", "8900.0"]])
     }
 
+    /// `vs P` replaces a top-level `where date …` as it does a period clause: B is P's days, not
+    /// the empty meeting of A's date and P (which answered 0 without a word).
+    @Test func versusAPeriodReplacesATopLevelDateComparison() throws {
+        let s = try session()
+        for a in ["where date = 2025-03", "where date >= 2025-03-01 and date <= 2025-03-31", "during 2025-03"] {
+            let r = try s.run("sum expenses by category \(a) vs 2024-03")
+            #expect(r.names == ["category", "2025-03", "2024-03", "change", "change %"], "\(a)")
+            // Food 630 against 7, as `vs same period last year` gives.
+            #expect(cells(r.rows) == [["Food", "630.00", "7.00", "623.00", "8900.0"]], "\(a)")
+        }
+        // A's other conditions stay: Rent alone, 50 in 2025-01 against 200 in 2024-12.
+        let r = try s.run("sum expenses where category = Rent and date = 2025-01 vs 2024-12")
+        #expect(cells(r.rows) == [["50.00", "200.00", "-150.00", "-75.0"]])
+    }
+
     /// Nothing comes before 0001-01-01: a comparison with the period before the first month,
     /// quarter, year or day (or a year before year 1) is refused, never named by a garbled label.
     @Test func noPeriodBeforeTheCalendarStarts() throws {
@@ -200,8 +215,8 @@ import Testing
         let s = try session()
         #expect(try s.run("count expenses before 2025-03 vs 2025-Q1").names == ["..2025-02-28", "2025-Q1", "change", "change %"])
         #expect(try s.run("count expenses until 2025-02 vs 2025-Q1").names == ["..2025-02-28", "2025-Q1", "change", "change %"])
-        // A condition on the date is not a period clause: B keeps it (2025-Q1 up to 2025-02-28).
-        #expect(try s.run("count expenses where date < 2025-03-01 vs 2025-Q1").names == ["..2025-02-28", "2025-01-01..2025-02-28", "change", "change %"])
+        // A top-level condition on the date narrows A's days as a period does, and P replaces it.
+        #expect(try s.run("count expenses where date < 2025-03-01 vs 2025-Q1").names == ["..2025-02-28", "2025-Q1", "change", "change %"])
         #expect(try s.run("count expenses since 2025-03 vs 2025-Q1").names == ["2025-03-01..", "2025-Q1", "change", "change %"])
         #expect(ComparisonStatement.label(DayRange(.distantPast, Day(year: 2025, month: 2, day: 28)!)) == "..2025-02-28")
     }

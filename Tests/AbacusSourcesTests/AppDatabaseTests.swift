@@ -211,4 +211,56 @@ struct AppDatabaseTests {
         let error = try #require(loadError([json]))
         #expect(error.message.contains("defaultCurrency"))
     }
+
+    /// A database of an older app, without the columns Abacus can do without, loads: they are
+    /// NULL. The columns every entry needs are still required (above).
+    @Test func optionalColumnsMayBeMissing() throws {
+        var schema = appSchema
+        for column in ["remarks TEXT, ", "historicalRates TEXT, ", "normalizedAmount REAL, ", "normalizedCurrency TEXT, ", "conversionRate REAL,",
+                       "description TEXT,", "lockedExchangeRate REAL,", "rateLockedAt TEXT, "] {
+            #expect(schema.contains(column), "\(column)")
+            schema = schema.replacingOccurrences(of: column, with: "")
+        }
+        schema = schema.replacingOccurrences(of: "CREATE INDEX idx_entries_normalizedCurrency ON entries(normalizedCurrency);", with: "")
+        let path = try TestDatabase.make("older.db", schema + """
+            INSERT INTO books VALUES ('b-home', 'Home', 'INR', NULL, 'INR', '2025-01-01', '2025-01-01', 'u1');
+            INSERT INTO entries VALUES ('e-1', 'b-home', -12.5, 'INR', '2025-10-04', 'Food', NULL, 'UPI', NULL, 'c', 'u', 'u1');
+            """)
+        let ledger = try LedgerSources.load(paths: [path])
+        #expect(ledger.entries.count == 1 && ledger.defaultCurrency.code == "INR")
+    }
+
+    /// A new database has no books yet: the error says where a default currency can come from,
+    /// in words for a database (it has no `defaultCurrency` key to add), and that way works.
+    @Test func aDatabaseWithNoBooksNeedsADefaultCurrencyFromAJSONFile() throws {
+        let path = try TestDatabase.make("new.db", appSchema)
+        let error = try #require(loadError([path]))
+        #expect(error.description == "\(path): no default currency: the database has no book whose targetCurrency or currency could give one; "
+                + #"load a JSON ledger naming it beside the database, e.g. {"version": 1, "defaultCurrency": "INR"}"#)
+        let json = try TestDatabase.file("default.json", #"{"version": 1, "defaultCurrency": "INR"}"#)
+        #expect(try LedgerSources.load(paths: [path, json]).entries.count == 0)
+    }
+
+    /// A save the app left unfinished (its journal beside the file) cannot be rolled back by a
+    /// reader: the error says so and what to do, not SQLite's "attempt to write a readonly database".
+    @Test func anUnfinishedSaveIsNamedWithItsJournal() throws {
+        let rows = (1...400).map { appEntry("e-\($0)", amount: "-\($0)") }.joined()
+        let path = try TestDatabase.make("saving.db", appSchema + appBooks + rows)
+        let hot = TestDatabase.folder.appendingPathComponent("hot.db").path
+        for p in [hot, hot + "-journal"] { try? FileManager.default.removeItem(atPath: p) }
+        // A write in progress, its pages spilled into the file (a cache of 5 pages), copied with
+        // its journal as a crash would leave them; then rolled back here.
+        var db: OpaquePointer?
+        guard sqlite3_open(path, &db) == SQLITE_OK else { Issue.record("open"); return }
+        defer { sqlite3_close(db) }
+        #expect(sqlite3_exec(db, "PRAGMA cache_size = 5; BEGIN; UPDATE entries SET amount = -7, remarks = 'x' || id || hex(randomblob(200));", nil, nil, nil) == SQLITE_OK)
+        try FileManager.default.copyItem(atPath: path, toPath: hot)
+        try FileManager.default.copyItem(atPath: path + "-journal", toPath: hot + "-journal")
+        #expect(sqlite3_exec(db, "ROLLBACK;", nil, nil, nil) == SQLITE_OK)
+        let error = try #require(loadError([hot]))
+        #expect(error.message.contains("\(hot)-journal holds a save the app did not finish"), "\(error)")
+        #expect(error.message.contains("open the database once in the app"))
+        // The file itself is left as it was: nothing written, the journal still there.
+        #expect(FileManager.default.fileExists(atPath: hot + "-journal"))
+    }
 }

@@ -76,6 +76,9 @@ public struct QueryError: Error, Sendable, Equatable {
         case unquotedNone(field: String)
         /// An argument of a call is one token: text with spaces goes in quotes.
         case oneTokenArgument
+        /// Missing rates met by a report (`budget`, `balance`, …), which takes no `with rate`:
+        /// the message says where else a rate comes from.
+        case ratesForAReport
     }
 
     /// A call of a defined statement (`monthly(2025-10)`) and the statement it ran, which
@@ -114,7 +117,7 @@ public struct QueryError: Error, Sendable, Equatable {
         case .unknownCurrency(let code, _):
             return "unknown currency '\(ShownText.quoted(code))': expected an ISO 4217 code such as INR, USD or EUR"
         case .unknownName(let field, let value, _):
-            return "no \(field) is named \"\(ShownText.quoted(value))\""
+            return "no \(field) is named \(QueryError.literal(value))"
         case .badDate(let text) where Period.weekPastYearEnd(text) != nil:
             let year = Period.weekPastYearEnd(text) ?? 0
             return "'\(ShownText.quoted(text))' is not a date: \(year) has 52 ISO weeks, so its last week is \(year)-W52"
@@ -145,13 +148,17 @@ public struct QueryError: Error, Sendable, Equatable {
             for m in missing {
                 lines.append("  \(m.pair): \(m.entries) \(m.entries == 1 ? "entry" : "entries")")
             }
+            // A report takes no `with rate`: its rates come from the session or the ledger.
+            let report = advice == .ratesForAReport
             if missing.count == 1, let m = missing.first {
-                lines.append("supply one with `set rate \(m.pair) = …` for this session, or `with rate \(m.pair) = …` in the query")
+                lines.append("supply one with `set rate \(m.pair) = …` for this session, or "
+                             + (report ? "add a market rate to the ledger or with --rates" : "`with rate \(m.pair) = …` in the query"))
             } else if !missing.isEmpty {
                 // Every pair at once, so following the hint does not meet the next missing pair.
                 let sets = missing.count == 2 ? missing.map { "`set rate \($0.pair) = …`" }.joined(separator: " and ") : "`set rate PAIR = …` for each pair"
                 let withs = missing.map { "\($0.pair) = …" }.joined(separator: ", ")
-                lines.append("supply them with \(sets) for this session, or `with rate \(withs)` in the query")
+                lines.append("supply them with \(sets) for this session, or "
+                             + (report ? "add market rates to the ledger or with --rates" : "`with rate \(withs)` in the query"))
             }
             return lines.joined(separator: "\n")
         case .ratesTooOld(let uses, let limit, let target):
@@ -193,7 +200,7 @@ public struct QueryError: Error, Sendable, Equatable {
     public var hint: String? {
         switch advice {
         case .quoteName(let field, let name)?:
-            let quoted = "\"" + ShownText.quoted(name).replacingOccurrences(of: "\"", with: "\\\"") + "\""
+            let quoted = QueryError.literal(name)
             return "if \(quoted) is one name, put it in quotes: \(field) = \(quoted)"
         case .dropQuotes(let date)?:
             return "dates are written without quotes: \(ShownText.quoted(date))"
@@ -203,6 +210,8 @@ public struct QueryError: Error, Sendable, Equatable {
             return "the subject comes right after `\(aggregate)`: \(aggregate) \(subject) …"
         case .oneTokenArgument?:
             return "each argument is one number, date, currency code, word or \"quoted string\": put text with spaces in quotes"
+        case .ratesForAReport?:
+            return nil
         case nil:
             break
         }
@@ -210,11 +219,17 @@ public struct QueryError: Error, Sendable, Equatable {
         case .expected(_, _, let s?): return "did you mean `\(s)`?"
         case .unknownCurrency(_, let s?): return "did you mean \(s)?"
         case .unknownName(_, _, let s) where !s.isEmpty:
-            return "did you mean " + s.map { "\"\($0)\"" }.joined(separator: " or ") + "?"
+            return "did you mean " + s.map(QueryError.literal).joined(separator: " or ") + "?"
         case .repeatedRate: return "give each pair once: a rate also gives its inverse"
         case .unknownEscape: return "write \\\\ for a backslash"
         default: return nil
         }
+    }
+
+    /// A name as a statement would write it: in double quotes, `\` and `"` escaped (and, as
+    /// all text shown, controls written out and cut to 60 characters).
+    static func literal(_ name: String) -> String {
+        "\"" + ShownText.quoted(name.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")) + "\""
     }
 
     static func list(_ options: [String]) -> String {

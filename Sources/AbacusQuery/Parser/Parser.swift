@@ -41,8 +41,10 @@ public struct Parser {
     /// (or at the keyword, when it was the name's first word), was probably one name holding
     /// the keyword (`Top Up`, `Not Sure`, `Cash in Hand`): the error says to quote it. Only when
     /// nothing better is on offer, and only when the words run to the end of the statement, a
-    /// `,`, a `)` or another keyword.
+    /// `,`, a `)` or another keyword. Not when the word after the keyword is a date that is
+    /// wrong (`category = A during 2024-13`): the keyword was meant, and the date is the error.
     func withQuotingAdvice(_ error: QueryError) -> QueryError {
+        if case .badDate = error.kind { return error }
         guard error.advice == nil, error.hint == nil, let stopped = stoppedValue, let at = error.range?.lowerBound,
               let failed = tokens.firstIndex(where: { $0.range.lowerBound == at && $0.kind != .end }),
               failed == stopped.stop + 1 || (failed == stopped.stop && stopped.first == stopped.stop) else { return error }

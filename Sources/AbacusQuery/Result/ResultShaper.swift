@@ -223,8 +223,8 @@ struct ResultShaper {
                     cells.append(.empty)
                 } else {
                     // v ÷ total: against a negative total, −v ÷ |total|.
-                    let share = (total.significand < 0 ? ExactDecimal(significand: -v.significand, scale: v.scale) : v).percent(ofMagnitude: total)
-                    cells.append(share.map(Cell.decimal) ?? .empty)
+                    let share = try (total.significand < 0 ? ExactDecimal(significand: -v.significand, scale: v.scale) : v).percent(ofMagnitude: total)
+                    cells.append(.decimal(share))
                 }
             }
             if logical.withRunningTotal {

@@ -172,7 +172,7 @@ struct SideBySide {
         default: change = .count(Int(d.significand))
         }
         guard !y.isZero else { return [change, .empty] }
-        return [change, d.percent(ofMagnitude: y).map(Cell.decimal) ?? .empty]
+        return [change, .decimal(try d.percent(ofMagnitude: y))]
     }
 
     /// Both sides' warnings, each once, A's first.

@@ -40,11 +40,18 @@ struct BudgetStatement: ReportRunner {
             if !keys.contains(key) { keys.append(key) }
             if let m = b.month { specific[key, default: [:]][Period(.month, containing: m).code] = b } else { recurring[key] = b }
         }
-        keys.sort { ($0.category.lowercased(), $0.book ?? "") < ($1.category.lowercased(), $1.book ?? "") }
-        let hasBooks = keys.contains { $0.book != nil }
-
         /// The name of a budget's book (nil: every book).
         func bookName(_ key: Key) -> String? { key.book.flatMap { id in ledger.books.first { $0.id == id }?.name } }
+        // In the order of the names shown, as a grouping's rows (SPEC §4): by category, then by
+        // book, a budget of every book before those of one book.
+        typealias Order = (category: ResultShaper.SortKey, everyBook: Bool, book: ResultShaper.SortKey)
+        func order(_ k: Key) -> Order { (ResultShaper.SortKey(.text(k.category)), k.book == nil, ResultShaper.SortKey(.text(bookName(k) ?? k.book ?? ""))) }
+        keys = keys.map { ($0, order($0)) }.sorted { a, b in
+            if a.1.category != b.1.category { return a.1.category < b.1.category }
+            if a.1.everyBook != b.1.everyBook { return a.1.everyBook }
+            return a.1.book < b.1.book
+        }.map(\.0)
+        let hasBooks = keys.contains { $0.book != nil }
 
         /// What a key spent in a month, exact: shown, converted and compared with the limit, it is rounded once.
         var spentCache: [Key: [Int32: Fraction]] = [:]
@@ -111,7 +118,7 @@ struct BudgetStatement: ReportRunner {
                 guard let carried = (limit - Fraction(budget.limitAmount)).rounded(toScale: c.minorUnits) else { throw QueryError(.overflow, at: nil) }
                 // Each shown value from the exact ones, rounded once (the spent as shown would
                 // put 0.285 of 3 at 9.3% instead of 9.5%).
-                let used = spentF.percent(of: limit)
+                let used = try spentF.percent(of: limit)
                 let alert = used.flatMap { u in budget.alerts.last { $0 <= u } }
                 trace.plan.append("\(month) \"\(key.category)\"" + (bookName(key).map { " book \"\($0)\"" } ?? "") + ": limit \(limitShown) \(c)"
                                   + (carried.isZero ? "" : " (\(budget.limitAmount) + \(carried) carried over)")

@@ -54,10 +54,13 @@ struct ComparisonStatement: StatementRunner {
             // happens to be a week a year earlier is still the same range a year earlier).
             names = (label(days), unit(of: days).map { u in Period(u, containing: before.first).days == before ? label(before) : before.description } ?? before.description)
         case .period(let p)?:
+            // P replaces A's period clauses and its top-level date comparisons (they narrow
+            // the days as a period does): B is A over P's days.
             var q = query
             q.periods = [PeriodClause(kind: .during, date: p, range: query.versusRange ?? 0..<0)]
+            q.condition = nil
             q.versus = nil
-            b = try engine.bind(q)
+            b.days = try engine.bind(q).days
             names = (label(a.days ?? .all), label(b.days ?? .all))
         case .valuation(let v)?:
             var q = query

@@ -58,7 +58,7 @@ struct HoldingsStatement: ReportRunner {
             let c = h.currency
             let gain = h.value - h.cost
             var cells: [Cell] = [.text(h.symbol), .currency(c), .number(h.quantity), try h.cost.money(c), .number(h.price.price), .date(h.price.day),
-                                 try h.value.money(c), try gain.money(c), gain.percent(of: h.cost).map(Cell.decimal) ?? .empty]
+                                 try h.value.money(c), try gain.money(c), try gain.percent(of: h.cost).map(Cell.decimal) ?? .empty]
             if let target = request.currency {
                 let v = try session.converted(h.value, c, target, on: day, trace: &trace)
                 total = total + v

@@ -74,9 +74,20 @@ protocol ReportRunner: StatementRunner {
 extension ReportRunner {
     func run(in session: Session) throws(QueryError) -> Output {
         var trace = ReportTrace()
-        var result = try compute(in: session, trace: &trace)
+        var result = try computed(in: session, trace: &trace)
         result.warnings += trace.warnings
         return .table(result)
+    }
+
+    /// The table; a query's missing rates told as a report's (it takes no `with rate`).
+    func computed(in session: Session, trace: inout ReportTrace) throws(QueryError) -> ResultSet {
+        do {
+            return try compute(in: session, trace: &trace)
+        } catch {
+            var error = error
+            if case .missingRates = error.kind, error.advice == nil { error.advice = .ratesForAReport }
+            throw error
+        }
     }
 }
 
@@ -98,7 +109,7 @@ struct ExplainReportStatement: StatementRunner {
     func run(in session: Session) throws(QueryError) -> Output {
         let runner = report.runner
         var trace = ReportTrace()
-        _ = try runner.compute(in: session, trace: &trace)
+        _ = try runner.computed(in: session, trace: &trace)
         return .explain(plan: ([runner.summary] + trace.plan.map { "  " + $0 }).joined(separator: "\n"), rates: trace.rates, warnings: trace.warnings)
     }
 }
@@ -117,10 +128,12 @@ extension Fraction {
     }
 
     /// `self ÷ whole × 100`, half-even to one decimal; nil when `whole` is not positive.
-    func percent(of whole: Fraction) -> ExactDecimal? {
+    func percent(of whole: Fraction) throws(QueryError) -> ExactDecimal? {
         guard whole.isPositive else { return nil }
         let q = Fraction(numerator * whole.denominator * 100, denominator * whole.numerator)
-        return q.rounded(toScale: 1)
+        // Past 38 digits it fails, as every result does: never an empty cell that reads as "no limit".
+        guard let p = q.rounded(toScale: 1) else { throw QueryError(.overflow, at: nil) }
+        return p
     }
 }
 
@@ -312,10 +325,12 @@ extension Session {
 
 extension ExactDecimal {
     /// self ÷ |whole| × 100, half-even to one decimal (`change %`, `share`): in 128-bit
-    /// integers nearly always, else as a fraction; nil past 38 digits. `whole` is not zero.
-    func percent(ofMagnitude whole: ExactDecimal) -> ExactDecimal? {
+    /// integers nearly always, else as a fraction; an overflow past 38 digits. `whole` is not zero.
+    func percent(ofMagnitude whole: ExactDecimal) throws(QueryError) -> ExactDecimal {
         if let p = ExactDecimal.fastPercent(self, of: whole) { return p }
-        return Fraction(BigInt(significand) * 100 * bigPowerOfTen(whole.scale), BigInt(whole.significand.magnitude) * bigPowerOfTen(scale)).rounded(toScale: 1)
+        let q = Fraction(BigInt(significand) * 100 * bigPowerOfTen(whole.scale), BigInt(whole.significand.magnitude) * bigPowerOfTen(scale))
+        guard let p = q.rounded(toScale: 1) else { throw QueryError(.overflow, at: nil) }
+        return p
     }
 
     /// `percent(ofMagnitude:)` in 128-bit integers: both at the finer of their scales, d × 1000

@@ -65,6 +65,9 @@ enum AppDatabaseReader {
         ("historicalRates", .json), ("normalizedAmount", .number), ("normalizedCurrency", .text),
         ("conversionRate", .number),
     ]
+    /// The columns a table must have; the others may be missing (a database of an older
+    /// version of the app), and read as NULL: the ledger's fields they fill are optional.
+    static let requiredColumns: Set<String> = ["id", "name", "currency", "bookId", "amount", "date", "category"]
 
     static func read(path: String) throws(LoadError) -> AppDatabaseDocument {
         var document = AppDatabaseDocument(name: path, bytes: [], bookRows: [], entryRows: [], bookCurrencies: [])
@@ -72,18 +75,19 @@ enum AppDatabaseReader {
         let missing: [String]
         do {
             let db = try SQLiteDatabase(readOnlyPath: path)
-            missing = try missingSchema(db)
+            let present: [String: Set<String>]
+            (missing, present) = try schema(db)
             if missing.isEmpty {
                 var currencies: [(currency: Currency?, target: Currency?)] = []
                 out.beginObject()
                 out.key("version"); out.raw("1")
                 out.key("books")
-                document.bookRows = try writeRows(of: "books", bookColumns, db, into: &out) { values in
+                document.bookRows = try writeRows(of: "books", bookColumns, present: present["books"] ?? [], db, into: &out) { values in
                     let code: (SQLiteValue) -> Currency? = { if case .text(let t) = $0 { Currency(code: t) } else { nil } }
                     currencies.append((code(values[3]), code(values[5])))
                 }
                 out.key("entries")
-                document.entryRows = try writeRows(of: "entries", entryColumns, db, into: &out) { _ in }
+                document.entryRows = try writeRows(of: "entries", entryColumns, present: present["entries"] ?? [], db, into: &out) { _ in }
                 out.endObject()
                 document.bookCurrencies = currencies
             }
@@ -98,28 +102,31 @@ enum AppDatabaseReader {
         return document
     }
 
-    /// What the app's tables and columns lack in this database; SQLite's names are case-insensitive.
-    private static func missingSchema(_ db: SQLiteDatabase) throws(SQLiteError) -> [String] {
+    /// What the app's tables and required columns lack in this database, and each table's
+    /// columns (in lower case: SQLite's names are case-insensitive).
+    private static func schema(_ db: SQLiteDatabase) throws(SQLiteError) -> (missing: [String], present: [String: Set<String>]) {
         var missing: [String] = []
+        var tables: [String: Set<String>] = [:]
         for (table, columns) in [("books", bookColumns), ("entries", entryColumns)] {
             guard let present = try db.columns(of: table) else {
                 missing.append("no table \"\(table)\"")
                 continue
             }
             let have = Set(present.map { $0.lowercased() })
-            let lacking = columns.map(\.0).filter { !have.contains($0.lowercased()) }
+            tables[table] = have
+            let lacking = columns.map(\.0).filter { requiredColumns.contains($0) && !have.contains($0.lowercased()) }
             if !lacking.isEmpty {
                 let names = lacking.map { "\"\($0)\"" }.joined(separator: ", ")
                 missing.append("table \"\(table)\" has no column\(lacking.count == 1 ? "" : "s") \(names)")
             }
         }
-        return missing
+        return (missing, tables)
     }
 
     /// Writes the table's rows as an array of objects; returns where each came from.
-    private static func writeRows(of table: String, _ columns: [(String, Kind)], _ db: SQLiteDatabase,
+    private static func writeRows(of table: String, _ columns: [(String, Kind)], present: Set<String>, _ db: SQLiteDatabase,
                                   into out: inout JSONText, each: ([SQLiteValue]) -> Void) throws(SQLiteError) -> [RowPlace] {
-        let list = columns.map { SQLiteDatabase.quotedName($0.0) }.joined(separator: ", ")
+        let list = columns.map { present.contains($0.0.lowercased()) ? SQLiteDatabase.quotedName($0.0) : "NULL" }.joined(separator: ", ")
         let name = SQLiteDatabase.quotedName(table)
         var places: [RowPlace] = []
         out.beginArray()

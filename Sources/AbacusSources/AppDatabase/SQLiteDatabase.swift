@@ -28,6 +28,7 @@ struct SQLiteError: Error {
 
 final class SQLiteDatabase {
     private let handle: OpaquePointer
+    private let path: String
 
     init(readOnlyPath path: String) throws(SQLiteError) {
         var db: OpaquePointer?
@@ -38,8 +39,32 @@ final class SQLiteDatabase {
             sqlite3_close(db)
             throw SQLiteError(message: message)
         }
+        // The app may be saving: wait for its write, as long as a save takes, rather than fail at once.
+        sqlite3_busy_timeout(db, SQLiteDatabase.busyMilliseconds)
+        sqlite3_extended_result_codes(db, 1)
         handle = db
+        self.path = path
     }
+
+    /// How long a read waits for another program's write to end.
+    static let busyMilliseconds: Int32 = 5000
+
+    /// The connection's last error, in words a user can act on where SQLite's own would
+    /// mislead (a read-only reader told it cannot write, to roll back a save the app left unfinished).
+    private var lastError: SQLiteError {
+        switch sqlite3_extended_errcode(handle) {
+        case SQLiteDatabase.readOnlyRollback:
+            return SQLiteError(message: "\(path)-journal holds a save the app did not finish, which Abacus (reading only) cannot roll back: "
+                               + "open the database once in the app, or run `sqlite3 \(path) 'PRAGMA quick_check'`, then load it again")
+        case SQLITE_BUSY, SQLITE_LOCKED:
+            return SQLiteError(message: "another program (the app, saving?) kept the database locked for \(SQLiteDatabase.busyMilliseconds / 1000) seconds: try again when it is done")
+        default:
+            return SQLiteError(message: String(cString: sqlite3_errmsg(handle)))
+        }
+    }
+
+    /// SQLITE_READONLY_ROLLBACK (SQLITE_READONLY | 3 << 8), a macro Swift does not import.
+    static let readOnlyRollback = SQLITE_READONLY | 3 << 8
 
     deinit { sqlite3_close(handle) }
 
@@ -55,15 +80,13 @@ final class SQLiteDatabase {
     /// Runs a query, calling `body` with each row's values in the order selected.
     func forEachRow(_ sql: String, _ body: ([SQLiteValue]) throws(SQLiteError) -> Void) throws(SQLiteError) {
         var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
-            throw SQLiteError(message: String(cString: sqlite3_errmsg(handle)))
-        }
+        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else { throw lastError }
         defer { sqlite3_finalize(statement) }
         let width = Int(sqlite3_column_count(statement))
         while true {
             let status = sqlite3_step(statement)
             if status == SQLITE_DONE { return }
-            guard status == SQLITE_ROW else { throw SQLiteError(message: String(cString: sqlite3_errmsg(handle))) }
+            guard status == SQLITE_ROW else { throw lastError }
             var row: [SQLiteValue] = []
             row.reserveCapacity(width)
             for i in 0..<Int32(width) { row.append(SQLiteDatabase.value(statement, i)) }
