@@ -268,7 +268,7 @@ private struct RowReader {
                 }
                 value = c
             case (nil, nil):
-                throw fail("columns \(debitColumn) and \(creditColumn) (debit, credit)", "both are empty, expected an amount in one of them")
+                throw fail("columns \(debitColumn) and \(creditColumn) (debit, credit)", "both are empty or 0, expected an amount in one of them")
             case (_?, _?):
                 throw fail("columns \(debitColumn) and \(creditColumn) (debit, credit)", "both hold an amount, expected one of them only")
             }

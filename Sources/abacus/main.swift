@@ -138,8 +138,8 @@ struct Abacus: ParsableCommand {
         if let locale, Abacus.knownLocale(locale) == nil {
             throw ValidationError("--locale '\(locale)' is not a locale this system knows: give one such as en_IN, en_US, de_DE or ja_JP")
         }
-        if let maxRateAge, maxRateAge < 0 {
-            throw ValidationError("--max-rate-age must be a number of days, 0 or more, not \(maxRateAge)")
+        if let maxRateAge, maxRateAge < 0 || maxRateAge > RateAgePolicy.mostDays {
+            throw ValidationError("--max-rate-age must be a whole number of days from 0 to \(RateAgePolicy.mostDays), not \(maxRateAge)")
         }
         if let today, Day.parse(today) == nil || today.utf8.count != 10 {
             throw ValidationError("--today must be a date YYYY-MM-DD, not '\(today)'")

@@ -121,7 +121,7 @@ struct StatementRuleTests {
         let r = try rules("date = { column = 1, format = \"yyyy-MM-dd\" }\namount = { debit = 2, credit = 3 }")
         let rows = try entries("2025-11-01,\"1,204.75\",\n2025-11-02,,\"2,45,000.00\"\n2025-11-03,0.00,10\n", r)
         #expect(rows.map { $0.amount.normalized.description } == ["-1204.75", "245000", "10"])
-        #expect(importFailure("2025-11-01,,\n", r) == "statement.csv:1: columns 2 and 3 (debit, credit): both are empty, expected an amount in one of them")
+        #expect(importFailure("2025-11-01,,\n", r) == "statement.csv:1: columns 2 and 3 (debit, credit): both are empty or 0, expected an amount in one of them")
         #expect(importFailure("2025-11-01,1,2\n", r) == "statement.csv:1: columns 2 and 3 (debit, credit): both hold an amount, expected one of them only")
         // A debit written with a minus is still money out; a credit with one contradicts its column.
         #expect(try entries("2025-11-01,-10,\n", r).map { $0.amount.normalized.description } == ["-10"])
@@ -202,6 +202,7 @@ struct StatementRuleTests {
         ("date = { column = 0, format = \"yyyy-MM-dd\" }\namount = { column = 2 }", "rules.toml: date.column: found 0, expected a column number counted from 1"),
         ("date = { column = 1, format = \"yyyy-MM-dd\" }\namount = { column = 2, debit = 3 }", "rules.toml: amount: expected either { column = N } (signed) or { debit = N, credit = M }"),
         ("date = { column = 1, format = \"yyyy-MM-dd\" }\namount = { column = 2 }\ndecimal = \";\"", "rules.toml: decimal: found \";\", expected"),
+        ("date = { column = 1, format = \"yyyy-MM-dd\" }\namount = { debit = 3, credit = 3 }", "rules.toml: amount: debit and credit are both column 3: name the two columns"),
         ("date = { column = 1, format = \"yyyy-MM-dd\" }\namount = { column = 2 }\n[[categories]]\npattern = \"(\"\ncategory = \"X\"", "rules.toml: categories[0].pattern: \"(\" is not a valid regular expression"),
         ("date = { column = 1, format = \"yyyy-MM-dd\" }\namount = { column = 2 }\n[[categories]]\npattern = \"x\"\ncategroy = \"X\"", "rules.toml: categories[0].categroy: unknown key; expected one of pattern, category (did you mean \"category\"?)"),
         ("date = { column = 1, format = \"yyyy-MM-dd\" \namount = 1", "rules.toml:3: not valid TOML: Error while parsing inline table"),

@@ -195,6 +195,22 @@ import Testing
         #expect(cells(r.rows) == [["50.00", "200.00", "-150.00", "-75.0"]])
     }
 
+    /// A what-if rate A used is not called unused because B, over another period, met no entry
+    /// in its currency; one neither side used still is.
+    @Test func aWhatIfRateIsUnusedOnlyWhereNeitherSideUsedIt() throws {
+        let s = try session()
+        // A: the SGD entry at 70 (4 × … 700); B, 2024, has rupees only.
+        let r = try s.run("sum expenses at market with rate SGD/INR = 70 during 2025 vs 2024")
+        #expect(cells(r.rows) == [["880.00", "207.00", "673.00", "325.1"]])
+        #expect(!r.warnings.contains { $0.contains("was not used") }, "\(r.warnings)")
+        guard case .explain(_, _, let warnings) = try s.execute("explain sum expenses at market with rate SGD/INR = 70 during 2025 vs 2024") else {
+            Issue.record("no plan"); return
+        }
+        #expect(!warnings.contains { $0.contains("was not used") }, "\(warnings)")
+        let unused = try s.run("sum expenses at market with rate EUR/INR = 70 during 2025 vs 2024")
+        #expect(unused.warnings.filter { $0.contains("was not used") } == ["the what-if rate EUR/INR was not used: no entry in EUR is converted by this statement"])
+    }
+
     /// Nothing comes before 0001-01-01: a comparison with the period before the first month,
     /// quarter, year or day (or a year before year 1) is refused, never named by a garbled label.
     @Test func noPeriodBeforeTheCalendarStarts() throws {

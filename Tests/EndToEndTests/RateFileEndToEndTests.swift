@@ -64,6 +64,10 @@ import Testing
         let allowed = try Binary.run(["Examples/demo.json", "--rates", "Examples/ecb-sample.csv", "--max-rate-age", "30", "-e", statement])
         #expect(allowed.status == 0)
         #expect(allowed.stdout == warned.stdout)
+        // The same bounds as `set max rate age N days`.
+        let far = try Binary.run(["Examples/demo.json", "--max-rate-age=100001", "-e", "count entries"])
+        #expect(far.status == 2)
+        #expect(far.stderr.contains("--max-rate-age must be a whole number of days from 0 to 100000, not 100001"), "\(far.stderr)")
     }
 
     @Test func ratesStatusNamesEachRateFile() throws {

@@ -481,7 +481,9 @@ struct FileParser {
         // would otherwise count as income once converted.
         if let n = normalizedAmount, n.significand.signum() != amount.significand.signum() {
             field = "normalizedAmount"
-            throw rule("\(n) has the opposite sign of amount \(amount); normalizedAmount is the amount converted, so it keeps its sign (negative for an expense)", at: normalizedAt)
+            // Zero on one side only: converted, an amount does not become 0, nor 0 something.
+            let what = n.isZero || amount.isZero ? "normalizedAmount is \(n) where amount is \(amount)" : "\(n) has the opposite sign of amount \(amount)"
+            throw rule("\(what); normalizedAmount is the amount converted, so it keeps its sign (negative for an expense)", at: normalizedAt)
         }
         if let splits {
             try checkSplits(splits, add: amount, at: splitsAt)

@@ -128,6 +128,8 @@ public struct StaleRate: Sendable, Equatable {
 /// is refused, as a missing rate is. The age of a chain is held leg by leg.
 public struct RateAgePolicy: Sendable, Hashable {
     public static let staleAfterDays = 7
+    /// The largest maximum age a user may set (`set max rate age`, `--max-rate-age`): 273 years.
+    public static let mostDays = 100_000
     /// Nil: no limit.
     public var maxAgeDays: Int?
 
@@ -535,10 +537,13 @@ public struct ConversionTally: Sendable {
         c.whatIfUse.compactMap { use in
             if let id = use.id, perRate[Int(id)] > 0 { return nil }
             let other = use.given.to == c.target ? use.given.from : (use.given.from == c.target ? use.given.to : nil)
-            if let other { return "the what-if rate \(use.given) was not used: no entry in \(other) is converted by this statement" }
-            return "the what-if rate \(use.given) was not used: this statement converts into \(c.target), and neither of its currencies is \(c.target)"
+            if let other { return ConversionTally.unused(use.given) + ": no entry in \(other) is converted by this statement" }
+            return ConversionTally.unused(use.given) + ": this statement converts into \(c.target), and neither of its currencies is \(c.target)"
         }
     }
+
+    /// How the warning of an unused what-if rate starts (`unusedWhatIfs`).
+    public static func unused(_ pair: CurrencyPair) -> String { "the what-if rate \(pair) was not used" }
 
     /// The statement's warnings: stale rates (at latest, then by age), late ones, then unused what-if rates.
     public func warnings(_ c: some ConversionRates) -> [String] {

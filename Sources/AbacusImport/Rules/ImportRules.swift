@@ -138,7 +138,10 @@ private struct RulesReader {
         let amount: ImportRules.AmountRule
         switch (amountTable["column"], amountTable["debit"], amountTable["credit"]) {
         case (let c?, nil, nil): amount = .signed(column: try column(c, "amount.column"))
-        case (nil, let d?, let c?): amount = .split(debit: try column(d, "amount.debit"), credit: try column(c, "amount.credit"))
+        case (nil, let d?, let c?):
+            let (debit, credit) = (try column(d, "amount.debit"), try column(c, "amount.credit"))
+            guard debit != credit else { throw fail("amount", "debit and credit are both column \(debit): name the two columns, e.g. { debit = 5, credit = 6 }") }
+            amount = .split(debit: debit, credit: credit)
         case (nil, _?, nil): throw fail("amount.credit", "missing: with a debit column, name the credit column too")
         case (nil, nil, _?): throw fail("amount.debit", "missing: with a credit column, name the debit column too")
         default: throw fail("amount", "expected either { column = N } (signed) or { debit = N, credit = M }, not both")

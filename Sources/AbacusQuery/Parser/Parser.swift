@@ -949,8 +949,8 @@ public struct Parser {
             try expectWord("rate")
             try expectWord("age")
             let t = current
-            guard t.kind == .number, let n = Int(lexer.text(t)), n >= 0, n <= 100_000 else {
-                throw expected(["a whole number of days from 0 to 100000"])
+            guard t.kind == .number, let n = Int(lexer.text(t)), n >= 0, n <= RateAgePolicy.mostDays else {
+                throw expected(["a whole number of days from 0 to \(RateAgePolicy.mostDays)"])
             }
             advance()
             guard accept("days") || accept("day") else { throw expected(["days"], keywords: ["days"]) }

@@ -144,7 +144,7 @@ struct SideBySide {
     private func emptyResult(_ ra: ResultSet, _ rb: ResultSet) -> ResultSet {
         let kind = ra.columns.last?.kind ?? .money
         return ResultSet(columns: Array(ra.columns.dropLast()) + [Column(names.a, kind), Column(names.b, kind), Column("change", kind), Column("change %", .quantity)],
-                         rows: [], currency: ra.currency, warnings: SideBySide.merged(ra.warnings, rb.warnings),
+                         rows: [], currency: ra.currency, warnings: SideBySide.merged(ra.warnings, rb.warnings, plans: (a, b)),
                          provenance: ra.provenance, rateNotes: ra.rateNotes)
     }
 
@@ -176,9 +176,21 @@ struct SideBySide {
     }
 
     /// Both sides' warnings, each once, A's first.
-    static func merged(_ a: [String], _ b: [String]) -> [String] {
-        var out = a
-        for w in b where !out.contains(w) { out.append(w) }
+    /// Both sides' warnings, each once. A what-if rate that both sides carry (a comparison
+    /// of periods or valuations keeps A's rates) was unused only if neither side used it: the
+    /// side with no entries in its currency does not speak for the other.
+    static func merged(_ a: [String], _ b: [String], whatIf: (a: [CurrencyPair], b: [CurrencyPair]) = ([], [])) -> [String] {
+        func keep(_ w: String, other: [String], carried: [CurrencyPair]) -> Bool {
+            guard let p = carried.first(where: { w.hasPrefix(ConversionTally.unused($0) + ":") }) else { return true }
+            return other.contains { $0.hasPrefix(ConversionTally.unused(p) + ":") }
+        }
+        var out = a.filter { keep($0, other: b, carried: whatIf.b) }
+        for w in b where !out.contains(w) && keep(w, other: a, carried: whatIf.a) { out.append(w) }
         return out
+    }
+
+    /// `merged` for A's and B's plans.
+    static func merged(_ a: [String], _ b: [String], plans: (a: LogicalPlan, b: LogicalPlan)) -> [String] {
+        merged(a, b, whatIf: (plans.a.whatIf.map(\.pair), plans.b.whatIf.map(\.pair)))
     }
 }

@@ -16,15 +16,15 @@ struct ComparisonStatement: StatementRunner {
     static func explain(_ query: Query, in session: Session) throws(QueryError) -> Output {
         let c = try comparison(query, in: session)
         var text = "compare A (\(c.names.a)) with B (\(c.names.b)): the keys, A, B, change, change %"
-        var rates: [String] = [], warnings: [String] = []
+        var rates: [String] = [], warnings: [[String]] = []
         for (side, plan) in [("A", c.a), ("B", c.b)] {
             let lowered = try c.engine.lowered(plan)
             guard case .explain(let t, let r, let w) = try ExplainStatement.explained(lowered, text: lowered.description, engine: c.engine) else { continue }
             text += "\n\(side): " + t
             rates += r.map { "\(side): " + $0 }
-            warnings = SideBySide.merged(warnings, w)
+            warnings.append(w)
         }
-        return .explain(plan: text, rates: rates, warnings: warnings)
+        return .explain(plan: text, rates: rates, warnings: warnings.count == 2 ? SideBySide.merged(warnings[0], warnings[1], plans: (c.a, c.b)) : warnings.flatMap { $0 })
     }
 
     /// A's plan, B's plan and the names of their columns.
