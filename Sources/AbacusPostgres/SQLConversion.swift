@@ -347,18 +347,19 @@ extension SQLEngine {
             for p in parts { total.add(p) }
             return total
         }
+        // Each entry once: with tags, or an average or extreme over split entries (an entry's
+        // parts in several groups, whole over the statement), the statement again without its keys.
+        let once = keys.contains(.tag) || (plan.readsSplits && plan.aggregate != .sum)
+        func wholeExact() throws(QueryError) -> Exact { once ? merged(try sums([]).values.values) : merged(exact) }
         let whole: () throws(QueryError) -> Cell = { () throws(QueryError) -> Cell in
-            // Each entry once: with tags, or an average over split entries' parts (divided by the
-            // entries, each once), the statement again without its keys. Over no entries a sum is
-            // 0, an average or an extreme nothing.
-            if keys.contains(.tag) || (plan.readsSplits && plan.aggregate == .avg) { return try value(merged(try sums([]).values.values)) }
-            return try value(merged(exact))
+            // Over no entries a sum is 0, an average or an extreme nothing.
+            try value(wholeExact())
         }
         let subtotal: ([Int]) throws(QueryError) -> Cell? = { ids throws(QueryError) in
             try value(merged(ids.map { exact[$0] }))
         }
-        var result = try ResultSet.shaped(plan, ledger: ledger, groups: groups, whole: whole, subtotal: subtotal,
-                                          currencyTotal: { _, _, _ in nil }, isCancelled: session.isCancelled)
+        var result = try ResultSet.shaped(plan, ledger: ledger, groups: groups, whole: whole, wholeEntries: { () throws(QueryError) in try wholeExact().entries },
+                                          subtotal: subtotal, currencyTotal: { _, _, _ in nil }, isCancelled: session.isCancelled)
         if plan.keepsExactSum && plan.aggregate == .sum && keys.isEmpty { result.exactSum = merged(exact).sum }
         result.warnings = rates.warnings
         result.provenance = rates.provenance

@@ -231,6 +231,20 @@ import Testing
         }
     }
 
+    /// A least or greatest adds up an entry's parts in one group at its booked share rate, as
+    /// at any other rate: one entry of ₹300 booked, split −7 and +2 SGD, is ₹300, not its
+    /// parts ₹420 and −₹120 (each part had a rate of its own, so they were never added up).
+    @Test func anExtremeOfASplitAtItsBookedShareIsTheEntrysAmount() throws {
+        let s = try Self.session(Self.ledger(books: #"{"id": "s", "name": "SG", "currency": "SGD"}"#, entries: [
+            Self.entry("1", "-5", "2025-03-05", "X", book: "s", extra: #", "splits": [{"amount": -7, "category": "A"}, {"amount": 2, "category": "B"}], "normalizedAmount": -300, "normalizedCurrency": "INR""#),
+        ]))
+        for statement in ["max expenses in INR where category in (A, B)", "min expenses in INR where category in (A, B)", "sum expenses in INR where category in (A, B)"] {
+            #expect(Self.rows(try s.run(statement)) == [["300.00"]], "\(statement)")
+        }
+        // By category each part is its own group's.
+        #expect(Self.rows(try s.run("max expenses in INR by category")) == [["A", "420.00"], ["B", "-120.00"]])
+    }
+
     @Test func aSplitOfABookedNormalizedAmountConvertsAtTheEntrysRateExactly() throws {
         // €30 booked as ₹3,001: the parts of €10 and €20 are 3001 × 10/30 = 1000.333… and
         // 2000.666…, shown 1000.33 and 2000.67, and together exactly 3001.00.

@@ -6,6 +6,22 @@
 import Testing
 
 @Suite struct ShaperOrderTests {
+    /// `order by amount` and `top N` rank by the value as shown (docs/language.md): ₹0.58 and
+    /// ₹0.5849 are both ₹0.58, a tie, kept in key order, in memory and in every report.
+    @Test func valuesThatShowTheSameAreATieInKeyOrder() throws {
+        let ledger = """
+            {"version": 1, "defaultCurrency": "INR", "books": [{"id": "h", "name": "H", "currency": "INR"}],
+             "entries": [{"id": "1", "bookId": "h", "amount": -0.58, "date": "2025-01-10", "category": "A"},
+                         {"id": "2", "bookId": "h", "amount": -0.5849, "date": "2025-01-11", "category": "B"},
+                         {"id": "3", "bookId": "h", "amount": -0.57, "date": "2025-01-12", "category": "C"}]}
+            """
+        let s = Session(ledger: try LedgerLoader.load(documents: [("t.json", ledger)]), today: Day(year: 2025, month: 12, day: 31)!)
+        func firsts(_ statement: String) throws -> [String] { try s.run(statement).rows.map { plainText($0[0]) ?? "" } }
+        #expect(try firsts("sum expenses by category order by amount desc") == ["A", "B", "C"])
+        #expect(try firsts("sum expenses by category order by amount asc") == ["C", "A", "B"])
+        #expect(try firsts("sum expenses by category top 1") == ["A"])
+    }
+
     /// Random groups of two and three keys over names that differ only in letter case, a
     /// missing value, two codes standing for the same name (two books may share one), periods
     /// and currencies; in key order, by one key ascending and descending, and by value.

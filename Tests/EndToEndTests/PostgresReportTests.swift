@@ -147,6 +147,31 @@ import Testing
         }
     }
 
+    /// A least or greatest by category over a split entry whose parts fall in two rows: the
+    /// total row sees the entry whole (and says so), in a crosstab's Total too, in both engines.
+    @Test func anExtremeOverSplitEntriesIsTheEntryWholeInTheTotalRow() throws {
+        let path = try Binary.temporaryFile("split-extremes.json", """
+            {"version": 1, "defaultCurrency": "INR", "books": [{"id": "b", "name": "B", "currency": "INR"}],
+             "entries": [{"id": "e1", "bookId": "b", "amount": -20, "date": "2025-01-10", "category": "Food",
+                          "splits": [{"amount": -10, "category": "Food"}, {"amount": -10, "category": "Rent"}]},
+                         {"id": "e2", "bookId": "b", "amount": -15, "date": "2025-01-11", "category": "Rent"}]}
+            """)
+        let (memory, database, _) = try Self.shells(path)
+        func both(_ statement: String, _ format: String) -> String {
+            let m = Differential.run(memory.0, memory.1, kind: "query", format: format, statement)
+            #expect(Differential.run(database.0, database.1, kind: "query", format: format, statement) == m, "\(format): \(statement)")
+            return m
+        }
+        // Rows: Food 10, Rent 10 and 15; the entries whole: 20 and 15.
+        #expect(both("max expenses in INR by category", "markdown").hasSuffix("| **Overall (each entry once)** | ₹20.00 |\n"))
+        #expect(both("min expenses in INR by category", "markdown").hasSuffix("| **Overall (each entry once)** | ₹15.00 |\n"))
+        #expect(both("max expenses in INR per category", "csv").contains("out: 10.00,15.00"))
+        #expect(both("max expenses in INR per category", "markdown").hasSuffix("| ₹10.00 | ₹15.00 | ₹20.00 |\n"))
+        #expect(both("max expenses in INR by book", "markdown").hasSuffix("| **Overall** | ₹20.00 |\n"))
+        _ = both("avg expenses in INR by category", "markdown")
+        _ = both("max expenses in INR by category during 2025 vs 2024", "markdown")
+    }
+
     /// Through the binary: `holdings` and `balance` print no line about reading the entries.
     @Test func theBinaryReadsNoEntriesForReports() throws {
         let path = try Self.demoWithoutSplits()

@@ -95,7 +95,7 @@ extension RateColumnCache {
                 _ = rates.intern(RateColumn.lockedRate(books[r.value], l, book: r.value, target: target), recipe: r)
             case .share:
                 guard r.value >= 0, r.value < store.count, let share = shares[r.value], share.currency == target else { return nil }
-                _ = rates.intern(RateColumn.shareRate(share, from: store.currency[r.value], row: r.value, target: target), recipe: r)
+                _ = rates.intern(RateColumn.shareRate(share, from: store.currency[r.value], row: r.value, target: target, store: store), recipe: r)
             case .resolve:
                 guard let day = Int32(exactly: r.value), StoreImage.days.contains(day), r.from.isISO, r.from != target else { return nil }
                 _ = rates.resolve(r.from, on: day, fixedDay: nil)

@@ -190,8 +190,11 @@ public struct RateColumn: Sendable {
     }
 
     /// The booked rate of the split part at `row` (docs/conversion.md, splits).
-    static func shareRate(_ share: BookedShare, from: Currency, row: Int, target: Currency) -> ResolvedRate {
-        ResolvedRate(pair: CurrencyPair(from, target), rate: share.rate, origin: .bookedShare(entry: row))
+    /// A part's rate: one for all the parts of an entry (its entry's number, not the part's
+    /// row, tells it from others), so that a least or greatest adds up an entry's parts in
+    /// one group at one rate (`RowPick.merged`).
+    static func shareRate(_ share: BookedShare, from: Currency, row: Int, target: Currency, store: EntryStore) -> ResolvedRate {
+        ResolvedRate(pair: CurrencyPair(from, target), rate: share.rate, origin: .bookedShare(entry: Int(store.entryID[row])))
     }
 
     /// The one day every entry's rate is taken as of: the valuation date of `at DATE`, today
@@ -234,7 +237,7 @@ public struct RateColumn: Sendable {
             if booked {
                 // A split part at its entry's booked rate (docs/conversion.md, splits).
                 if !shares.isEmpty, let share = shares[row], share.currency == target {
-                    ids[row] = rates.internShared(RateColumn.shareRate(share, from: from, row: row, target: target), recipe: RateRecipe(.share, row))
+                    ids[row] = rates.internShared(RateColumn.shareRate(share, from: from, row: row, target: target, store: store), recipe: RateRecipe(.share, row))
                     continue
                 }
                 let b = Int(bookedIndex[row])

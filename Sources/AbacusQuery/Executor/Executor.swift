@@ -151,6 +151,7 @@ public struct Executor: Sendable {
             try self.nativeTotal(ids, scan, plan, currency: c, keys: keys, shownAll: shownAll, known: shown, byCurrency: &totalsByCurrency)
         })
         shaper.keyValues = values
+        shaper.wholeEntries = { scan.acc.counts[0] }
         try shaper.shape(consume groups, into: &result)
         return result
     }

@@ -18,9 +18,11 @@ public struct ComputedGroup: Sendable {
 extension ResultSet {
     /// The result of an aggregate over `groups` (numbered by their place in the array, from 0).
     /// `whole` is the value over the whole statement, each entry once; `subtotal` over some
-    /// groups; `currencyTotal` (in native) over some groups of one currency.
+    /// groups; `currencyTotal` (in native) over some groups of one currency; `wholeEntries`
+    /// how many entries the whole statement has, each once.
     public static func shaped(_ logical: LogicalPlan, ledger: Ledger, groups: [ComputedGroup],
                               whole: @escaping () throws(QueryError) -> Cell,
+                              wholeEntries: (() throws(QueryError) -> Int)? = nil,
                               subtotal: @escaping ([Int]) throws(QueryError) -> Cell?,
                               currencyTotal: @escaping ([Int], Currency, Bool) throws(QueryError) -> Cell?,
                               isCancelled: @escaping @Sendable () -> Bool) throws(QueryError) -> ResultSet {
@@ -33,8 +35,9 @@ extension ResultSet {
             return result
         }
         let plan = Planner.lower(logical, ledger: ledger)
-        let shaper = ResultShaper(plan: plan, home: ledger.defaultCurrency, isCancelled: isCancelled, whole: whole,
+        var shaper = ResultShaper(plan: plan, home: ledger.defaultCurrency, isCancelled: isCancelled, whole: whole,
                                   subtotal: subtotal, currencyTotal: currencyTotal)
+        shaper.wholeEntries = wholeEntries
         try shaper.shape(groups.enumerated().map { GroupValue(id: $0.offset, key: $0.element.key, value: $0.element.value, entries: $0.element.entries) },
                          into: &result)
         return result

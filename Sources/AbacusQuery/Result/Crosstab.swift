@@ -61,7 +61,8 @@ struct Crosstab {
     }
 
     /// Whether one run of the cells can give every total: each entry in one cell (no `tag`
-    /// key; a split view's count or average would count a split entry in two cells twice),
+    /// key; a split view's count, average, least or greatest sees an entry whole in a total,
+    /// and in parts in the cells),
     /// the cells run in memory (a database engine does not take them), converted (an
     /// `in native` total would add currencies).
     var rollsUp: Bool {
@@ -69,7 +70,7 @@ struct Crosstab {
         let inMemory = engine.session.engine.map { $0.explain(cellsPlan, in: engine.session) == nil } ?? true
         return !plan.groupBy.contains(.tag) && per != .tag && inMemory
             && (plan.target != nil || plan.aggregate == .count)
-            && !(ledger.isSplitView && (plan.aggregate == .count || plan.aggregate == .avg))
+            && !(ledger.isSplitView && plan.aggregate != .sum)
     }
 
     func run() throws(QueryError) -> ResultSet {
@@ -107,10 +108,10 @@ struct Crosstab {
             let key = Array(row.prefix(keyCount)), values = table[key, default: [:]]
             out.rows.append(line(key, columns.map { values[$0] }, total: row.last.or(.empty), currency: plan.target ?? key.currency))
         }
-        // An entry in several columns (its tags; a count's or an average's split entry, by its
-        // parts' categories) is counted once in the Total column, and twice across the cells:
+        // An entry in several columns (its tags; a split entry, by its parts' categories, for
+        // all but a sum) is counted once (whole) in the Total column, and twice across the cells:
         // the total row says so, as a grouped result's does when an entry is in several rows.
-        let severalColumns = per == .tag || (plan.readsSplits && (plan.aggregate == .count || plan.aggregate == .avg))
+        let severalColumns = per == .tag || (plan.readsSplits && plan.aggregate != .sum)
         for total in rows.totals {
             let labels = total.prefix(keyCount).map { cell -> Cell in
                 if severalColumns, case .total(let l) = cell { return .total(l.eachEntryOnce) }

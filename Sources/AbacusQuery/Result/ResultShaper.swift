@@ -45,6 +45,9 @@ struct ResultShaper {
     /// Set when the groups carry codes instead of key cells (every group then carries them:
     /// no pass over hundreds of thousands of groups asks).
     var keyValues: KeyValues? = nil
+    /// How many entries the whole statement has, each once: by category over split entries,
+    /// fewer than the rows' entries added up when an entry's parts are in several rows.
+    var wholeEntries: (() throws(QueryError) -> Int)? = nil
 
     func shape(_ groups: consuming [GroupValue], into result: inout ResultSet) throws(QueryError) {
         let keys = plan.groupBy
@@ -69,7 +72,7 @@ struct ResultShaper {
         let adds = plan.aggregate == .sum || plan.aggregate == .count
         let label: TotalLabel
         var severalRowsPerEntry = keys.contains(.tag)
-        if !severalRowsPerEntry { severalRowsPerEntry = try countsSplitEntriesInSeveralRows(groups) }
+        if !severalRowsPerEntry { severalRowsPerEntry = try splitEntriesInSeveralRows(groups) }
         if !shownAll, let top = plan.top { label = adds ? .totalOfTop(top) : .overallOfTop(top) }
         else if severalRowsPerEntry { label = (adds ? TotalLabel.total : .overall).eachEntryOnce }
         else { label = adds ? .total : .overall }
@@ -175,11 +178,26 @@ struct ResultShaper {
         }
     }
 
-    /// Whether a count by category over split entries put one entry in several rows (its
-    /// parts in several categories): the total, each entry once, is then less than the rows' sum.
-    func countsSplitEntriesInSeveralRows(_ rows: [GroupValue]) throws(QueryError) -> Bool {
-        guard plan.logical.readsSplits, plan.aggregate == .count, case .count(let whole) = try whole() else { return false }
-        return rows.reduce(0) { n, r in if case .count(let c) = r.value { return n + c } else { return n } } != whole
+    /// Whether a count, average, least or greatest by category over split entries put one
+    /// entry in several rows (its parts in several categories): the total row, over each entry
+    /// once, is then not the rows' (a count less than their sum, a greatest an entry's whole
+    /// amount that no row shows). A sum is the same either way. Converted results only (a
+    /// count's too).
+    func splitEntriesInSeveralRows(_ rows: [GroupValue]) throws(QueryError) -> Bool {
+        guard plan.logical.readsSplits, plan.aggregate != .sum else { return false }
+        if plan.aggregate == .count, case .count(let whole) = try whole() {
+            return rows.reduce(0) { n, r in if case .count(let c) = r.value { return n + c } else { return n } } != whole
+        }
+        // In native, each currency's total is its own groups': no whole to tell apart.
+        guard plan.target != nil else { return false }
+        if plan.aggregate == .min || plan.aggregate == .max {
+            // The entry's whole amount is the extreme, where no row shows it.
+            let values = rows.compactMap(\.value.amount)
+            guard let whole = try whole().amount, let extreme = plan.aggregate == .max ? values.max() : values.min() else { return false }
+            return whole != extreme
+        }
+        guard let wholeEntries else { return false }
+        return rows.reduce(0) { $0 + $1.entries } != (try wholeEntries())
     }
 
     /// `with share`: each row's value as a percentage of the total of all the rows (before
