@@ -350,7 +350,14 @@ extension SQLEngine {
         // Each entry once: with tags, or an average or extreme over split entries (an entry's
         // parts in several groups, whole over the statement), the statement again without its keys.
         let once = keys.contains(.tag) || (plan.readsSplits && plan.aggregate != .sum)
-        func wholeExact() throws(QueryError) -> Exact { once ? merged(try sums([]).values.values) : merged(exact) }
+        var wholeKnown: Exact?
+        func wholeExact() throws(QueryError) -> Exact {
+            // Asked for its value and its entries: the statement runs again once.
+            if let wholeKnown { return wholeKnown }
+            let w = once ? merged(try sums([]).values.values) : merged(exact)
+            wholeKnown = w
+            return w
+        }
         let whole: () throws(QueryError) -> Cell = { () throws(QueryError) -> Cell in
             // Over no entries a sum is 0, an average or an extreme nothing.
             try value(wholeExact())

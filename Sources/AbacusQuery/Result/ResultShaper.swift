@@ -71,15 +71,23 @@ struct ResultShaper {
         // several groups); after `top N` it is over the rows shown.
         let adds = plan.aggregate == .sum || plan.aggregate == .count
         let label: TotalLabel
+        // The whole statement's value, worked out once (another engine asks its database for it).
+        var wholeValue: Cell?
+        func wholeOnce() throws(QueryError) -> Cell {
+            if let wholeValue { return wholeValue }
+            let v = try whole()
+            wholeValue = v
+            return v
+        }
         var severalRowsPerEntry = keys.contains(.tag)
-        if !severalRowsPerEntry { severalRowsPerEntry = try splitEntriesInSeveralRows(groups) }
+        if !severalRowsPerEntry && shownAll { severalRowsPerEntry = try splitEntriesInSeveralRows(groups, whole: wholeOnce) }
         if !shownAll, let top = plan.top { label = adds ? .totalOfTop(top) : .overallOfTop(top) }
         else if severalRowsPerEntry { label = (adds ? TotalLabel.total : .overall).eachEntryOnce }
         else { label = adds ? .total : .overall }
         let labelCells = [Cell.total(label)] + Array(repeating: Cell.empty, count: keys.count - 1)
         if plan.target != nil || plan.aggregate == .count {
             if shownAll {
-                result.totals = [labelCells + [try whole()]]
+                result.totals = [labelCells + [try wholeOnce()]]
             } else if let v = try subtotal(shown.map { groups[$0].id }) {
                 result.totals = [labelCells + [v]]
             }
@@ -183,7 +191,7 @@ struct ResultShaper {
     /// once, is then not the rows' (a count less than their sum, a greatest an entry's whole
     /// amount that no row shows). A sum is the same either way. Converted results only (a
     /// count's too).
-    func splitEntriesInSeveralRows(_ rows: [GroupValue]) throws(QueryError) -> Bool {
+    func splitEntriesInSeveralRows(_ rows: [GroupValue], whole: () throws(QueryError) -> Cell) throws(QueryError) -> Bool {
         guard plan.logical.readsSplits, plan.aggregate != .sum else { return false }
         if plan.aggregate == .count, case .count(let whole) = try whole() {
             return rows.reduce(0) { n, r in if case .count(let c) = r.value { return n + c } else { return n } } != whole

@@ -179,18 +179,13 @@ struct SideBySide {
     /// Both sides' warnings, each once. A what-if rate that both sides carry (a comparison
     /// of periods or valuations keeps A's rates) was unused only if neither side used it: the
     /// side with no entries in its currency does not speak for the other.
-    static func merged(_ a: [String], _ b: [String], whatIf: (a: [CurrencyPair], b: [CurrencyPair]) = ([], [])) -> [String] {
-        func keep(_ w: String, other: [String], carried: [CurrencyPair]) -> Bool {
-            guard let p = carried.first(where: { w.hasPrefix(ConversionTally.unused($0) + ":") }) else { return true }
+    static func merged(_ a: [String], _ b: [String], plans: (a: LogicalPlan, b: LogicalPlan)) -> [String] {
+        func keep(_ w: String, other: [String], carried: LogicalPlan) -> Bool {
+            guard let p = carried.whatIf.map(\.pair).first(where: { w.hasPrefix(ConversionTally.unused($0) + ":") }) else { return true }
             return other.contains { $0.hasPrefix(ConversionTally.unused(p) + ":") }
         }
-        var out = a.filter { keep($0, other: b, carried: whatIf.b) }
-        for w in b where !out.contains(w) && keep(w, other: a, carried: whatIf.a) { out.append(w) }
+        var out = a.filter { keep($0, other: b, carried: plans.b) }
+        for w in b where !out.contains(w) && keep(w, other: a, carried: plans.a) { out.append(w) }
         return out
-    }
-
-    /// `merged` for A's and B's plans.
-    static func merged(_ a: [String], _ b: [String], plans: (a: LogicalPlan, b: LogicalPlan)) -> [String] {
-        merged(a, b, whatIf: (plans.a.whatIf.map(\.pair), plans.b.whatIf.map(\.pair)))
     }
 }

@@ -42,7 +42,7 @@ struct BudgetStatement: ReportRunner {
         }
         /// The name of a budget's book (nil: every book).
         func bookName(_ key: Key) -> String? { key.book.flatMap { id in ledger.books.first { $0.id == id }?.name } }
-        // In the order of the names shown, as a grouping's rows (SPEC §4): by category, then by
+        // In the order of the names shown, as a grouping's rows (docs/language.md): by category, then by
         // book, a budget of every book before those of one book.
         typealias Order = (category: ResultShaper.SortKey, everyBook: Bool, book: ResultShaper.SortKey)
         func order(_ k: Key) -> Order { (ResultShaper.SortKey(.text(k.category)), k.book == nil, ResultShaper.SortKey(.text(bookName(k) ?? k.book ?? ""))) }
