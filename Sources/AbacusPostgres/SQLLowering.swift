@@ -21,8 +21,26 @@ struct SQLLowering {
     let plan: LogicalPlan
     let ledger: Ledger
 
-    /// A SQL string literal (standard_conforming_strings is on: only the quote doubles).
-    static func literal(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "''") + "'" }
+    /// A SQL string literal (standard_conforming_strings is on: only the quote doubles). Text
+    /// with invisible characters (`ShownText.isInvisible`: an escape, a newline, a bidi override)
+    /// is an escape string with those written as `\uXXXX`, so that `explain`, which shows the
+    /// SQL, never sends them to the terminal (docs/language.md#invisible-characters).
+    static func literal(_ s: String) -> String {
+        guard ShownText.isEscaped(s) else { return "'" + s.replacingOccurrences(of: "'", with: "''") + "'" }
+        var out = "E'"
+        for u in s.unicodeScalars {
+            switch u {
+            case "\\": out += "\\\\"
+            case "'": out += "''"
+            default:
+                // Every invisible character is in the Basic Multilingual Plane: four hex digits.
+                guard ShownText.isInvisible(u) else { out.unicodeScalars.append(u); continue }
+                let hex = String(u.value, radix: 16, uppercase: true)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            }
+        }
+        return out + "'"
+    }
     static func literal(_ d: Day) -> String { "DATE '\(d.description)'" }
 
     /// How a test of amounts is written: the amount as the result shows it (an expense

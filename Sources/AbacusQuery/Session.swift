@@ -142,9 +142,43 @@ public final class Session {
     }
 
     public func execute(_ text: String) throws(QueryError) -> Output {
-        let statement = try Parser.parse(text)
+        let statement: Statement
+        do {
+            statement = try Parser.parse(text)
+        } catch {
+            throw callWithoutParentheses(error, text)
+        }
         if statement.readsResidentEntries { try loadEntries() }
-        return try statement.runner.run(in: self)
+        do {
+            return try statement.runner.run(in: self)
+        } catch {
+            throw withUnheldChains(error)
+        }
+    }
+
+    /// `monthly 2025-10` for a defined `monthly`: not "expected a statement", but how a call is written.
+    func callWithoutParentheses(_ error: QueryError, _ text: String) -> QueryError {
+        guard case .expected([Parser.aStatement], _, _) = error.kind, let at = error.range else { return error }
+        let lexer = Lexer(text)
+        let words = lexer.partialTokens().tokens.filter { $0.kind != .end }
+        guard let first = words.first, first.range == at, let name = definitions.keys.first(where: { $0.lowercased() == lexer.text(first).lowercased() }) else { return error }
+        let arguments = words.dropFirst().map { lexer.text($0) }.filter { $0 != "," }
+        return QueryError(.unsupported("\(name) is a defined name: its arguments go in parentheses, \(name)(\(arguments.joined(separator: ", ")))"), at: at)
+    }
+
+    /// A missing rate's error, saying which of its pairs market rates chain with a product no
+    /// decimal holds (the only way a pair with a chain goes unpriced: its legs price every day).
+    func withUnheldChains(_ error: QueryError) -> QueryError {
+        let pairs: [CurrencyPair]
+        switch error.kind {
+        case .missingRates(let missing, _): pairs = missing.map(\.pair)
+        case .noRate(let pair): pairs = [pair]
+        case .noRateOn(let missed): pairs = missed.map(\.pair)
+        default: return error
+        }
+        var e = error
+        e.unheldChains = pairs.compactMap { p in resolver.unheldChain(p).map { (p, $0) } }
+        return e
     }
 
     /// Makes the entries resident when they live in a database (`ledger.entriesElsewhere`):

@@ -349,6 +349,7 @@ public final class Shell {
     /// `~/.abacusrc`: statements and dot commands run before anything else (skipped with --no-rc).
     /// An error there is reported with its place and start-up goes on. It is not echoed, and for a
     /// script, `-e` or pipe what it prints goes to stderr: stdout carries only the answers asked for.
+    /// `.quit` there ends the file, as it ends a script: the session goes on.
     func runStartupFile(interactive: Bool) {
         guard !options.noRC, let home = environment["HOME"], !home.isEmpty else { return }
         let path = home + "/.abacusrc"
@@ -357,6 +358,10 @@ public final class Shell {
         defer { outputToStderr = false }
         for piece in StatementReader.pieces(of: String(decoding: data, as: UTF8.self)) {
             run(piece, script: path, echo: false)
+            if quitRequested {
+                quitRequested = false
+                break
+            }
         }
     }
 

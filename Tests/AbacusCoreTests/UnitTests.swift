@@ -70,6 +70,9 @@ import Testing
         Case(amount: "12345678901234567890123456789012", from: "m", to: "ft", shown: "40504195870000000000000000000000", exact: false),
         // Small: 1 mm = 0.001 / 1609.344 mi = 0.00000062137119223… → 0.0000006213711922.
         Case(amount: "1", from: "mm", to: "mi", shown: "0.0000006213711922", exact: false),
+        // As small as 10 significant digits can be held: 38 decimals. 10^-22 mm = 10^-25 / 1609.344 mi
+        // = 6.21371192237…e-29 → 0.00000000000000000000000000006213711922.
+        Case(amount: "0.0000000000000000000001", from: "mm", to: "mi", shown: "0.00000000000000000000000000006213711922", exact: false),
         // 49.999999999999 F = 17.999999999999 × 5/9 C = 9.99999999999944… rounds up to ten: 10.00000000,
         // 10 significant digits, not 10.000000000.
         Case(amount: "49.999999999999", from: "F", to: "C", shown: "10.00000000", exact: false),
@@ -91,6 +94,18 @@ import Testing
         let r = try UnitConversion.convert(ExactDecimal(5), from: "kg", to: "lb")
         #expect(r.from.symbol == "kg" && r.from.name == "kilogram")
         #expect(r.to.symbol == "lb" && r.to.kind == .mass)
+    }
+
+    /// Below 10^-28 a result's 10 significant digits need more than 38 decimals: an error, never
+    /// the decimals that fit (10^-38 in = 1.578…e-44 mi was shown as 0, and 10^-31 mg in lb with 2 digits).
+    @Test func aResultTooSmallForItsDigitsIsAnError() throws {
+        for (amount, from, to) in [("0.00000000000000000000000000000000000001", "in", "mi"), ("-0.00000000000000000000000000000000000001", "in", "mi"),
+                                   ("0.0000000000000000000000000000001", "mg", "lb"), ("0.00000000000000000000001", "mm", "mi")] {
+            #expect(throws: UnitError.tooSmall, "\(amount) \(from)") { try UnitConversion.convert(try #require(ExactDecimal(amount)), from: from, to: to) }
+        }
+        #expect(UnitError.tooSmall.description.contains("10 significant digits need more than 38 decimals"))
+        // One that ends within 10 decimals is exact however small its unit: 10^-10 km = 0.0000001 m.
+        #expect(try UnitConversion.convert(try #require(ExactDecimal("0.0000000001")), from: "km", to: "m").value.description == "0.0000001")
     }
 
     @Test func differentKindsNameBoth() {

@@ -425,11 +425,26 @@ import Testing
                                "the market rate for SGD/INR dated 2025-10-01 is more than 7 days older than 2025-12-31 (91 days)"])
     }
 
-    @Test func aMissingRateNamesThePair() throws {
+    @Test func aMissingRateNamesEveryPair() throws {
         let s = try Self.session(Self.wealth)
+        // The accounts and assets in INR and the holdings and crypto in USD: both pairs named at once
+        // (it named the first alone, and the next only once that one was set).
         let e = Self.failure(s, "networth in EUR")
-        #expect(e?.kind == .noRateOn(CurrencyPair(Currency(code: "INR")!, Currency(code: "EUR")!), Day(year: 2025, month: 12, day: 31)!))
-        #expect(e?.message.contains("set rate INR/EUR = …") == true)
+        let (inr, usd, eur) = (Currency(code: "INR")!, Currency(code: "USD")!, Currency(code: "EUR")!)
+        let day = Day(year: 2025, month: 12, day: 31)!
+        #expect(e?.kind == .noRateOn([MissedReportRate(pair: CurrencyPair(inr, eur), days: [day]), MissedReportRate(pair: CurrencyPair(usd, eur), days: [day])]))
+        #expect(e?.message.hasPrefix("no exchange rate for INR/EUR and USD/EUR on 2025-12-31: no custom or market rate prices them") == true)
+        #expect(e?.message.contains("`set rate INR/EUR = …`, `set rate USD/EUR = …`") == true)
+        // A history names the report dates each pair was missing on.
+        let h = Self.failure(s, "networth by quarter since 2025-07 in EUR")
+        #expect(h?.message.hasPrefix("no exchange rate for INR/EUR and USD/EUR on 2025-09-30 (and 1 later report date up to 2025-12-31):") == true)
+        // `explain` shows the plan and the pairs it misses, as a query's does, rather than failing.
+        guard case .explain(_, let rates, let warnings) = try s.execute("explain networth in EUR") else { Issue.record("not an explanation"); return }
+        #expect(rates.suffix(2) == ["INR/EUR on 2025-12-31, which no rate supplies", "USD/EUR on 2025-12-31, which no rate supplies"])
+        #expect(warnings.last?.hasPrefix("this statement cannot run until those rates are supplied") == true)
+        // With one of them set for the session, the other is still named.
+        _ = try s.execute("set rate USD/EUR = 0.9")
+        #expect(Self.failure(s, "networth in EUR")?.kind == .noRateOn([MissedReportRate(pair: CurrencyPair(inr, eur), days: [day])]))
         // With a rate set for the session, it converts: the accounts' 11500 / 90 = 127.777… → 127.78.
         _ = try s.execute("set rate EUR/INR = 90")
         #expect(plainText(try s.run("balance in EUR at 2025-06-30").totals.first?.last) == "127.78")

@@ -143,6 +143,71 @@ func total(_ r: ResultSet) -> String? {
         #expect(Rate(numerator: ExactDecimal(1), denominator: tiny).description == "50000000000000000000000000000000000000")
     }
 
+    /// A chain's rate is its legs' exact product (docs/conversion.md#chains): past 10^38 or under
+    /// 10^-38 with its power of ten, in lowest terms where the plain products pass 38 digits.
+    /// A product of 10^38 crashed the process, one under 10^-38 was taken as 0, one past 10^39
+    /// was "no rate", and a 39-digit product was rounded and then taken as exact.
+    @Test func aChainsRateIsItsLegsExactProduct() throws {
+        func chain(_ first: String, _ second: String, amount: String = "-1") throws -> Session {
+            try session(#"""
+                {"version": 1, "defaultCurrency": "INR", "books": [{"id": "b", "name": "B", "currency": "SGD"}],
+                 "entries": [{"id": "e1", "bookId": "b", "amount": \#(amount), "date": "2025-10-01", "category": "T"}],
+                 "rates": [{"from": "SGD", "to": "USD", "rate": \#(first), "date": "2025-10-01"},
+                           {"from": "USD", "to": "INR", "rate": \#(second), "date": "2025-10-01"}]}
+                """#)
+        }
+        func failure(_ s: Session, _ statement: String) -> QueryError? {
+            do { _ = try s.execute(statement) } catch { return error }
+            return nil
+        }
+        // 10^19 × 10^19 = 10^38: the rate shows, and 1 SGD of it is a result past 38 digits, an error.
+        let big = try chain("10000000000000000000", "10000000000000000000")
+        #expect(plainText(try big.run("rate SGD/INR").rows.first?[1]) == "1E+38")
+        #expect(plainText(try big.run("rate INR/SGD").rows.first?[1]) == "0.00000000000000000000000000000000000001")
+        #expect(failure(big, "sum expenses")?.kind == .overflow)
+        #expect(failure(big, "convert 1 SGD to INR")?.kind == .overflow)
+        // 10^-20 × 10^-19 = 10^-39: 5 × 10^37 SGD is ₹0.05, not 0.
+        let tiny = try chain("0.00000000000000000001", "0.0000000000000000001", amount: "-50000000000000000000000000000000000000")
+        #expect(total(try tiny.run("sum expenses")) == "0.05")
+        #expect(plainText(try tiny.run("count expenses where amount = 0").rows.first?[0]) == "0")
+        #expect(plainText(try tiny.run("rate SGD/INR").rows.first?[1]) == "1E-39")
+        // 10^20 × 10^20 = 10^40 prices the pair (it said no rate did): 10^-20 SGD is ₹10^20.
+        let huge = try chain("100000000000000000000", "100000000000000000000", amount: "-0.00000000000000000001")
+        #expect(plainText(try huge.run("rate SGD/INR").rows.first?[1]) == "1E+40")
+        #expect(plainText(try huge.run("rate INR/SGD").rows.first?[1]) == "1E-40")
+        // 2.0100000000000000000000000000000000001 × 0.5 = 1.00500000000000000000000000000000000005, 39
+        // digits, held as 2.01…01 / 2: just above the tie, 1 SGD is ₹1.01 (it was rounded to 1.005, ₹1.00).
+        let tie = try chain("2.0100000000000000000000000000000000001", "0.5")
+        #expect(total(try tie.run("sum expenses")) == "1.01")
+        #expect(plainText(try tie.run("count expenses where amount > 1.005").rows.first?[0]) == "1")
+        let below = try chain("2.0099999999999999999999999999999999999", "0.5")
+        #expect(total(try below.run("sum expenses")) == "1.00")
+        #expect(plainText(try below.run("count expenses where amount < 1.005").rows.first?[0]) == "1")
+        // 1.00000000000000000001² = 1.0000000000000000000200000000000000000001, 41 digits in lowest
+        // terms: no rate holds it, and the error says the chain exists and why it is not used.
+        let long = try chain("1.00000000000000000001", "1.00000000000000000001")
+        let e = failure(long, "sum expenses")
+        #expect(e?.kind == .missingRates([MissingRate(pair: CurrencyPair(Currency(code: "SGD")!, Currency(code: "INR")!), entries: 1)], target: Currency(code: "INR")!))
+        #expect(e?.message.hasSuffix("\nSGD/INR is chained through USD (SGD/USD × USD/INR), but the product of those rates needs more than 38 digits and cannot be held exactly") == true)
+        #expect(failure(long, "rate SGD/INR")?.message.contains("SGD/INR is chained through USD") == true)
+        // With a custom rate for the pair, it answers.
+        _ = try long.execute("set rate SGD/INR = 1")
+        #expect(total(try long.run("sum expenses")) == "1.00")
+    }
+
+    /// A quotient rate below 10^-10 has its 28 significant digits past the 38th decimal: it shows
+    /// in scientific notation with all 28 (it showed the 23 that fit), an exact short one as itself.
+    @Test func aSmallQuotientRateShowsItsTwentyEightDigits() throws {
+        let s = try session(#"""
+            {"version": 1, "defaultCurrency": "INR", "books": [], "entries": [],
+             "rates": [{"from": "SGD", "to": "INR", "rate": 3000000000000000, "date": "2025-01-01"},
+                       {"from": "USD", "to": "INR", "rate": 4000000000000000, "date": "2025-01-01"}]}
+            """#)
+        #expect(plainText(try s.run("rate INR/SGD").rows.first?[1]) == "3.333333333333333333333333333E-16")
+        #expect(plainText(try s.run("rate INR/USD").rows.first?[1]) == "0.00000000000000025")
+        #expect(plainText(try s.run("rate SGD/INR").rows.first?[1]) == "3000000000000000")
+    }
+
     @Test func incomeKeepsItsSign() throws {
         // e9: 500 USD on 2025-01-05 at 84 = 42000.00.
         let r = try session().run("sum income in INR")
@@ -322,7 +387,8 @@ func total(_ r: ResultSet) -> String? {
 
 @Suite struct LateLegTests {
     /// SGD/USD through EUR: the SGD leg is dated 2025-01-01, the USD leg only 2025-10-01, so on
-    /// 2025-06-30 the USD leg is the late one, and the warning names it and its date.
+    /// 2025-06-30 the USD leg is the late one, and the warning names it and its date; the SGD
+    /// leg, 180 days old then, is stale, and says so too.
     @Test func aChainsLateLegIsNamedWithItsOwnDate() throws {
         let json = """
         {"version": 1, "defaultCurrency": "INR", "books": [{"id": "b", "name": "B", "currency": "INR"}], "entries": [],
@@ -330,6 +396,7 @@ func total(_ r: ResultSet) -> String? {
         """
         let s = Session(ledger: try LedgerLoader.load(documents: [("c.json", json)]), today: Day(year: 2025, month: 12, day: 31)!)
         let r = try s.run("rate SGD/USD at 2025-06-30")
-        #expect(r.warnings == ["no market rate for SGD/USD (its leg EUR/USD) on or before 2025-06-30; used the oldest, dated 2025-10-01"])
+        #expect(r.warnings == ["no market rate for SGD/USD (its leg EUR/USD) on or before 2025-06-30; used the oldest, dated 2025-10-01",
+                               "the market rate for SGD/USD on 2025-06-30 is more than 7 days old: leg SGD/EUR dated 2025-01-01, 180 days old"])
     }
 }

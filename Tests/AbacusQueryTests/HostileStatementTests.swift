@@ -89,6 +89,50 @@ import Testing
         #expect(outcome(s, "count entries where party = \"\u{202E}x\"")?.contains("\\u{202e}") == true)
     }
 
+    /// Names from the ledger in `explain` (a query's WHERE, a report's sums and budgets) with
+    /// their invisible characters written out: a book's escape sequence set the terminal's
+    /// title, a category's newline split the plan's line.
+    @Test func explainShowsLedgerNamesEscaped() throws {
+        let hostileBook = "Main\u{1B}]0;pwned\u{7}", hostileCategory = "Snacks\u{1B}[2J\u{202E}X\nY"
+        let ledger = try LedgerLoader.load(documents: [("hostile.json", #"""
+            {"version": 1, "defaultCurrency": "INR", "books": [{"id": "b1", "name": "Main\u001b]0;pwned\u0007", "currency": "INR"}],
+             "entries": [{"id": "e1", "bookId": "b1", "date": "2026-01-15", "category": "Food", "amount": -1},
+                         {"id": "e2", "bookId": "b1", "date": "2026-01-15", "category": "Snacks\u001b[2J\u202eX\nY", "amount": -2}],
+             "categories": [{"name": "Food"}, {"name": "Snacks\u001b[2J\u202eX\nY", "parent": "Food"}],
+             "budgets": [{"category": "Food", "limitAmount": 100, "currencyCode": "INR", "bookId": "b1"}]}
+            """#)])
+        #expect(ledger.books.first?.name == hostileBook && ledger.entries.categories.contains(hostileCategory))
+        let s = Session(ledger: ledger, today: Day(year: 2026, month: 6, day: 30)!)
+        for statement in ["explain sum expenses where category = food", "explain budget during 2026-01", "explain networth"] {
+            guard case .explain(let plan, let rates, let warnings) = try s.execute(statement) else { Issue.record("\(statement): not an explanation"); continue }
+            let text = ([plan] + rates + warnings).joined(separator: "\n")
+            #expect(!text.unicodeScalars.contains { ShownText.isInvisible($0) && $0 != "\n" }, "\(statement)")
+            #expect(text.split(separator: "\n").allSatisfy { !$0.hasPrefix("Y") }, "\(statement): a name's newline split a line")
+        }
+        guard case .explain(let plan, _, _) = try s.execute("explain sum expenses where category = food") else { return }
+        #expect(plan.contains(#"WHERE category in ("Food", "Snacks\e[2J\u{202e}X\nY")"#))
+        guard case .explain(let budget, _, _) = try s.execute("explain budget during 2026-01") else { return }
+        #expect(budget.contains(#"2026-01 "Food" book "Main\e]0;pwned\u{7}": limit 100.00 INR"#))
+    }
+
+    /// A defined name called without parentheses is told how a call is written (it read
+    /// "expected a statement … or a defined name, found 'monthly'"); a number with a stray
+    /// point is told what a number is (it read "at most 38 digits").
+    @Test func aCallWithoutParenthesesAndAStrayPointSayWhatIsMeant() throws {
+        let s = try session()
+        _ = try s.execute("define monthly(m) as sum expenses by category during $m top 5")
+        let call = failure(s, "monthly 2025-10")
+        #expect(call?.message == "monthly is a defined name: its arguments go in parentheses, monthly(2025-10)")
+        #expect(call?.range == 0..<7)
+        // An undefined word still says what a statement is.
+        #expect(failure(s, "weekly 2025-10")?.message.hasPrefix("expected a statement") == true)
+        for (statement, found) in [("convert 5. SGD to INR", "'5.'"), ("convert 1.2.3 SGD to INR", "'1.2.3'"), ("count expenses where amount > 5.", "'5.'")] {
+            let message = failure(s, statement)?.message ?? ""
+            #expect(message.contains("written as digits with at most one point between them (5 or 5.25), found \(found)"), "\(statement): \(message)")
+        }
+        #expect(failure(s, "convert 123456789012345678901234567890123456789 SGD to INR")?.message.contains("at most 38 digits") == true)
+    }
+
     /// Every keyword in every place: each statement answers, or fails with a caret inside the
     /// statement, under the very text the message says it found.
     @Test func everyKeywordInEveryPlace() throws {

@@ -153,6 +153,19 @@ let agingLedger = """
                 == ["the market rate for USD/INR dated 2025-03-01 is more than 7 days older than 2025-03-31 and 1 later report date (up to 60 days)"])
     }
 
+    /// A chain with one leg dated after the day and the other stale warns of both (the late leg
+    /// hid the other's age), in `rate` and `convert`, and under `at latest`.
+    @Test func aLateLegDoesNotHideTheOtherLegsAge() throws {
+        let s = try session(agingLedger.replacingOccurrences(of: #""rate": 0.75, "date": "2025-03-06""#, with: #""rate": 0.75, "date": "2025-03-20""#))
+        let both = ["no market rate for SGD/INR (its leg SGD/USD) on or before 2025-03-12; used the oldest, dated 2025-03-20",
+                    "the market rate for SGD/INR on 2025-03-12 is more than 7 days old: leg USD/INR dated 2025-03-01, 11 days old"]
+        #expect(try s.run("rate SGD/INR at 2025-03-12").warnings == both)
+        #expect(try s.run("convert 1 SGD to INR at 2025-03-12").warnings == both)
+        // At latest (today 2025-12-31), no leg is late: the older leg's age.
+        #expect(try s.run("rate SGD/INR at latest").warnings.count == 1)
+        #expect(try s.run("rate SGD/INR at latest").warnings.first?.contains("2025-03-01") == true)
+    }
+
     /// A rate column built again numbers its rates afresh: under a maximum age of 4 days, the
     /// uses of a rate older than that are told apart (USD on 2025-01-06 is a rate of its own),
     /// and under none they are one rate again. What a scan keeps by rate id (its sum slots)

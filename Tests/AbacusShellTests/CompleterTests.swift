@@ -185,6 +185,60 @@ import Testing
         #expect(c.complete("explain zs").candidates == ["zspend"])
     }
 
+    /// Every word offered is one the parser takes at the cursor (it checks each): none after a
+    /// statement that takes no clause, only `at` after `rate A/B`, only `=` after `set rate A/B`,
+    /// no key listed twice, no fifth key, no column key repeated by `per`.
+    @Test func onlyWordsTheParserTakes() throws {
+        for line in ["books ", "categories ", "watching ", "defines "] {
+            #expect(try complete(line) == [], "\(line)")
+        }
+        #expect(try complete("rate SGD/INR ") == ["at", "with"])
+        #expect(try complete("set rate SGD/INR ") == ["="])
+        #expect(try complete("convert 100 SGD to INR ") == ["at", "with"])
+        #expect(try !complete("sum expenses by category, ").contains("category"))
+        #expect(try complete("sum expenses by category, ").contains("book"))
+        #expect(try complete("sum expenses by category, book, party, tag, ") == [])
+        #expect(try !complete("sum expenses by category per ").contains("category"))
+        // A definition's statement is a statement of its own.
+        #expect(try complete("define m(x) as ").contains("sum") && !complete("define m(x) as ").contains(".help"))
+        #expect(try complete("define m(x) as sum expenses by category ").contains("where"))
+        #expect(try !complete("define m(x) as sum expenses by category ").contains("category"))
+        // A call's arguments are the user's; `party = (` is the missing value.
+        var c = try #require(CompleterTests.completer)
+        c.defined = ["monthly"]
+        #expect(c.complete("monthly(").candidates == [])
+        #expect(c.complete("monthly(2025-10) ").candidates == [])
+        #expect(try complete("sum expenses where party = (") == ["none)"])
+    }
+
+    /// After a field, what compares it; inside or after parentheses, what joins or closes them.
+    @Test func comparisonsAfterAFieldAndJoinsAfterParentheses() throws {
+        let amount = try complete("sum expenses where amount ")
+        #expect(amount.contains("=") && amount.contains(">") && amount.contains("in") && !amount.contains("by"))
+        #expect(try complete("sum expenses where category ").contains("~"))
+        #expect(try complete("count entries where (category = Rent) ").prefix(2) == ["and", "or"])
+        #expect(try complete("count entries where not (category = Rent) ").contains("or"))
+        let open = try complete("count entries where (category = Rent ")
+        #expect(open.contains("and") && open.contains(")") && !open.contains("by"))
+        #expect(try !complete("count entries where category in (Rent ").contains("by"))
+    }
+
+    /// `list … show` takes the columns a listing adds, each once.
+    @Test func showOffersTheListingsColumns() throws {
+        #expect(try complete("list expenses show ") == ["remarks", "tags", "payment", "currency", "id"])
+        #expect(try complete("list expenses show remarks, ") == ["tags", "payment", "currency", "id"])
+    }
+
+    /// A bare name of several words completes as a whole, quoted (it became `Food & during`).
+    @Test func aBareNameOfSeveralWordsCompletesWhole() throws {
+        #expect(try complete("sum expenses where category = Food & D") == [" \"Food & Dining\""])
+        #expect(try word("sum expenses where category = Food & D") == " Food & D")
+        #expect(try complete("sum expenses where party = Dr. L").first?.hasPrefix(" \"Dr. Lal") == true)
+        #expect(try complete("sum expenses where category in (Rent, Food & D") == [" \"Food & Dining\""])
+        // A keyword after a whole name is still a keyword.
+        #expect(try complete("sum expenses where category = Rent du") == ["during"])
+    }
+
     @Test func pathsAfterLoadAndRunKeepTheirFolders() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("abacus-complete-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("dir with space"), withIntermediateDirectories: true)

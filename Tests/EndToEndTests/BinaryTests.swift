@@ -324,6 +324,15 @@ func expectMatchesRecording(_ actual: String, _ relativePath: String, sourceLoca
         #expect(without.stdout.contains("4748506.89"))
     }
 
+    /// `.quit` in ~/.abacusrc ends the file (the lines after it do not run), not the session.
+    @Test func quitInAbacusrcEndsTheFileNotTheSession() throws {
+        let home = try Binary.temporaryFile("rc-quit/.abacusrc", "set currency USD\n.quit\nset currency EUR\n")
+        let dir = (home as NSString).deletingLastPathComponent
+        let r = try Binary.run(["Examples/demo.json", "--format", "csv", "-e", "sum expenses", "-e", "books"], environment: ["HOME": dir])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.hasPrefix("amount\r\n56442.56\r\n"), "\(r.stdout)")
+    }
+
     @Test func echoPrintsEachStatementBeforeItsResult() throws {
         let r = try Binary.run(["Examples/demo.json", "--echo", "--format", "csv"], stdin: "count entries\ncount expenses # spending\n")
         #expect(r.stdout == "count entries\ncount\r\n1200\r\ncount expenses\ncount\r\n1143\r\n")

@@ -89,6 +89,33 @@ enum PG {
         }
     }
 
+    /// Names with invisible characters (an escape sequence, a newline, a bidi override) in SQL:
+    /// written as escapes in the literal, so the statement answers as the file does and
+    /// `explain`, which shows the SQL, sends none of them to the terminal.
+    @Test func namesWithInvisibleCharactersAreEscapesInTheSQL() throws {
+        let ledger = try Binary.temporaryFile("invisible-names.json", #"""
+            {"version": 1, "defaultCurrency": "INR", "books": [{"id": "h", "name": "Home\u001b]0;x\u0007", "currency": "INR"}],
+             "categories": [{"name": "Food"}, {"name": "Snacks\u001b[2J\u202eX\nY's", "parent": "Food"}],
+             "entries": [{"id": "e1", "bookId": "h", "amount": -100, "date": "2025-10-05", "category": "Snacks\u001b[2J\u202eX\nY's"},
+                         {"id": "e2", "bookId": "h", "amount": -7, "date": "2025-10-06", "category": "Food"},
+                         {"id": "e3", "bookId": "h", "amount": -5, "date": "2025-10-07", "category": "Rent"}]}
+            """#)
+        let url = try PostgresServer.get().newDatabase()
+        #expect(try Binary.run(["--db", url, "--import", ledger]).status == 0)
+        // `category = Food` names its child too: the child's name is a literal in the SQL.
+        for statement in ["sum expenses where category = Food", "count entries by category, book", "list expenses where category = Food"] {
+            let files = try Binary.run([ledger, "--format", "csv", "-e", statement])
+            let database = try Binary.run(["--db", url, "--format", "csv", "-e", statement])
+            #expect(files.status == 0 && database.status == 0, "\(statement): \(database.stderr)")
+            #expect(database.stdout == files.stdout, "\(statement)")
+        }
+        #expect(try Binary.run(["--db", url, "--format", "csv", "-e", "sum expenses where category = Food"]).stdout == "amount\r\n107.00\r\n")
+        let explained = try Binary.run(["--db", url, "-e", "explain sum expenses where category = Food"])
+        #expect(explained.status == 0, "\(explained.stderr)")
+        #expect(explained.stdout.contains(#"E'Snacks\u001B[2J\u202EX\u000AY''s'"#), "\(explained.stdout)")
+        #expect(!explained.stdout.unicodeScalars.contains { ShownText.isInvisible($0) && $0 != "\n" })
+    }
+
     @Test func importedLedgerAnswersAsTheFileDoes() throws {
         let url = try PostgresServer.get().newDatabase()
         let imported = try Binary.run(["--db", url, "--import", PG.demo])

@@ -356,6 +356,23 @@ final class StateDirectory {
         #expect(saved == "_HiStOrY_V2_\nbooks\ncategories\ncount\\040entries\n")
     }
 
+    /// Within a session too, a statement used again is kept once, where it was last used: after
+    /// `count income`, `count entries by book`, `count income`, the third Up is the oldest left,
+    /// `count entries by book` (it was the first `count income`).
+    @Test func aSessionFoldsARepeatOfAnyEarlierStatement() throws {
+        let state = try StateDirectory()
+        let s = try started(state)
+        for statement in ["count income", "count entries by book", "count income"] {
+            s.send(statement + "\r")
+            try #require(s.expectPrompt(REPLTests.prompt), "output: \(s.output.debugDescription)")
+        }
+        s.send("\u{1B}[A\u{1B}[A\u{1B}[A\r")
+        #expect(s.expect("Singapore Trip"), "the third Up was not `count entries by book`; output: \(s.output.debugDescription)")
+        #expect(s.expectPrompt(REPLTests.prompt), "output: \(s.output.debugDescription)")
+        s.send("\u{04}")
+        #expect(s.waitForExit() == 0, "output: \(s.output.debugDescription)")
+    }
+
     @Test func historySurvivesARestart() throws {
         let state = try StateDirectory()
         do {

@@ -25,19 +25,40 @@ public struct Rate: Hashable, Sendable, CustomStringConvertible {
 
     public var inverse: Rate { Rate(numerator: denominator, denominator: numerator) }
 
-    /// The composition of two legs (`X→C` then `C→Y`); nil only for rates beyond 10^38.
+    /// The composition of two legs (`X→C` then `C→Y`), exactly; nil only where the product, in
+    /// lowest terms, needs more than 38 digits above or below the line (legs of 20 digits and
+    /// more): never a rounded product taken as exact.
     public func then(_ next: Rate) -> Rate? {
-        // Exact when the products fit 38 digits, which they do for any real rates;
-        // otherwise keep 38 significant digits of each product (still a quotient far beyond 28 digits).
-        guard let n = (try? numerator.multiplied(by: next.numerator)) ?? Rate.approximateProduct(numerator, next.numerator),
-              let d = (try? denominator.multiplied(by: next.denominator)) ?? Rate.approximateProduct(denominator, next.denominator)
-        else { return nil }
-        return Rate(numerator: n, denominator: d)
+        // The products of the terms, nearly always; else the product in lowest terms, which holds
+        // 2.01…01 × 0.5 as 2.01…01 / 2 and a product past 10^38 or under 10^-38 with its powers of ten.
+        if let n = try? numerator.multiplied(by: next.numerator), let d = try? denominator.multiplied(by: next.denominator) {
+            return Rate(numerator: n, denominator: d)
+        }
+        let (a, b) = (fraction, next.fraction)
+        return Rate(exactly: Fraction(a.numerator * b.numerator, a.denominator * b.denominator))
     }
 
-    static func approximateProduct(_ a: ExactDecimal, _ b: ExactDecimal) -> ExactDecimal? {
-        let p = BigInt(a.significand) * BigInt(b.significand)
-        return WideDecimal(p, scale: a.scale + b.scale).approximated(significantDigits: 38)
+    /// A positive fraction as two decimals of at most 38 digits each (a power of ten moved to
+    /// whichever side has room), exactly; nil where its lowest terms need more.
+    init?(exactly f: Fraction) {
+        let g = f.numerator.greatestCommonDivisor(with: f.denominator)
+        guard g != 0 else { return nil }
+        var n = f.numerator / g, d = f.denominator / g
+        guard n > 0, d > 0 else { return nil }
+        // n/d × 10^(a − b), with no zeros left at the end of n or d.
+        var a = 0, b = 0
+        while n % 10 == 0 { n /= 10; a += 1 }
+        while d % 10 == 0 { d /= 10; b += 1 }
+        let max = ExactDecimal.maxDigits
+        let (nDigits, dDigits) = (n.description.count, d.description.count)
+        guard nDigits <= max, dDigits <= max, let n128 = n.exactInt128, let d128 = d.exactInt128 else { return nil }
+        // 10^e: zeros after n and a scale on d, or a scale on n and zeros after d.
+        let e = a - b
+        let (nZeros, dScale) = e >= 0 ? (Swift.min(e, max - nDigits), e - Swift.min(e, max - nDigits)) : (0, 0)
+        let (nScale, dZeros) = e < 0 ? (Swift.min(-e, ExactDecimal.maxScale), -e - Swift.min(-e, ExactDecimal.maxScale)) : (0, 0)
+        guard dScale <= ExactDecimal.maxScale, dZeros <= max - dDigits else { return nil }
+        numerator = ExactDecimal(significand: n128 * pow10[nZeros], scale: nScale)
+        denominator = ExactDecimal(significand: d128 * pow10[dZeros], scale: dScale)
     }
 
     public var isExactDecimal: Bool { denominator == .one }
@@ -122,16 +143,18 @@ public struct Rate: Hashable, Sendable, CustomStringConvertible {
         return ExactDecimal(significand: sig, scale: scale).normalized
     }
 
-    /// The rate as shown: a decimal where one holds it to at least one significant digit, else
-    /// (10^38 or more, or below 10^-38: a cross rate of extreme quotes) its `digits` significant
-    /// digits and a power of ten, `1.25E+40`. Never 0: no rate is.
+    /// The rate as shown: a decimal where one holds it exactly or to 28 significant digits, else
+    /// (10^38 or more, or a quotient below 10^-10, whose 28 digits pass the 38th decimal) its 28
+    /// significant digits and a power of ten, `1.25E+40`, `3.333333333333333333333333333E-16`.
+    /// Never 0: no rate is.
     public enum Shown: Sendable, Equatable {
         case decimal(ExactDecimal)
         case scientific(String)
     }
 
     public var shown: Shown {
-        if let d = decimalValue(), !d.isZero { return .decimal(d) }
+        // From 10^-10 up, 28 significant digits end by the 38th decimal.
+        if let d = decimalValue(), !d.isZero, d >= ExactDecimal(significand: 1, scale: 10) || Fraction(d) == fraction { return .decimal(d) }
         return .scientific(scientificText())
     }
 
@@ -221,7 +244,8 @@ public struct WideDecimal: Sendable {
         if w.scale > ExactDecimal.maxScale { w = w.rescaled(to: ExactDecimal.maxScale) }
         // Rounding up may add a digit (999… → 1000…); drop one more when it does.
         if w.significand.magnitude.description.count > ExactDecimal.maxDigits { w = w.rescaled(to: w.scale - 1) }
-        guard let sig = w.significand.exactInt128, sig.magnitude <= ExactDecimal.maxSignificand.magnitude else { return nil }
+        // A whole number of 39 digits or more has no such decimal (a scale below 0 is none).
+        guard w.scale >= 0, let sig = w.significand.exactInt128, sig.magnitude <= ExactDecimal.maxSignificand.magnitude else { return nil }
         return ExactDecimal(significand: sig, scale: w.scale).normalized
     }
 }

@@ -168,6 +168,12 @@ public final class RateResolver: @unchecked Sendable {
         return MarketQuote(legs: [first, second], rate: rate)
     }
 
+    /// The currency market rates chain `pair` through when no single source prices it, yet its
+    /// legs' product cannot be held (`Rate.then`) on some day: nil when it has no such chain.
+    public func unheldChain(_ pair: CurrencyPair) -> Currency? {
+        hasSingleSource(pair) ? nil : chainCurrency(pair)
+    }
+
     /// True when some single source prices the pair at some date.
     public func hasSingleSource(_ pair: CurrencyPair) -> Bool { !timeline(pair).isEmpty }
 

@@ -29,6 +29,12 @@ public enum ShownText {
     /// A message's quotation: `shown`, cut to `limit` characters.
     public static func quoted(_ text: String) -> String { shown(text, limit: limit) }
 
+    /// A name as a statement writes it, in double quotes with `\` and `"` escaped, and shown
+    /// (`shown`): what error messages and `explain` quote, so that it can be typed back.
+    public static func literal(_ text: String, limit: Int? = nil) -> String {
+        "\"" + shown(text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\""), limit: limit) + "\""
+    }
+
     /// Controls (C0, DEL, C1), the byte-order mark, line and paragraph separators, bidi embeddings, overrides and isolates.
     public static func isInvisible(_ u: Unicode.Scalar) -> Bool {
         switch u.value {

@@ -3,7 +3,10 @@
 // Table columns are aligned by display width, not by bytes or characters:
 // combining marks, bidi controls (the RLM that Arabic currency formats carry) and
 // other format characters take no width; East Asian wide characters and emoji
-// presented as emoji take two.
+// presented as emoji take two. A flag (two regional indicators) takes two, one
+// for each letter, and a Hangul syllable written as conjoining jamo takes the two
+// of its leading consonant (its vowel and final consonant join it), as terminals
+// and glibc's wcwidth count them.
 
 public enum TextWidth {
     public static func of(_ s: String) -> Int {
@@ -21,6 +24,10 @@ public enum TextWidth {
         default: break
         }
         if u.properties.isDefaultIgnorableCodePoint { return 0 }
+        // Hangul jamo vowels and final consonants join the leading consonant before them.
+        if (0x1160...0x11FF).contains(v) || (0xD7B0...0xD7FF).contains(v) { return 0 }
+        // Regional indicators: one column each, so a flag's pair takes two.
+        if (0x1F1E6...0x1F1FF).contains(v) { return 1 }
         // Emoji shown as emoji by default (☕, ⚡, 🚀) take two columns, as East Asian Wide.
         if u.properties.isEmojiPresentation { return 2 }
         return isWide(v) ? 2 : 1

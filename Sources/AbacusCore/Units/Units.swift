@@ -43,6 +43,8 @@ public enum UnitError: Error, Sendable, Equatable, CustomStringConvertible {
     case belowAbsoluteZero(ExactDecimal, MeasureUnit)
     /// A result beyond 38 digits.
     case tooLarge
+    /// A result under 10^-28 that does not end: its 10 significant digits need more than 38 decimals.
+    case tooSmall
 
     public var description: String {
         switch self {
@@ -59,6 +61,8 @@ public enum UnitError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(amount) \(unit.symbol) is below absolute zero (0 K)"
         case .tooLarge:
             return "the result needs more than 38 digits and cannot be held exactly"
+        case .tooSmall:
+            return "the result is below 10^-28: its 10 significant digits need more than 38 decimals and cannot be held"
         }
     }
 }
@@ -193,11 +197,13 @@ public enum UnitConversion {
         e >= 0 ? Fraction(BigInt(10).power(e), BigInt(1)) : Fraction(BigInt(1), BigInt(10).power(-e))
     }
 
-    /// x rounded half-even to `decimals` decimals, at most 38; fewer than none rounds to a
-    /// multiple of 10^-decimals (-1: tens).
+    /// x rounded half-even to `decimals` decimals; fewer than none rounds to a multiple of
+    /// 10^-decimals (-1: tens). More than 38 decimals (10 significant digits of a result under
+    /// 10^-28) cannot be held: an error, never the digits that fit (a tiny result shown as 0).
     private static func rounded(_ x: Fraction, decimals: Int) throws(UnitError) -> ExactDecimal {
         if decimals >= 0 {
-            guard let r = x.rounded(toScale: min(decimals, ExactDecimal.maxScale)) else { throw .tooLarge }
+            guard decimals <= ExactDecimal.maxScale else { throw .tooSmall }
+            guard let r = x.rounded(toScale: decimals) else { throw .tooLarge }
             return r
         }
         let unit = BigInt(10).power(-decimals)

@@ -346,7 +346,7 @@ public struct CurrencyFilter: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// As written after `where`: `currency ~ "dollar"`.
-    public var description: String { "currency \(test.rawValue) \"\(text)\"" }
+    public var description: String { "currency \(test.rawValue) " + ShownText.literal(text) }
 }
 
 public enum RatesListing: Sendable {

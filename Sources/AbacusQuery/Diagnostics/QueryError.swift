@@ -49,9 +49,9 @@ public struct QueryError: Error, Sendable, Equatable {
         case rateTooOld(CurrencyPair, legs: [RateAge.Leg], usedOn: Day, maxAgeDays: Int)
         /// `convert` or `rate` for a pair nothing prices.
         case noRate(CurrencyPair)
-        /// A report (`budget … in`, `balance in`, `networth`, `holdings in`) converting on a day
-        /// for which no custom or market rate prices the pair.
-        case noRateOn(CurrencyPair, Day)
+        /// A report (`budget … in`, `balance in`, `networth`, `holdings in`) converting on days
+        /// for which no custom or market rate prices the pairs: every pair it missed.
+        case noRateOn([MissedReportRate])
         /// A holding whose symbol has no price on or before the report date.
         case noPrice(symbol: String, day: Day)
         case tooManyGroupKeys(Int)
@@ -94,6 +94,14 @@ public struct QueryError: Error, Sendable, Equatable {
     public var advice: Advice?
     /// Set when the error arose in the expansion of a call.
     public var expansion: Expansion?
+    /// A missing rate's pairs that market rates do chain, through `via`, but whose product of
+    /// legs cannot be held (`Rate.then`): said, so the user is not told nothing prices them.
+    public var unheldChains: [(pair: CurrencyPair, via: Currency)] = []
+
+    public static func == (a: QueryError, b: QueryError) -> Bool {
+        a.kind == b.kind && a.range == b.range && a.advice == b.advice && a.expansion == b.expansion
+            && a.unheldChains.map(\.pair) == b.unheldChains.map(\.pair) && a.unheldChains.map(\.via) == b.unheldChains.map(\.via)
+    }
 
     public init(_ kind: Kind, at range: Range<Int>?, advice: Advice? = nil) {
         self.kind = kind
@@ -101,8 +109,15 @@ public struct QueryError: Error, Sendable, Equatable {
         self.advice = advice
     }
 
-    /// The one-line message.
+    /// The message: what went wrong, and what to do.
     public var message: String {
+        let chains = unheldChains.map { c in
+            "\(c.pair) is chained through \(c.via.code) (\(CurrencyPair(c.pair.from, c.via)) × \(CurrencyPair(c.via, c.pair.to))), but the product of those rates needs more than 38 digits and cannot be held exactly"
+        }
+        return ([kindMessage] + chains).joined(separator: "\n")
+    }
+
+    private var kindMessage: String {
         switch kind {
         case .unexpectedCharacter(let c):
             return "unexpected character " + (ShownText.isEscaped(c) ? c.unicodeScalars.map(ShownText.escape).joined(separator: " ") : "'\(c)'")
@@ -185,9 +200,10 @@ public struct QueryError: Error, Sendable, Equatable {
             return "interrupted"
         case .unsupported(let what):
             return what
-        case .noRateOn(let pair, let day):
-            return "no exchange rate for \(pair) on \(day): no custom or market rate prices it, directly or through one other currency\n"
-                + "supply one with `set rate \(pair) = …` for this session, or add a market rate to the ledger or with --rates"
+        case .noRateOn(let missed):
+            let one = missed.count == 1
+            return "no exchange rate for \(MissedReportRate.list(missed)): no custom or market rate prices \(one ? "it" : "them"), directly or through one other currency\n"
+                + "supply \(one ? "one" : "them") with \(missed.map { "`set rate \($0.pair) = …`" }.joined(separator: ", ")) for this session, or add \(one ? "a market rate" : "market rates") to the ledger or with --rates"
         case .noPrice(let symbol, let day):
             return "no price for \"\(ShownText.quoted(symbol))\" on or before \(day): its holdings cannot be valued\n"
                 + "add a price to the ledger's prices ({\"symbol\": \"\(ShownText.quoted(symbol))\", \"date\": …, \"price\": …, \"currency\": …}), or report at a later date"
@@ -228,9 +244,7 @@ public struct QueryError: Error, Sendable, Equatable {
 
     /// A name as a statement would write it: in double quotes, `\` and `"` escaped (and, as
     /// all text shown, controls written out and cut to 60 characters).
-    static func literal(_ name: String) -> String {
-        "\"" + ShownText.quoted(name.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")) + "\""
-    }
+    static func literal(_ name: String) -> String { ShownText.literal(name, limit: ShownText.limit) }
 
     static func list(_ options: [String]) -> String {
         switch options.count {

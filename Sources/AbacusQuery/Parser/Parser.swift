@@ -459,6 +459,12 @@ public struct Parser {
             advance()
             return .topCategory
         }
+        // `top` and something else: only `category` completes it (the end too, so that it is
+        // the thing missing, not `top`).
+        if isWord("top"), index + 1 < tokens.count, tokens[index + 1].kind == .end || word(tokens[index + 1]).map({ Keywords.groupKey($0) == nil }) == true {
+            advance()
+            throw expected(["`category` (top category: each category's root)"], keywords: ["category"])
+        }
         guard let w = word(current), let key = Keywords.groupKey(w) else {
             throw expected(["a group key (\(names.joined(separator: ", ")))"], keywords: names,
                            suggestion: word(current).flatMap { Keywords.periodSynonyms[$0] })
@@ -726,7 +732,11 @@ public struct Parser {
             throw QueryError(.expected([what + " written out in digits (1000, not 1e3)"], found: describe(t), suggestion: nil), at: t.range)
         }
         guard let n = ExactDecimal(text.replacingUnderscores()) else {
-            throw QueryError(.expected([what + " that has at most 38 digits"], found: describe(t), suggestion: nil), at: t.range)
+            // Digits with one point between them (`5.`, `1.2.3` are not numbers), else too many of them.
+            let parts = text.replacingUnderscores().drop { $0 == "-" }.split(separator: ".", omittingEmptySubsequences: false)
+            let wellFormed = parts.count <= 2 && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }
+            throw QueryError(.expected([what + (wellFormed ? " that has at most 38 digits" : " written as digits with at most one point between them (5 or 5.25)")],
+                                       found: describe(t), suggestion: nil), at: t.range)
         }
         return n
     }

@@ -125,7 +125,8 @@ public indirect enum LogicalCondition: Sendable, Equatable, CustomStringConverti
     }
 
     public var description: String {
-        func quoted(_ s: String?) -> String { s.map { "\"" + $0 + "\"" } ?? "(none)" }
+        // Names as a statement writes them, their invisible characters written out (docs/language.md#explain).
+        func quoted(_ s: String?) -> String { s.map { ShownText.literal($0) } ?? "(none)" }
         func wrapped(_ c: LogicalCondition) -> String {
             switch c {
             case .and, .or: return "(" + c.description + ")"

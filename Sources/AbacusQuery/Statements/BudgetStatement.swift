@@ -120,7 +120,7 @@ struct BudgetStatement: ReportRunner {
                 // put 0.285 of 3 at 9.3% instead of 9.5%).
                 let used = try spentF.percent(of: limit)
                 let alert = used.flatMap { u in budget.alerts.last { $0 <= u } }
-                trace.plan.append("\(month) \"\(key.category)\"" + (bookName(key).map { " book \"\($0)\"" } ?? "") + ": limit \(limitShown) \(c)"
+                trace.plan.append("\(month) \(ShownText.literal(key.category))" + (bookName(key).map { " book " + ShownText.literal($0) } ?? "") + ": limit \(limitShown) \(c)"
                                   + (carried.isZero ? "" : " (\(budget.limitAmount) + \(carried) carried over)")
                                   + ", spent \(spentValue)")
                 var cells: [Cell] = [.period(month), .text(key.category)]

@@ -24,7 +24,7 @@ struct ConvertStatement: StatementRunner {
         let notes: [Footnote] = locks.compactMap { l in
             guard case .locked(let b) = l.origin else { return nil }
             let book = session.ledger.books[b]
-            return .note("book \"\(book.name)\" locks \(pair) at \(l.rate)" + (book.rateLockedAt.map { " (\($0))" } ?? "") + ": its entries convert at that rate")
+            return .note("book \(ShownText.literal(book.name)) locks \(pair) at \(l.rate)" + (book.rateLockedAt.map { " (\($0))" } ?? "") + ": its entries convert at that rate")
         }
         return .table(ResultSet(columns: ConvertStatement.columns + [Column("date", .date)],
                                 rows: [[.money(c.amount, c.from), .money(rounded, c.to), r.rate.cell,

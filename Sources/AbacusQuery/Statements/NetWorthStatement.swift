@@ -34,7 +34,7 @@ extension Session {
         }
         for a in Ledger.current(ledger.assets, id: \.id, day: \.day, asOf: day) {
             let v = try converted(Fraction(a.value), a.currency, target, on: day, trace: &trace)
-            trace.plan.append("asset \"\(a.name)\" \(a.value) \(a.currency) of \(a.day)")
+            trace.plan.append("asset \(ShownText.literal(a.name)) \(a.value) \(a.currency) of \(a.day)")
             p.assets = p.assets + v
             if !a.includeInCore { p.outsideCore = p.outsideCore + v }
             if a.tangible { p.tangibleAssets = p.tangibleAssets + v }
@@ -47,7 +47,7 @@ extension Session {
         }
         for l in Ledger.current(ledger.liabilities, id: \.id, day: \.day, asOf: day) {
             let v = try converted(Fraction(l.balance), l.currency, target, on: day, trace: &trace)
-            trace.plan.append("liability \"\(l.name)\" \(l.balance) \(l.currency) of \(l.day)")
+            trace.plan.append("liability \(ShownText.literal(l.name)) \(l.balance) \(l.currency) of \(l.day)")
             p.liabilities = p.liabilities + v
             p.liabilityRecords = p.liabilityRecords + v
         }

@@ -69,20 +69,26 @@ extension Session {
 
     /// A market rate dated after the day asked for is the oldest there is; under `at latest`
     /// a newest rate dated before today is stale; otherwise a rate (or a chain's leg) more than
-    /// a week older than the day is (docs/conversion.md#rate-age): say so.
+    /// a week older than the day is (docs/conversion.md#rate-age): say so, of each leg of a
+    /// chain (one leg late does not hide the other's age).
     func staleness(_ r: ResolvedRate, _ valuation: ValuationClause?, _ day: Day) -> [String] {
         guard case .market(let q) = r.origin else { return [] }
-        if let late = q.legs.first(where: \.isAfterRequestedDay) {
-            // Of a chain, the leg that had no rate by then, and its own date.
-            let leg = q.legs.count > 1 ? " (its leg \(late.pair))" : ""
-            return ["no market rate for \(r.pair)\(leg) on or before \(day); used the oldest, dated \(late.day)"]
+        // Of a chain, the leg that had no rate by then, and its own date.
+        var out = q.legs.filter(\.isAfterRequestedDay).map { late in
+            "no market rate for \(r.pair)\(q.legs.count > 1 ? " (its leg \(late.pair))" : "") on or before \(day); used the oldest, dated \(late.day)"
         }
-        if valuation == .latest, q.oldestDay < today {
-            return [StaleRate(pair: r.pair, day: q.oldestDay, fetched: resolver.fetchDay(q), today: today).warning]
+        if valuation == .latest {
+            if let oldest = q.legs.filter({ !$0.isAfterRequestedDay }).map(\.day).min(), oldest < today {
+                out.append(StaleRate(pair: r.pair, day: oldest, fetched: resolver.fetchDay(q), today: today).warning)
+            }
+            return out
         }
+        // A leg dated after the day is 0 days old: only the others can be stale.
         let old = RateAge(q, usedOn: day).legs(olderThan: RateAgePolicy.staleAfterDays)
-        guard !old.isEmpty else { return [] }
-        return ["the market rate for \(r.pair) on \(day) is more than \(AgedRateUse.days(RateAgePolicy.staleAfterDays)) old: "
-                + old.map { ($0.pair == r.pair ? "" : "leg \($0.pair) ") + "dated \($0.day), \(AgedRateUse.days($0.ageInDays)) old" }.joined(separator: ", ")]
+        if !old.isEmpty {
+            out.append("the market rate for \(r.pair) on \(day) is more than \(AgedRateUse.days(RateAgePolicy.staleAfterDays)) old: "
+                       + old.map { ($0.pair == r.pair ? "" : "leg \($0.pair) ") + "dated \($0.day), \(AgedRateUse.days($0.ageInDays)) old" }.joined(separator: ", "))
+        }
+        return out
     }
 }

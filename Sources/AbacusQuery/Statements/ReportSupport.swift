@@ -12,6 +12,26 @@ struct BalanceSums {
     var answers: [String: [Day: Result<ResultSet, QueryError>]] = [:]
 }
 
+/// A pair a report found no rate for (`QueryError.Kind.noRateOn`): the report dates it was
+/// missing on, the first of them named.
+public struct MissedReportRate: Sendable, Equatable {
+    public var pair: CurrencyPair
+    public var days: [Day]
+
+    /// "SGD/INR and EUR/INR on 2025-06-01", or each pair with its own dates.
+    static func list(_ missed: [MissedReportRate]) -> String {
+        func dates(_ days: [Day]) -> String {
+            "on \(days[0])" + (days.count == 1 ? "" : " (and \(days.count - 1) later report \(days.count == 2 ? "date" : "dates") up to \(days[days.count - 1]))")
+        }
+        let pairs = missed.map { "\($0.pair)" }
+        if let first = missed.first, missed.allSatisfy({ $0.days == first.days }) {
+            let names = pairs.count == 1 ? pairs[0] : pairs.dropLast().joined(separator: ", ") + " and " + pairs[pairs.count - 1]
+            return names + " " + dates(first.days)
+        }
+        return missed.map { "\($0.pair) " + dates($0.days) }.joined(separator: "; ")
+    }
+}
+
 /// What a report did, for `explain`: the sums it asked, the rates it used, its warnings.
 struct ReportTrace {
     var plan: [String] = []
@@ -37,6 +57,19 @@ struct ReportTrace {
             let days = s.days.sorted()
             return "the market rate for \(s.rate) dated \(s.dated) is more than \(AgedRateUse.days(RateAgePolicy.staleAfterDays)) older than \(days[0])"
                 + (days.count == 1 ? " (\(AgedRateUse.days(s.oldest)))" : " and \(days.count - 1) later report \(days.count == 2 ? "date" : "dates") (up to \(AgedRateUse.days(s.oldest)))")
+        }
+    }
+
+    /// The pairs no rate priced, in the order met, each with the report dates it was missing on.
+    private(set) var missed: [MissedReportRate] = []
+
+    /// No rate prices `pair` on `day`: the report goes on, to name every pair it misses, and
+    /// fails at its end (`ReportRunner.computed`).
+    mutating func missed(_ pair: CurrencyPair, on day: Day) {
+        if let i = missed.firstIndex(where: { $0.pair == pair }) {
+            if !missed[i].days.contains(day) { missed[i].days.append(day) }
+        } else {
+            missed.append(MissedReportRate(pair: pair, days: [day]))
         }
     }
 
@@ -79,15 +112,21 @@ extension ReportRunner {
         return .table(result)
     }
 
-    /// The table; a query's missing rates told as a report's (it takes no `with rate`).
+    /// The table; a query's missing rates told as a report's (it takes no `with rate`). A rate
+    /// missing on a report date fails the report once it has met every pair it misses (what it
+    /// worked out past one is never shown), whatever else failed after it.
     func computed(in session: Session, trace: inout ReportTrace) throws(QueryError) -> ResultSet {
+        let result: ResultSet
         do {
-            return try compute(in: session, trace: &trace)
+            result = try compute(in: session, trace: &trace)
         } catch {
+            if !trace.missed.isEmpty, error.kind != .cancelled { throw QueryError(.noRateOn(trace.missed), at: nil) }
             var error = error
             if case .missingRates = error.kind, error.advice == nil { error.advice = .ratesForAReport }
             throw error
         }
+        if !trace.missed.isEmpty { throw QueryError(.noRateOn(trace.missed), at: nil) }
+        return result
     }
 }
 
@@ -109,8 +148,15 @@ struct ExplainReportStatement: StatementRunner {
     func run(in session: Session) throws(QueryError) -> Output {
         let runner = report.runner
         var trace = ReportTrace()
-        _ = try runner.computed(in: session, trace: &trace)
-        return .explain(plan: ([runner.summary] + trace.plan.map { "  " + $0 }).joined(separator: "\n"), rates: trace.rates, warnings: trace.warnings)
+        // Rates it misses are shown with the plan (as a query's are), not an error.
+        do {
+            _ = try runner.computed(in: session, trace: &trace)
+        } catch {
+            guard case .noRateOn = error.kind else { throw error }
+        }
+        let missing = trace.missed.map { "\(MissedReportRate.list([$0])), which no rate supplies" }
+        let advice = missing.isEmpty ? [] : ["this statement cannot run until \(missing.count == 1 ? "that rate is" : "those rates are") supplied (`set rate PAIR = …`, or market rates in the ledger or with --rates)"]
+        return .explain(plan: ([runner.summary] + trace.plan.map { "  " + $0 }).joined(separator: "\n"), rates: trace.rates + missing, warnings: trace.warnings + advice)
     }
 }
 
@@ -149,11 +195,17 @@ extension Session {
     }
 
     /// The rate of `from` into `to` on `day` by the custom, then market rules (a statement's
-    /// conversion at one date); a pair nothing prices is an error naming it.
+    /// conversion at one date); a pair nothing prices is recorded in the trace, and the report
+    /// fails at its end naming it (`ReportRunner.computed`).
     func rate(_ from: Currency, _ to: Currency, on day: Day, trace: inout ReportTrace) throws(QueryError) -> Rate {
         guard from != to else { return Rate(.one) }
         let pair = CurrencyPair(from, to)
-        guard let r = resolver.resolve(pair, on: day) else { throw QueryError(.noRateOn(pair, day), at: nil) }
+        guard let r = resolver.resolve(pair, on: day) else {
+            // Recorded, and the report fails at its end naming every pair it missed: the value
+            // worked out with this stand-in is never shown.
+            trace.missed(pair, on: day)
+            return Rate(.one)
+        }
         try refuseTooOld(r, on: day)
         var line = "\(pair) on \(day): \(r.rate) (\(resolver.describe(r.origin))"
         if case .market(let q) = r.origin { line += ", dated \(q.newestDay)" }
@@ -192,11 +244,11 @@ extension Session {
         var words: [String] = []
         if let category {
             conditions.append(Session.equals(.category, category))
-            words.append("category = \"\(category)\"")
+            words.append("category = " + ShownText.literal(category))
         }
         if let book {
             conditions.append(Session.equals(.book, book))
-            words.append("book = \"\(book)\"")
+            words.append("book = " + ShownText.literal(book))
         }
         if !conditions.isEmpty { q.condition = conditions.count == 1 ? conditions[0] : .and(conditions) }
         q.periods = periods

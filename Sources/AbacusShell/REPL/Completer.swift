@@ -9,8 +9,11 @@
 // after a condition, the ledger's own category, book, party, payment and tag names
 // after `=` or `in (` (quoted when needed), currency codes after `in`, `convert
 // 100`, `to` and in pairs (the ledger's own first), only keys that can order the
-// result after `order by`. Pure Swift, so it is tested without a terminal; the
-// line editor only hands it the text and inserts what it returns.
+// result after `order by`. Those lists say what may come; the parser then keeps
+// the words it takes there (`parserTakes`), so no word offered is one it refuses.
+// A bare name of several words (`= Food & D`) completes as a whole. Pure Swift, so
+// it is tested without a terminal; the line editor only hands it the text and
+// inserts what it returns.
 
 import AbacusCore
 import AbacusQuery
@@ -55,6 +58,10 @@ struct Completer {
     /// A missing value, as a condition writes it: unquoted (`"(none)"` quoted is a name).
     static let none = "(none)"
     static let comparisons: Set = ["=", "!=", "~", "<", ">", "<=", ">="]
+    /// What compares a field or joins conditions: after a field, `(cond)` or `set rate A/B`.
+    static let connectives = ["and", "or", ")", "=", "!=", "<", "<=", ">", ">=", "~", "in", "not"]
+    /// The columns `list … show` adds.
+    static let shownColumns = ["remarks", "tags", "payment", "currency", "id"]
     /// Where a plain word ends.
     static let plainBreaks = " \t\n,()=<>~!/;"
 
@@ -79,6 +86,7 @@ struct Completer {
             }
             return Completion(wordStart: quote + 1, breakCharacters: Completer.quoteBreaks(bytes, quote: quote), candidates: candidates)
         }
+        if let phrase = bareNamePhrase(bytes) { return phrase }
         let breaks = Set(Completer.plainBreaks.utf8)
         var start = bytes.count
         while start > 0 && !breaks.contains(bytes[start - 1]) { start -= 1 }
@@ -86,12 +94,75 @@ struct Completer {
         let word = String(decoding: bytes[start...], as: UTF8.self)
         let candidates: [String]
         switch answer(head) {
-        case .words(let w): candidates = Completer.filter(w, prefix: word)
+        // Only words the parser takes there (the answer's lists are what may; this is what does).
+        case .words(let w): candidates = Completer.filter(w, prefix: word).filter { Completer.parserTakes($0, after: head) }
         case .names(let n, let withNone): candidates = Completer.filter(n.sorted().map(Completer.quotedIfNeeded) + (withNone ? [Completer.none] : []), prefix: word)
         case .currencies(let extra): candidates = currencies(prefix: word, extra: extra)
         case .files: candidates = []
         }
         return Completion(wordStart: start, breakCharacters: Completer.plainBreaks, candidates: candidates)
+    }
+
+    // MARK: What the parser takes
+
+    /// Whether the parser takes `candidate` after `head`: the statement with it parses, or fails
+    /// only at its end (more must follow). A head that fails before the word is not judged (its
+    /// error is the user's to see on Enter). The statement after the last `;`; a definition's
+    /// statement (`define NAME(…) as …`) on its own.
+    static func parserTakes(_ candidate: String, after head: String) -> Bool {
+        var statement = Substring(head)
+        if let semicolon = statement.lastIndex(of: ";") { statement = statement[statement.index(after: semicolon)...] }
+        if let body = definitionBody(statement) { statement = body }
+        let start = statement.utf8.count, text = String(statement) + candidate
+        // A parenthesis still open is reported where it opens, whatever follows: closed here, the
+        // error falls where the word fails (`in (Rent by )` at `by`) or past it (`in (Rent, )`).
+        var closed = text
+        for _ in 0..<8 {
+            do {
+                _ = try Parser.parse(closed)
+                return true
+            } catch {
+                if error.kind == .unclosedParenthesis { closed += " )"; continue }
+                guard let at = error.range?.lowerBound else { return false }
+                return at < start || at >= text.utf8.count
+            }
+        }
+        return true
+    }
+
+    /// The statement of `define NAME(…) as STATEMENT` (nil for any other text).
+    static func definitionBody(_ text: Substring) -> Substring? {
+        text.range(of: #"^\s*define\s+[^\s(]+\s*(\([^)]*\))?\s+as\s+"#, options: [.regularExpression, .caseInsensitive]).map { text[$0.upperBound...] }
+    }
+
+    static func definitionBody(_ text: String) -> Substring? { definitionBody(Substring(text)) }
+
+    /// A name of several bare words being typed after `=`, `!=`, `~`, `in (` or `,` of a name
+    /// field (`category = Food & D`): the ledger's names that begin with those words, quoted,
+    /// replacing all of them. Nil when fewer than two words are typed or no name begins with
+    /// them (then the word alone is completed, as a keyword may end the name: `= Rent du`).
+    func bareNamePhrase(_ bytes: [UInt8]) -> Completion? {
+        let text = String(decoding: bytes, as: UTF8.self)
+        let lexer = Lexer(text)
+        let tokens = lexer.partialTokens().tokens.filter { $0.kind != .end }
+        // The words at the end, up to a keyword or a symbol; the word being typed among them.
+        var first = tokens.count
+        while first > 0, tokens[first - 1].kind == .word, !Keywords.all.contains(lexer.text(tokens[first - 1]).lowercased()) { first -= 1 }
+        // Completing a word (not after a space), with a word of the name before it.
+        let typing = bytes.last.map { !Set(Completer.plainBreaks.utf8).contains($0) } ?? false
+        guard typing, first > 0, tokens.count - first >= 2 else { return nil }
+        let before = tokens[first - 1], symbol = lexer.text(before)
+        let head = String(decoding: bytes[..<before.range.upperBound], as: UTF8.self)
+        guard ["=", "!=", "~", "(", ","].contains(symbol), case .names(let names, _) = answer(head) else { return nil }
+        let phraseStart = tokens[first].range.lowerBound
+        let typed = String(decoding: bytes[phraseStart...], as: UTF8.self).lowercased()
+        let matches = names.filter { $0.lowercased().hasPrefix(typed) }.sorted()
+        guard !matches.isEmpty else { return nil }
+        // libedit's word runs from just after the symbol (spaces are no break here): the spaces
+        // between it and the name are part of each candidate.
+        let gap = String(decoding: bytes[before.range.upperBound..<phraseStart], as: UTF8.self)
+        return Completion(wordStart: before.range.upperBound, breakCharacters: String(symbol.suffix(1)),
+                          candidates: matches.map { gap + Completer.quotedIfNeeded($0) })
     }
 
     // MARK: Dot commands
@@ -183,15 +254,23 @@ struct Completer {
 
     /// What may follow `head`, the text before the word being completed.
     func answer(_ head: String) -> Answer {
+        // `define NAME(…) as STATEMENT`: the statement is completed as one of its own.
+        if let body = Completer.definitionBody(head) {
+            // A statement (not a shell command, nor another definition) to start it.
+            if Completer.tokens(String(body)).isEmpty { return .words(Completer.statements.filter { $0 != "define" } + defined.sorted()) }
+            return answer(String(body))
+        }
         let words = Completer.tokens(head)
         guard let last = words.last else { return .words(Completer.statements + defined.sorted() + Shell.dotCommands) }
         let previous = words.count >= 2 ? words[words.count - 2] : nil
         let aggregate = words.first == "explain" ? words.dropFirst().first : words.first
         // `where category = Rent `: the condition is complete; more conditions or clauses follow.
         let afterCondition = words.contains("where") && (
-            (words.count >= 3 && Completer.comparisons.contains(words[words.count - 2]) && !Completer.comparisons.contains(last))
+            (words.count >= 3 && Completer.comparisons.contains(words[words.count - 2]) && !Completer.comparisons.contains(last) && last != "(")
             || (last == ")" && fieldBefore(words.dropLast()) != nil))
-        if afterCondition { return .words(["and", "or"] + Completer.remainingClauses(words, listing: aggregate == "list")) }
+        if afterCondition { return .words(["and", "or", ")"] + Completer.remainingClauses(words, listing: aggregate == "list")) }
+        // Inside `in (…)` after a name: more names, or the list's end.
+        if fieldBefore(words) != nil, last != "(", last != "," { return .words([",", ")"]) }
         if let report = aggregate, Completer.reports.contains(report) { return reportAnswer(report, words) }
         // `watch USD, `: codes; `unwatch `: the codes watched.
         if words.first == "watch" || words.first == "unwatch" {
@@ -217,14 +296,26 @@ struct Completer {
             return .words(Completer.fields + (last == "not" ? [] : ["not"]))
         case "(":
             if let field = fieldBefore(words) { return values(field) }
+            // `monthly(`: arguments, which are the user's; `party = (`: the missing value.
+            if let p = previous, defined.contains(p) { return .words([]) }
+            if let p = previous, Completer.comparisons.contains(p) { return .words(["none)"]) }
             return .words(Completer.fields + ["not"])
+        case "show" where aggregate == "list":
+            return .words(Completer.shownColumns)
         case "=", "!=", "~", "<", ">", "<=", ">=":
             if let field = words.dropLast().last, let f = Field(rawValue: field) { return values(f) }
             return .words([])
         case ",":
             if let field = fieldBefore(words), words.contains("(") { return values(field) }
+            if aggregate == "list", let show = words.lastIndex(of: "show") {
+                return .words(Completer.shownColumns.filter { !words[show...].contains($0) })
+            }
             if words.contains("with") { return .words(["rate"]) }
-            if words.contains("by") { return .words(Completer.keys) }
+            // Another key: none listed already, and no fifth (the binder refuses both).
+            if words.contains("by") {
+                let listed = groupKeys(words)
+                return .words(listed.count >= Binder.maxGroupKeys ? [] : Completer.keys.filter { !listed.contains($0) })
+            }
             return .words([])
         case "in":
             if let p = previous, Field(rawValue: p) != nil { return .words(["("]) }
@@ -249,7 +340,7 @@ struct Completer {
             let grouped = (aggregate == "sum" || aggregate == "count") && words.contains("by")
             return .words(["rate"] + (grouped ? ["share", "running"] : []))
         case "running": return .words(["total"])
-        case "per": return .words(Completer.keys)
+        case "per": return .words(Completer.keys.filter { !groupKeys(words).contains($0) })
         case "vs", "versus": return .words(["previous", "same", "booked", "at", "with"] + Completer.dates)
         case "previous", "same": return .words(["period"])
         case "period" where previous == "same": return .words(["last"])
@@ -269,8 +360,9 @@ struct Completer {
             if previous == "by" && words.dropLast(2).last == "order" { return .words(["desc", "asc", "top"]) }
             if words.count == 1, let a = Aggregate(rawValue: last) { return .words(Completer.subjects + Completer.clauses(listing: a == .list)) }
             // After a subject, a group key or a value: the clauses not yet used (a subject only
-            // stands right after the aggregate).
-            return .words(Completer.remainingClauses(words, listing: aggregate == "list"))
+            // stands right after the aggregate); after a field or a closing parenthesis, what
+            // compares or joins conditions (the parser keeps those that may stand there).
+            return .words(Completer.connectives + Completer.remainingClauses(words, listing: aggregate == "list"))
         }
     }
 

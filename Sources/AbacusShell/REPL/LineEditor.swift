@@ -243,12 +243,22 @@ public final class LineEditor {
         historyPath = nil
     }
 
-    /// Adds a statement to history (folding a repeat of the previous one) and appends it to the file.
+    /// Adds a statement to history and appends it to the file. A statement used again is kept
+    /// once, where it was last used: in this session's history at once, in the file when it is
+    /// next read (`loadHistory` folds it).
     public func remember(_ statement: String) {
         let trimmed = statement.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { return }
         if history_length > 0, let last = history_get(history_base + history_length - 1), let line = last.pointee.line,
            String(cString: line) == trimmed { return }
+        var i: Int32 = 0
+        while i < history_length {
+            if let e = history_get(history_base + i), let line = e.pointee.line, String(cString: line) == trimmed, let removed = remove_history(i) {
+                _ = free_history_entry(removed)
+                continue
+            }
+            i += 1
+        }
         add_history(trimmed)
         guard let path = historyPath else { return }
         let fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o600)
