@@ -592,22 +592,37 @@ public final class Shell {
             quitRequested = true
         case ".help":
             let topic = args.joined(separator: " ")
-            // `.help NAME` of a defined statement shows its definition.
-            if let d = session.definitions[topic.lowercased()] {
-                say("define \(d.signature.replacingOccurrences(of: "$", with: "")) as \(d.body)")
-                break
-            }
+            // `.help NAME` of a defined statement shows its definition (after the topic of that
+            // name, when there is one: a definition does not hide it).
+            let definition = session.definitions[topic.lowercased()].map { d in "define \(d.signature.replacingOccurrences(of: "$", with: "")) as \(d.body)" }
             guard let help = Help.text(topic: topic) else {
-                var message = prefix + "error: no help on '\(topic)'; topics: " + Help.topics.joined(separator: ", ")
-                if let near = nearest(topic, in: Help.topics) { message += "\nhint: did you mean .help \(near)?" }
+                if let definition { say(definition); break }
+                let defined = session.definitions.keys.sorted()
+                var message = prefix + "error: no help on '\(ShownText.quoted(topic))'; topics: " + (Help.topics + defined).joined(separator: ", ")
+                let word = topic.lowercased().drop { $0 == "." }
+                if Shell.dotCommands.contains("." + word) {
+                    message += "\nhint: .help commands describes .\(word) and the other dot commands"
+                } else if Keywords.words(.statement).contains(String(word)) {
+                    message += "\nhint: .help statements describes \(word) and the other statements"
+                } else if let near = nearest(topic, in: Help.topics + defined) {
+                    message += "\nhint: did you mean .help \(near)?"
+                }
                 report(message)
                 return false
             }
-            say(help)
+            say(help + (definition.map { "\n\n\(topic.lowercased()) is also a defined statement: \($0)" } ?? ""))
         case ".format", ".mode":
-            guard args.count <= 1 else { return usage(".format table|csv|json|markdown|chart") }
+            guard args.count <= 1 else {
+                // `.format json; count entries`: a dot command takes its whole line.
+                let glued = args.first?.hasSuffix(";") == true ? "; a dot command takes its whole line, so `;` does not end it" : ""
+                return failure(".format takes one format (table, csv, json, markdown or chart), found '\(ShownText.quoted(args.joined(separator: " ")))'\(glued)")
+            }
             guard let name = args.first else { say(renderer.render(message: renderer.format.rawValue)); break }
-            guard let f = OutputFormat(rawValue: name.lowercased()) else { return usage(".format table|csv|json|markdown|chart") }
+            guard let f = OutputFormat(rawValue: name.lowercased()) else {
+                // What was given, and (a `;` glued to it) that a dot command takes the whole line.
+                let glued = name.contains(";") ? "; a dot command takes its whole line, so `;` does not end it" : ""
+                return failure("unknown format '\(ShownText.quoted(name))'\(glued): expected table, csv, json, markdown or chart")
+            }
             renderer.format = f
         case ".timer":
             guard args.count <= 1 else { return usage(".timer on|off") }

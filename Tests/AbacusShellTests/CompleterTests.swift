@@ -239,6 +239,21 @@ import Testing
         #expect(try complete("sum expenses where category = Rent du") == ["during"])
     }
 
+    /// Smaller gaps: every period `this`/`last` names, a list's names not listed yet, a pair's
+    /// other currency, codes not watched yet.
+    @Test func namesAndCodesAlreadyGivenAreNotOfferedAgain() throws {
+        #expect(try complete("count entries during last ") == ["week", "month", "quarter", "year", "30"])
+        #expect(try complete("count entries during this q") == ["quarter"])
+        let more = try complete("sum expenses where category in (Rent, ")
+        #expect(!more.contains("Rent") && more.contains("Taxes"))
+        #expect(try !complete("rate SGD/").contains("SGD") && complete("rate SGD/").contains("INR"))
+        #expect(try !complete("rates SGD/").contains("SGD"))
+        var c = try #require(CompleterTests.completer)
+        c.watched = ["USD"]
+        #expect(!c.complete("watch ").candidates.contains("USD") && c.complete("watch ").candidates.contains("INR"))
+        #expect(!c.complete("watch EUR, ").candidates.contains("EUR"))
+    }
+
     @Test func pathsAfterLoadAndRunKeepTheirFolders() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("abacus-complete-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("dir with space"), withIntermediateDirectories: true)

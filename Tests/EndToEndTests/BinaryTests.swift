@@ -333,6 +333,20 @@ func expectMatchesRecording(_ actual: String, _ relativePath: String, sourceLoca
         #expect(r.stdout.hasPrefix("amount\r\n56442.56\r\n"), "\(r.stdout)")
     }
 
+    /// `.help` of a dot command's or statement's name points to the topic that has it; a
+    /// definition named like a topic does not hide the topic; `.format` says what it was given.
+    @Test func helpAndFormatSayWhereToLook() throws {
+        let r = try Binary.run(["Examples/demo.json", "--keep-going"],
+                               stdin: ".help load\n.help undefine\ndefine query as count entries\n.help query\ndefine monthly(m) as count entries during $m\n.help monthy\n.format json; count entries\n")
+        #expect(r.stderr.contains("<stdin>:1:1: error: no help on 'load'; topics: query, where,"))
+        #expect(r.stderr.contains("hint: .help commands describes .load and the other dot commands"))
+        #expect(r.stderr.contains("hint: .help statements describes undefine and the other statements"))
+        #expect(r.stdout.contains("query is also a defined statement: define query() as count entries"))
+        #expect(r.stdout.contains("AGG [SUBJECT] [in CUR|native]"), "the query topic is shown: \(r.stdout.prefix(300))")
+        #expect(r.stderr.contains("hint: did you mean .help monthly?"))
+        #expect(r.stderr.contains("error: .format takes one format (table, csv, json, markdown or chart), found 'json; count entries'; a dot command takes its whole line, so `;` does not end it"))
+    }
+
     @Test func echoPrintsEachStatementBeforeItsResult() throws {
         let r = try Binary.run(["Examples/demo.json", "--echo", "--format", "csv"], stdin: "count entries\ncount expenses # spending\n")
         #expect(r.stdout == "count entries\ncount\r\n1200\r\ncount expenses\ncount\r\n1143\r\n")

@@ -36,7 +36,7 @@ struct Completer {
         /// The ledger's names, unquoted, and whether `(none)` (no value) may stand there too.
         case names([String], withNone: Bool)
         /// Currency codes: the ledger's own when any fits, else every ISO code.
-        case currencies(extra: [String])
+        case currencies(extra: [String], except: [String] = [])
         case files
     }
 
@@ -60,6 +60,8 @@ struct Completer {
     static let comparisons: Set = ["=", "!=", "~", "<", ">", "<=", ">="]
     /// What compares a field or joins conditions: after a field, `(cond)` or `set rate A/B`.
     static let connectives = ["and", "or", ")", "=", "!=", "<", "<=", ">", ">=", "~", "in", "not"]
+    /// What `this` and `last` name (`last 30 days` too).
+    static let periodUnits = ["week", "month", "quarter", "year"]
     /// The columns `list … show` adds.
     static let shownColumns = ["remarks", "tags", "payment", "currency", "id"]
     /// Where a plain word ends.
@@ -97,7 +99,7 @@ struct Completer {
         // Only words the parser takes there (the answer's lists are what may; this is what does).
         case .words(let w): candidates = Completer.filter(w, prefix: word).filter { Completer.parserTakes($0, after: head) }
         case .names(let n, let withNone): candidates = Completer.filter(n.sorted().map(Completer.quotedIfNeeded) + (withNone ? [Completer.none] : []), prefix: word)
-        case .currencies(let extra): candidates = currencies(prefix: word, extra: extra)
+        case .currencies(let extra, let except): candidates = currencies(prefix: word, extra: extra).filter { !except.contains($0) }
         case .files: candidates = []
         }
         return Completion(wordStart: start, breakCharacters: Completer.plainBreaks, candidates: candidates)
@@ -276,7 +278,7 @@ struct Completer {
         if words.first == "watch" || words.first == "unwatch" {
             guard last == words.first || last == "," else { return .words([]) }
             if words.first == "unwatch" { return .words(watched.sorted()) }
-            return .currencies(extra: [])
+            return .currencies(extra: [], except: watched + words.map { $0.uppercased() })
         }
         if words.first == "rates" && words.count > 1 { return ratesAnswer(words) }
         switch last {
@@ -306,6 +308,11 @@ struct Completer {
             if let field = words.dropLast().last, let f = Field(rawValue: field) { return values(f) }
             return .words([])
         case ",":
+            // More names of an `in (…)` list: those not listed yet.
+            if let field = fieldBefore(words), let open = words.lastIndex(of: "("), case .names(let names, let none) = values(field) {
+                let listed = Set(words[open...])
+                return .names(names.filter { !listed.contains($0.lowercased()) && !listed.contains(Completer.quotedIfNeeded($0).lowercased()) }, withNone: none)
+            }
             if let field = fieldBefore(words), words.contains("(") { return values(field) }
             if aggregate == "list", let show = words.lastIndex(of: "show") {
                 return .words(Completer.shownColumns.filter { !words[show...].contains($0) })
@@ -326,14 +333,15 @@ struct Completer {
             if last == "to", let p = previous, let unit = UnitConversion.unit(named: p), Currency(caseInsensitiveCode: p) == nil {
                 return .words(UnitConversion.units.filter { $0.kind == unit.kind && $0 != unit }.map(\.symbol))
             }
-            return .currencies(extra: [])
+            // `rate SGD/`: the other currency of the pair.
+            return .currencies(extra: [], except: last == "/" ? [previous?.uppercased() ?? ""] : [])
         case "at":
             return .words(["market", "latest", "today"])
         case "since", "until", "before", "on", "during":
             return .words(Completer.dates)
-        case "this": return .words(["month", "year"])
+        case "this": return .words(Completer.periodUnits)
         case "last" where previous == "period": return .words(["year"])
-        case "last": return .words(["month", "year", "30"])
+        case "last": return .words(Completer.periodUnits + ["30"])
         case "order": return .words(["by"])
         case "with":
             // A grouped sum or count may also take a share or a running total.
@@ -378,7 +386,8 @@ struct Completer {
         default: break
         }
         switch last {
-        case "in", "/": return .currencies(extra: [])
+        case "in": return .currencies(extra: [])
+        case "/": return .currencies(extra: [], except: [words.dropLast().last?.uppercased() ?? ""])
         case "where": return .words(["currency"])
         case "currency" where words.dropLast().last == "where": return .words(["=", "!=", "~"])
         case "at", "since": return .words(Completer.dates)
@@ -397,8 +406,8 @@ struct Completer {
         case "by": return .words(["month", "quarter", "year"])
         case "in": return .currencies(extra: [])
         case "at", "since", "until", "before", "on", "during": return .words(Completer.dates)
-        case "this": return .words(["month", "year"])
-        case "last": return .words(["month", "year", "30"])
+        case "this": return .words(Completer.periodUnits)
+        case "last": return .words(Completer.periodUnits + ["30"])
         default:
             let periods = ["since", "until", "during", "this", "last"]
             var next: [String]
