@@ -179,6 +179,10 @@ func cur(_ s: String) -> Currency { Currency(code: s)! }
         Refusal(name: "JSON object, not an array", text: "{\"version\": 1}", line: 1, column: 1, words: "expected a JSON array"),
         Refusal(name: "empty file", text: "\n", line: nil, column: nil, words: "the file is empty"),
         Refusal(name: "header only", text: "Date,USD,\n", line: 2, column: 1, words: "holds no rates"),
+        // Rows whose every rate is missing: refused at the first row, saying so (it said "line 3:1,
+        // expected a row a day under the header", past the end of the file).
+        Refusal(name: "ECB rows all N/A", text: "Date,USD,JPY,\n2025-10-04,N/A,N/A,\n2025-10-03,,,\n", line: 2, column: 1,
+                words: "every rate of its 2 rows are N/A or empty, expected at least one rate"),
         // Lines that end in a lone CR (an old Mac program's) are counted as lines.
         Refusal(name: "ECB value with a letter, lines ending in CR", text: "Date,USD,JPY,\r2025-07-04,1,2,\r2025-07-03,x,2,\r",
                 line: 3, column: 12, words: "found \"x\""),

@@ -161,6 +161,9 @@ let agingLedger = """
                     "the market rate for SGD/INR on 2025-03-12 is more than 7 days old: leg USD/INR dated 2025-03-01, 11 days old"]
         #expect(try s.run("rate SGD/INR at 2025-03-12").warnings == both)
         #expect(try s.run("convert 1 SGD to INR at 2025-03-12").warnings == both)
+        // A query names the late leg too (no SGD/INR source exists to be late).
+        #expect(try s.run("sum expenses where currency = SGD").warnings.contains(
+            "no market rate for SGD/INR (its leg SGD/USD) on or before 2025-03-08; used the oldest, dated 2025-03-20, for 1 entry"))
         // At latest (today 2025-12-31), no leg is late: the older leg's age.
         #expect(try s.run("rate SGD/INR at latest").warnings.count == 1)
         #expect(try s.run("rate SGD/INR at latest").warnings.first?.contains("2025-03-01") == true)

@@ -90,13 +90,16 @@ public struct LateRateUse: Sendable, Equatable {
     public var firstEntryDay: Day
     public var lastEntryDay: Day
     public var entries: Int
+    /// Of a chain, the legs that were late (the pair itself has no source to be late).
+    public var legs: [CurrencyPair] = []
 
     public var warning: String {
         let what = entries == 1 ? "1 entry" : "\(entries) entries"
+        let named = "\(pair)" + (legs.isEmpty ? "" : " (its \(legs.count == 1 ? "leg" : "legs") \(legs.map(\.description).joined(separator: " and ")))")
         if firstEntryDay == lastEntryDay {
-            return "no market rate for \(pair) on or before \(firstEntryDay); used the oldest, dated \(sourceDay), for \(what)"
+            return "no market rate for \(named) on or before \(firstEntryDay); used the oldest, dated \(sourceDay), for \(what)"
         }
-        return "no market rate for \(pair) on or before the dates of \(what) (\(firstEntryDay)..\(lastEntryDay)); used the oldest, dated \(sourceDay)"
+        return "no market rate for \(named) on or before the dates of \(what) (\(firstEntryDay)..\(lastEntryDay)); used the oldest, dated \(sourceDay)"
     }
 }
 
@@ -480,6 +483,9 @@ public struct ConversionTally: Sendable {
             var first = Day(number: firstDay[i]), last = Day(number: lastDay[i])
             if let d = c.asOf { first = d; last = d }
             var use = late[pair] ?? LateRateUse(pair: pair, sourceDay: q.newestDay, firstEntryDay: first, lastEntryDay: last, entries: 0)
+            if q.legs.count > 1 {
+                for leg in q.legs where leg.isAfterRequestedDay && !use.legs.contains(leg.pair) { use.legs.append(leg.pair) }
+            }
             use.entries += n
             use.firstEntryDay = min(use.firstEntryDay, first)
             use.lastEntryDay = max(use.lastEntryDay, last)

@@ -382,8 +382,11 @@ struct CSVRateReader {
         snapshots.reserveCapacity(bytes.count / max(1, 8 * columns.count))
         var dayLines: [Day: Int] = [:]
         var fields: [CSVRows.Field] = []
+        /// Where the first row is: a file of rows whose rates are all missing is refused there.
+        var firstRow: Int?
         while try rows.next(into: &fields) {
             try checkWidth(rows, fields, columns: columns.count)
+            if firstRow == nil { firstRow = rows.trimmed(fields[0]).start }
             let d = try day(rows, fields[0])
             if let earlier = dayLines[d] {
                 throw CSVFailure(offset: rows.trimmed(fields[0]).start, message: "found \(d) again (first on line \(earlier)), expected one row a day")
@@ -399,6 +402,9 @@ struct CSVRateReader {
             // A day on which none of the currencies was fixed says nothing.
             if rates.isEmpty { continue }
             snapshots.append(RateSnapshot(base: eur, day: d, rates: rates, source: source, fetchedAt: nil, order: snapshots.count))
+        }
+        if snapshots.isEmpty, let firstRow {
+            throw CSVFailure(offset: firstRow, message: "every rate of its \(dayLines.count) \(dayLines.count == 1 ? "row is" : "rows are") N/A or empty, expected at least one rate")
         }
         guard !snapshots.isEmpty else { throw CSVFailure(offset: rows.pos, message: "the file holds no rates, expected a row a day under the header") }
         return RateFileContents(path: path, source: source, format: .ecbHistory, snapshots: snapshots, pairs: [], skippedCurrencies: skipped)
