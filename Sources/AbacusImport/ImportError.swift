@@ -4,6 +4,8 @@
 // the ledger loader uses (`statement.csv:14: column 1 (date): found "31/02/25", expected
 // …`), so that every message of Abacus about a file reads the same way.
 
+import AbacusCore
+
 public struct ImportError: Error, Sendable, CustomStringConvertible {
     public var file: String
     public var line: Int?
@@ -30,7 +32,8 @@ public struct ImportError: Error, Sendable, CustomStringConvertible {
         var s = file
         if let line { s += ":\(line)" }
         s += ": "
-        if let key, !key.isEmpty { s += key + ": " }
+        // A key is the rules file's own text: shown as messages show text, cut when very long.
+        if let key, !key.isEmpty { s += ShownText.shown(key, limit: 120) + ": " }
         return s + message
     }
 }

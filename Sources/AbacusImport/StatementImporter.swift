@@ -106,20 +106,53 @@ public enum StatementImporter {
     }
 
     /// Every row of the statement as an entry, or the first row that cannot be read.
-    static func read(_ csv: [UInt8], name: String, rules: ImportRules) throws(ImportError) -> [ImportedEntry] {
+    static func read(_ csv: [UInt8], name: String, rules: ImportRules, patternLimit: Int = StatementImporter.patternSeconds) throws(ImportError) -> [ImportedEntry] {
         let records: [CSVRecord]
         do { records = try CSVReader.records(csv, skip: rules.skip) } catch {
             throw ImportError(file: name, line: error.line, message: error.message)
         }
-        var entries: [ImportedEntry] = []
-        entries.reserveCapacity(records.count)
-        for record in records where !record.isBlank {
-            var row = RowReader(record: record, file: name, rules: rules)
-            entries.append(try row.entry())
+        // The rows are read on a thread of their own, watched from here: a category pattern
+        // that backtracks without end on one row (`^(\w+\s?)*$` on a long party) stops the
+        // import with a message after `patternLimit` seconds without progress, not a hang.
+        // Nothing is written before every row is read.
+        let progress = ReadProgress(), read = Slot<Result<[ImportedEntry], ImportError>>(), done = DispatchSemaphore(value: 0)
+        let job = ReadJob(records: records, name: name, rules: rules, progress: progress)
+        DispatchQueue.global().async {
+            do throws(ImportError) {
+                var entries: [ImportedEntry] = []
+                entries.reserveCapacity(job.records.count)
+                for record in job.records where !record.isBlank {
+                    var row = RowReader(record: record, file: job.name, rules: job.rules, progress: job.progress)
+                    entries.append(try row.entry())
+                }
+                read.value = .success(entries)
+            } catch {
+                read.value = .failure(error)
+            }
+            done.signal()
+        }
+        var last = progress.state, still = 0
+        while done.wait(timeout: .now() + 1) == .timedOut {
+            let now = progress.state
+            if now.steps != last.steps { (last, still) = (now, 0); continue }
+            still += 1
+            guard still >= patternLimit, now.rule >= 0, now.rule < rules.categories.count else { continue }
+            throw ImportError(file: name, line: now.line, key: "categories[\(now.rule)].pattern",
+                              message: "\"\(ShownText.quoted(rules.categories[now.rule].pattern))\" has run for \(still == 1 ? "1 second" : "\(still) seconds") on this row's party or remarks "
+                                + "without an answer (a pattern that backtracks, as nested repeats like (\\w+\\s?)* do, can take longer than anyone waits): simplify it")
+        }
+        let entries: [ImportedEntry]
+        switch read.value {
+        case .success(let e)?: entries = e
+        case .failure(let error)?: throw error
+        case nil: entries = []
         }
         try checkCommonScale(entries, name: name, rules: rules)
         return entries
     }
+
+    /// How long a category pattern may run on one row without an answer.
+    static let patternSeconds = 10
 
     /// A ledger holds its amounts at one scale, the finest among them, in 38 digits
     /// (docs/ledger-format.md#numbers): an amount that cannot be held beside the finest stops
@@ -206,11 +239,42 @@ public enum StatementImporter {
     }
 }
 
+/// What the thread reading the rows has reached, for the watch on it (`read`): the line, the
+/// category pattern being tried (-1: none), and a count that moves with each step.
+private final class ReadProgress: @unchecked Sendable {
+    private let lock = NSLock()
+    private var current = (line: 0, rule: -1, steps: 0)
+
+    func at(line: Int, rule: Int) {
+        lock.lock()
+        current = (line, rule, current.steps &+ 1)
+        lock.unlock()
+    }
+
+    var state: (line: Int, rule: Int, steps: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        return current
+    }
+}
+
+/// What the reading thread reads (and only reads).
+private final class ReadJob: @unchecked Sendable {
+    let records: [CSVRecord]
+    let name: String
+    let rules: ImportRules
+    let progress: ReadProgress
+    init(records: [CSVRecord], name: String, rules: ImportRules, progress: ReadProgress) {
+        (self.records, self.name, self.rules, self.progress) = (records, name, rules, progress)
+    }
+}
+
 /// Reads one row by the rules, naming the line and column of anything wrong.
 private struct RowReader {
     let record: CSVRecord
     let file: String
     let rules: ImportRules
+    let progress: ReadProgress
 
     func fail(_ key: String, _ message: String) -> ImportError {
         ImportError(file: file, line: record.line, key: key, message: message)
@@ -289,9 +353,12 @@ private struct RowReader {
         let remarks = try optionalCell(rules.remarks, "remarks")
         // The rules' patterns first (they are the user's own choice), then the statement's
         // category column, then the default.
-        let matched = rules.categories.first { rule in
-            [party, remarks].contains { text in text.map { $0.contains(rule.regex) } ?? false }
-        }
+        progress.at(line: record.line, rule: -1)
+        let matched = rules.categories.enumerated().first { i, rule in
+            progress.at(line: record.line, rule: i)
+            return [party, remarks].contains { text in text.map { $0.contains(rule.regex) } ?? false }
+        }?.element
+        progress.at(line: record.line, rule: -1)
         let column = try optionalCell(rules.category, "category")
         let category = matched?.category ?? column ?? rules.defaultCategory
         return ImportedEntry(day: day, amount: value, currency: currency, category: category,

@@ -296,12 +296,12 @@ struct SQLLowering {
         return (names, sql)
     }
 
-    /// How a group's entries are counted: each row, or on split entries' parts, for a count
-    /// or an average, each entry once per group however many of its parts are there, as the
-    /// in-memory engine counts them (`Executor.countEntries`). The parts of one entry share its
-    /// rate, so each denominator's distinct entries add up to the group's.
+    /// How a group's entries are counted: each row, or on split entries' parts, for a count,
+    /// an average or `order by count`, each entry once per group however many of its parts are
+    /// there, as the in-memory engine counts them (`Executor.countEntries`). The parts of one
+    /// entry share its rate, so each denominator's distinct entries add up to the group's.
     var entriesCount: String {
-        plan.readsSplits && (plan.aggregate == .count || plan.aggregate == .avg) ? "count(DISTINCT e.id)" : "count(*)"
+        plan.readsSplits && (plan.aggregate == .count || plan.aggregate == .avg || plan.ranksByEntryCount) ? "count(DISTINCT e.id)" : "count(*)"
     }
 
     /// The aggregate over the amounts as the result shows them (an expense as a positive

@@ -7,9 +7,10 @@ import AbacusCore
 
 extension Query {
     /// Whether the query groups or tests by category (and so reads the parts of split entries).
+    /// An order alone does not: `list … order by category` lists entries, by their own category
+    /// (a grouped query orders only by its own keys).
     var readsCategories: Bool {
         if groupBy.contains(.category) || groupBy.contains(.topCategory) || per == .category || per == .topCategory { return true }
-        if case .key(let k)? = order?.key, k == .category || k == .topCategory { return true }
         guard let condition else { return false }
         func tests(_ c: Condition) -> Bool {
             switch c {

@@ -44,8 +44,12 @@ public enum LedgerSources {
     }
 
     /// Whether the file starts with SQLite's header. A file that cannot be read is not
-    /// one; the JSON loader then says why it cannot be read.
+    /// one; the JSON loader then says why it cannot be read. Only a regular file is opened
+    /// to look: a pipe (`<(…)`, a FIFO) is not a database, and opening it here would take
+    /// (and, closed, throw away) what its writer sends, or wait for a writer.
     public static func isSQLiteDatabase(path: String) -> Bool {
+        var named = stat()
+        guard stat(path, &named) == 0, named.st_mode & S_IFMT == S_IFREG else { return false }
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else { return false }
         defer { close(fd) }

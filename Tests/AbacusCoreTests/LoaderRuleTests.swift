@@ -168,6 +168,14 @@ let cases: [BadCase] = [
     BadCase("duplicate key in an unknown nested object",
             ledger(e1: entry1(replacing: #""category": "Food""#, with: #""category": "Food", "meta": {"k": {"a": 1, "a": 2}}"#)),
             path: "entries[0].meta", line: 8, #"duplicate key "a""#),
+    // The file's keys in a message are shown as its values are: invisible characters written
+    // out (a key's escape sequence cleared the screen), cut to 60 characters.
+    BadCase("duplicate key holding an escape sequence and a newline",
+            ledger(e1: entry1(replacing: #""category": "Food""#, with: #""category": "Food", "meta": {"\u001b[2J\n": 1, "\u001b[2J\n": 2}"#)),
+            path: "entries[0].meta", line: 8, #"duplicate key "\e[2J\n" in an object"#),
+    BadCase("duplicate key of 1,000 characters",
+            ledger(e1: entry1(replacing: #""category": "Food""#, with: #""category": "Food", "meta": {"\#(String(repeating: "k", count: 1000))": 1, "\#(String(repeating: "k", count: 1000))": 2}"#)),
+            path: "entries[0].meta", line: 8, "duplicate key \"\(String(repeating: "k", count: 60))…\" in an object"),
     BadCase("duplicate key in a book",
             ledger(books: book1(replacing: #""currency": "INR""#, with: #""currency": "INR", "name": "Away""#)),
             path: "books[0].name", line: 5, #"duplicate key "name""#),
@@ -624,4 +632,15 @@ func aRepeatedIdIsSuspectedWhereverItIs(position: Int) {
     #expect(ledger.notes == ["b.json has defaultCurrency SGD; INR, from a.json, the first file to give one, is used (`set currency SGD` to change it)"])
     // Agreeing files have nothing to say.
     #expect(try LedgerLoader.load(documents: [("a.json", a), ("c.json", a.replacingOccurrences(of: "\"h\"", with: "\"h2\"").replacingOccurrences(of: "\"H\"", with: "\"H2\""))]).notes.isEmpty)
+}
+
+/// A path holding the file's own key is shown as messages show text: escapes written out.
+@Test func aPathHoldingAKeyIsShownEscaped() {
+    do {
+        _ = try LedgerLoader.load(documents: [("esc.json", #"{"version": 1, "defaultCurrency": "INR", "rates": [{"base": "USD", "date": "2025-10-01", "rates": {"\u001b[31mINR": 1}}]}"#)])
+        Issue.record("loaded")
+    } catch {
+        #expect(error.description.contains(#"rates[0].rates.\e[31mINR: found "\e[31mINR""#), "\(error.description)")
+        #expect(!error.description.unicodeScalars.contains("\u{1B}"))
+    }
 }

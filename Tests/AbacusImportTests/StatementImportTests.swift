@@ -95,6 +95,22 @@ struct CSVFormTests {
 }
 
 struct StatementRuleTests {
+    /// A category pattern that backtracks for long on a row stops the import with a message
+    /// naming the line and the pattern (it hung): here after a second without progress, on a
+    /// party that keeps the pattern busy for a few seconds more.
+    @Test func aPatternThatRunsTooLongStopsTheImportWithAMessage() throws {
+        let r = try rules("date = { column = 1, format = \"dd/MM/yyyy\" }\namount = { column = 3 }\nparty = 2\n[[categories]]\npattern = '^(\\w+\\s?)*$'\ncategory = \"Shopping\"")
+        let csv = "01/11/2025,AMAZON PAY,-1\n02/11/2025," + String(repeating: "a", count: 17) + "!,-12.50\n"
+        do {
+            _ = try StatementImporter.read(Array(csv.utf8), name: "statement.csv", rules: r, patternLimit: 1)
+            Issue.record("the import finished")
+        } catch {
+            #expect(error.description.hasPrefix("statement.csv:2: categories[0].pattern: \"^(\\w+\\s?)*$\" has run for 1 second on this row's party or remarks without an answer"))
+        }
+        // A quick pattern is matched as ever.
+        #expect(try entries("01/11/2025,AMAZON PAY,-1\n", r).map(\.category) == ["Shopping"])
+    }
+
     @Test func twoDigitYearsDayFirst() throws {
         let r = try rules("date = { column = 1, format = \"dd/MM/yy\" }\namount = { column = 2 }")
         #expect(try entries("01/11/25,-5\n29/02/24,-1\n", r).map(\.day.description) == ["2025-11-01", "2024-02-29"])

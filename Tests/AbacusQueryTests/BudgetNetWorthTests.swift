@@ -207,6 +207,32 @@ import Testing
         #expect(amounts(try s.run("avg expenses by top category")) == ["Food": "45.00", "Household": "30.00"])
     }
 
+    /// `order by count` ranks by entries, whatever the aggregate: an entry whose two parts are
+    /// both Food is one entry there (it ranked as two, and `top 1` kept the wrong row); an order
+    /// by category alone does not make a listing list parts; `order by top category` parses.
+    @Test func orderByCountAndByCategorySeeEntries() throws {
+        let s = try Self.session(Self.ledger(entries: [
+            #"{"id": "e1", "bookId": "h", "amount": -100, "date": "2025-10-07", "category": "Food", "splits": [{"amount": -60, "category": "Food"}, {"amount": -40, "category": "Food"}]}"#,
+            #"{"id": "e2", "bookId": "h", "amount": -500, "date": "2025-10-08", "category": "Apparel"}"#,
+            #"{"id": "e3", "bookId": "h", "amount": -10, "date": "2025-10-09", "category": "Groceries", "splits": [{"amount": -4, "category": "Dining"}, {"amount": -6, "category": "Groceries"}]}"#,
+        ], rest: #", "categories": [{"name": "Food"}, {"name": "Dining", "parent": "Food"}, {"name": "Groceries", "parent": "Food"}]"#))
+        // Each category has one entry: a tie, in key order.
+        #expect(Self.rows(try s.run("sum expenses by category order by count desc")) == [["Apparel", "500.00"], ["Dining", "4.00"], ["Food", "100.00"], ["Groceries", "6.00"]])
+        #expect(Self.rows(try s.run("max expenses by category order by count desc top 1")) == [["Apparel", "500.00"]])
+        #expect(Self.rows(try s.run("avg expenses by category order by count desc top 1")) == [["Apparel", "500.00"]])
+        // Food (a root) holds e1 and e3: two entries, first.
+        #expect(Self.rows(try s.run("sum expenses by top category order by count desc")) == [["Food", "110.00"], ["Apparel", "500.00"]])
+        // The in-memory kernels agree (the dense one is not used for it).
+        let ledger = try LedgerLoader.load(documents: [("t.json", Self.ledger(entries: [
+            #"{"id": "e1", "bookId": "h", "amount": -100, "date": "2025-10-07", "category": "Food", "splits": [{"amount": -60, "category": "Food"}, {"amount": -40, "category": "Food"}]}"#,
+            #"{"id": "e2", "bookId": "h", "amount": -500, "date": "2025-10-08", "category": "Apparel"}"#]))])
+        LargeGroupingTests.expectKernelsAgree(ledger, Day(year: 2025, month: 12, day: 31)!, "sum expenses by category order by count desc", [(2, 0), (Executor.parallelRows, 0)])
+        // A listing ordered by category lists entries, by their own category.
+        #expect(Self.rows(try s.run("list expenses order by category")).map { [$0[3], $0.last ?? ""] } == [["Apparel", "500.00"], ["Food", "100.00"], ["Groceries", "10.00"]])
+        // `top category` orders as the group key it is.
+        #expect(Self.rows(try s.run("sum expenses by top category order by top category desc")).map(\.first) == ["Food", "Apparel"])
+    }
+
     /// An expense split into parts of both signs (a refund inside a purchase) is an expense in
     /// every part: grouped by category its parts add up to the ungrouped sum, and no part of it
     /// is an income (docs/ledger-format.md#splits: by the entry's amount).

@@ -57,6 +57,16 @@ import Testing
         #expect(cells(r.totals) == [["total", "150.00", "0.00", "630.00", "780.00", "260.00"]])
     }
 
+    /// Weeks are counted by their days, not by their codes (year × 100 + week): ten years of
+    /// weeks are 523 columns (it said 1001, past the limit of 1000, and refused).
+    @Test func weeklyColumnsAreCountedByTheirDays() throws {
+        let r = try session().run("count entries per week since 2014-06-02 until 2024-06-03")
+        #expect(r.columns.filter { if case .key = $0.kind { return false } else { return !$0.summary } }.count == 523)
+        #expect(r.names.first == "2014-W23" && r.names.contains("2024-W23"))
+        // Past the limit it is refused with the true count: 2005-W01 to 2024-W23 is 1,014 weeks.
+        #expect(try failure("count entries per week since 2005-01-03 until 2024-06-03")?.message.hasPrefix("`per week` would make 1014 columns") == true)
+    }
+
     /// A crosstab's Average is its Total as shown over the period columns (docs/language.md):
     /// ₹0.015 shows as a Total of ₹0.02, which averages ₹0.01 over three months.
     @Test func anAverageReadsOffTheTotalShown() throws {

@@ -85,6 +85,32 @@ extension Ledger {
 }
 
 struct AppDatabaseTests {
+    /// A BLOB, or TEXT that is not UTF-8, where the ledger takes text or a number is refused,
+    /// naming the row and column: it was read as the text "a BLOB of 4 bytes" (two BLOB ids
+    /// then matched each other) or with U+FFFD in place of the bad bytes (two ids collided).
+    @Test func aBlobOrTextThatIsNotUTF8IsRefusedWhereItStands() throws {
+        let blob = try TestDatabase.make("blob.db", appSchema + appBooks + appEntry("e1", amount: "-5", category: "X'466F6F64'"))
+        #expect(loadError([blob])?.description == "\(blob): entries row 1 (id \"e1\").category: found a BLOB of 4 bytes, expected text")
+        let blobAmount = try TestDatabase.make("blob-amount.db", appSchema + appBooks + appEntry("e1", amount: "X'01'"))
+        #expect(loadError([blobAmount])?.description == "\(blobAmount): entries row 1 (id \"e1\").amount: found a BLOB of 1 byte, expected a number")
+        let utf8 = try TestDatabase.make("utf8.db", appSchema + appBooks + appEntry("e1", amount: "-5", category: "CAST(X'466FFF6F64' AS TEXT)"))
+        #expect(loadError([utf8])?.description == "\(utf8): entries row 1 (id \"e1\").category: found text that is not UTF-8 (byte 0xFF), expected text")
+        // Valid UTF-8 of every width still reads as it is.
+        let fine = try TestDatabase.make("utf8-fine.db", appSchema + appBooks + appEntry("e1", amount: "-5", category: "'Café 日本 🚀'"))
+        #expect(try LedgerSources.load(paths: [fine]).entries.categories.contains("Café 日本 🚀"))
+    }
+
+    /// A FIFO (or any file that is not regular) is never opened to look for SQLite's header:
+    /// opening it waited for a writer, or took what its writer sent and threw it away.
+    @Test func aPipeIsNotOpenedToLookForADatabase() throws {
+        let fifo = TestDatabase.folder.appendingPathComponent("ledger.fifo").path
+        try? FileManager.default.removeItem(atPath: fifo)
+        #expect(mkfifo(fifo, 0o600) == 0)
+        defer { try? FileManager.default.removeItem(atPath: fifo) }
+        // No writer: opening it to read would block for ever.
+        #expect(!LedgerSources.isSQLiteDatabase(path: fifo))
+    }
+
     @Test func realColumnsAreReadAsTheShortestDecimalThatGivesBackTheDouble() throws {
         let path = try TestDatabase.make("exact.db", appSchema + appBooks
             // 0.1 + 0.2 computed by SQLite: the double next to 0.3.

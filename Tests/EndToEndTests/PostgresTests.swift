@@ -87,6 +87,17 @@ enum PG {
             // In SQL: the entries are not read to run it in memory.
             #expect(database.stderr == files.stderr, "\(statement)")
         }
+        // `order by count` ranks by entries (Rent: e1 and e3, two, not three parts), and an order
+        // by category alone lists entries, in both engines.
+        for statement in ["sum expenses by category order by count desc", "max expenses in USD by category order by count desc top 1",
+                          "list expenses order by category", "sum expenses by top category order by top category desc"] {
+            let files = try Binary.run([ledger, "--format", "csv", "-e", statement])
+            let database = try Binary.run(["--db", url, "--format", "csv", "-e", statement])
+            #expect(files.status == 0, "\(statement): \(files.stderr)")
+            #expect(database.stdout == files.stdout, "\(statement): \(database.stderr)")
+        }
+        #expect(try Binary.run([ledger, "--format", "csv", "-e", "sum expenses by category order by count desc"]).stdout
+                == "category,amount\r\nRent,150.00\r\nDining,40.00\r\nGroceries,30.00\r\n")
     }
 
     /// Names with invisible characters (an escape sequence, a newline, a bidi override) in SQL:

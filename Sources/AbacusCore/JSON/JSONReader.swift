@@ -388,7 +388,7 @@ struct JSONReader {
                 guard let key = try nextKey(&first) else { break }
                 let bytes = withBytes(key) { Array($0) }
                 if !keys.insert(bytes).inserted {
-                    throw fail("duplicate key \"\(String(decoding: bytes, as: UTF8.self))\" in an object", at: skipSpace(from: keyStart))
+                    throw fail("duplicate key \"\(ShownText.quoted(String(decoding: bytes, as: UTF8.self)))\" in an object", at: skipSpace(from: keyStart))
                 }
                 try skipValue()
             }

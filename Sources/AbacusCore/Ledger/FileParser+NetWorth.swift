@@ -311,14 +311,16 @@ extension LedgerBuilder {
                 var message = "unknown parent \(quoted(p)): a parent must itself be listed in categories"
                 // In the file's order (the first of equals wins), and never the category itself:
                 // being its own parent is a cycle, not a near miss.
-                if let near = nearest(p, in: categoryLinks.map(\.name).filter { $0 != l.name }) { message += "; did you mean \"\(near)\"?" }
+                if let near = nearest(p, in: categoryLinks.map(\.name).filter { $0 != l.name }) { message += "; did you mean \(quoted(near))?" }
                 throw error(at: categoryPlaces[i], message)
             }
             guard onCycle.contains(l.name) else { continue }
             var cycle = [l.name]
             var c = p
             while c != l.name, let next = parent[c] { cycle.append(c); c = next }
-            throw error(at: categoryPlaces[i], "the category tree has a cycle: " + (cycle + [l.name]).map(quoted).joined(separator: " → "))
+            // A long cycle shows its first names and how many more (it was the whole of 20,000).
+            let shown = cycle.count <= 8 ? (cycle + [l.name]).map(quoted) : cycle.prefix(6).map(quoted) + ["… (\(cycle.count - 6) more)", quoted(l.name)]
+            throw error(at: categoryPlaces[i], "the category tree has a cycle: " + shown.joined(separator: " → "))
         }
         var currencyOf: [String: Currency] = [:]
         for (i, lot) in holdings.enumerated() {

@@ -52,7 +52,7 @@ struct FileParser {
             let name = reader.string(key)
             let keyOffset = reader.keyOffset
             guard seen.insert(name).inserted else {
-                throw LedgerRuleError(offset: keyOffset, path: name, message: "duplicate key \"\(name)\" in the ledger object")
+                throw LedgerRuleError(offset: keyOffset, path: name, message: "duplicate key \(quoted(name)) in the ledger object")
             }
             section = name; index = -1; field = ""
             switch name {
@@ -229,7 +229,7 @@ struct FileParser {
         field = name
         let mask = UInt32(1) << UInt32(bit)
         if seen & mask != 0 {
-            throw LedgerRuleError(offset: keyOffset, path: path, message: "duplicate key \"\(key ?? name)\" in one object")
+            throw LedgerRuleError(offset: keyOffset, path: path, message: "duplicate key \(quoted(key ?? name)) in one object")
         }
         seen |= mask
     }
@@ -279,7 +279,7 @@ struct FileParser {
     mutating func skipUnknown(_ key: JSONString, _ unknown: inout [[UInt8]], _ keyOffset: Int) throws {
         let bytes = reader.withBytes(key) { Array($0) }
         if unknown.contains(bytes) {
-            throw LedgerRuleError(offset: keyOffset, path: path, message: "duplicate key \"\(String(decoding: bytes, as: UTF8.self))\" in one object")
+            throw LedgerRuleError(offset: keyOffset, path: path, message: "duplicate key \(quoted(String(decoding: bytes, as: UTF8.self))) in one object")
         }
         unknown.append(bytes)
         try reader.skipValue()

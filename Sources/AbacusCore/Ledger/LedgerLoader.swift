@@ -17,6 +17,8 @@ import Darwin
 #endif
 
 public struct LoadError: Error, Sendable, CustomStringConvertible {
+    /// Longest path a message shows, in characters (`entries[4127].splits[2].category` is 33).
+    static let pathLimit = 120
     public var file: String
     public var line: Int?
     public var column: Int?
@@ -28,7 +30,9 @@ public struct LoadError: Error, Sendable, CustomStringConvertible {
         var s = file
         if let line, let column { s += ":\(line):\(column)" }
         s += ": "
-        if let path, !path.isEmpty { s += path + ": " }
+        // A path holds the file's own keys (`rates[0].rates.<key>`): shown as messages show text,
+        // cut where a key is very long.
+        if let path, !path.isEmpty { s += ShownText.shown(path, limit: LoadError.pathLimit) + ": " }
         return s + message
     }
 }

@@ -66,8 +66,9 @@ public struct Executor: Sendable {
         let converter = plan.aggregate != .count ? self.converter(plan) : nil
         let scan: Scan
         // A split view's count, average, least and greatest see entries, not parts (an entry's
-        // parts in one group are one amount there): the general path.
-        let denseAllowed = useDenseKernel && !(plan.aggregate != .sum && ledger.isSplitView)
+        // parts in one group are one amount there), and so does `order by count` of any
+        // aggregate: the general path.
+        let denseAllowed = useDenseKernel && !((plan.aggregate != .sum || plan.ranksByEntryCount) && ledger.isSplitView)
         if denseAllowed, let dense = try denseAggregate(plan, keys: keys, converter: converter) { scan = dense } else { scan = try aggregate(plan, keys: keys, converter: converter) }
         var warnings = try outcome(converter, scan.tally)
         // A count converts only for its `where amount …`: those rates' warnings and sources.
@@ -428,10 +429,10 @@ public struct Executor: Sendable {
             }
         }
         state.acc.closeEntries()
-        if plan.aggregate == .avg && ledger.isSplitView {
-            // An average divides by the entries, not by the parts of split entries: a second
-            // pass over the same rows, in the same order, numbers the same groups and counts
-            // each entry once in each.
+        if (plan.aggregate == .avg || plan.ranksByEntryCount) && ledger.isSplitView && plan.aggregate != .count {
+            // An average divides by the entries, not by the parts of split entries, and `order by
+            // count` ranks by them: a second pass over the same rows, in the same order, numbers
+            // the same groups and counts each entry once in each.
             var entriesState = ScanState(groups: Grouper(keys: keys, ledger: ledger), acc: Accumulators(slots: slots, extremes: false),
                                          tally: .none, slots: slots)
             entriesState.acc.addGroup()

@@ -761,6 +761,9 @@ public struct Parser {
         case "amount": key = .value; advance()
         case "count": key = .value; byEntryCount = true; advance()
         case "date": key = .date; advance()
+        // `top category`, the group key of two words.
+        case "top" where index + 1 < tokens.count && word(tokens[index + 1]).map({ Keywords.groupKey($0) == .category }) == true:
+            key = .key(try groupKey())
         default:
             let names = ["amount", "count", "date"] + Keywords.words(.groupKey)
             guard let w = word(current), let g = Keywords.groupKey(w) else {

@@ -259,7 +259,8 @@ struct Crosstab {
         let to = days.last != .distantFuture ? Period(unit, containing: days.last) : periods.max()
         // An open end with no entry to close it (`since 2027-01`, nothing since): the bounded end alone.
         guard let first = from ?? to, let last = to ?? from, first <= last else { return [] }
-        let count = Int(last.code) - Int(first.code) + 1
+        // A week's code is year × 100 + week, not a count of weeks: weeks are counted by their days.
+        let count = unit == .week ? Int(last.days.first.number - first.days.first.number) / 7 + 1 : Int(last.code) - Int(first.code) + 1
         guard count <= Crosstab.maxColumns else { throw tooMany(count) }
         return Period.covering(DayRange(first.days.first, last.days.last), unit: unit).map(Cell.period)
     }

@@ -51,7 +51,18 @@ struct AppDatabaseDocument {
 
 enum AppDatabaseReader {
     /// How a column's value goes into the document.
-    enum Kind { case text, number, json }
+    enum Kind {
+        case text, number, json
+
+        /// What a value of the kind is, as a message says it expected one.
+        var expected: String {
+            switch self {
+            case .text: "text"
+            case .number: "a number"
+            case .json: "a JSON object of rates"
+            }
+        }
+    }
 
     /// The columns read from each table, with the names the ledger format gives them
     /// (the same as the app's); the app's other columns are not needed.
@@ -73,6 +84,9 @@ enum AppDatabaseReader {
         var document = AppDatabaseDocument(name: path, bytes: [], bookRows: [], entryRows: [], bookCurrencies: [])
         var out = JSONText()
         let missing: [String]
+        /// The first value no field can take (a BLOB, TEXT that is not UTF-8), where it is: the
+        /// database is refused for it, as a JSON ledger is for a value of the wrong type.
+        var unreadable: (place: String, message: String)?
         do {
             let db = try SQLiteDatabase(readOnlyPath: path)
             let present: [String: Set<String>]
@@ -82,18 +96,19 @@ enum AppDatabaseReader {
                 out.beginObject()
                 out.key("version"); out.raw("1")
                 out.key("books")
-                document.bookRows = try writeRows(of: "books", bookColumns, present: present["books"] ?? [], db, into: &out) { values in
+                document.bookRows = try writeRows(of: "books", bookColumns, present: present["books"] ?? [], db, into: &out, unreadable: &unreadable) { values in
                     let code: (SQLiteValue) -> Currency? = { if case .text(let t) = $0 { Currency(code: t) } else { nil } }
                     currencies.append((code(values[3]), code(values[5])))
                 }
                 out.key("entries")
-                document.entryRows = try writeRows(of: "entries", entryColumns, present: present["entries"] ?? [], db, into: &out) { _ in }
+                document.entryRows = try writeRows(of: "entries", entryColumns, present: present["entries"] ?? [], db, into: &out, unreadable: &unreadable) { _ in }
                 out.endObject()
                 document.bookCurrencies = currencies
             }
         } catch {
             throw LoadError(file: path, message: "cannot read the SQLite database: \(error.message)")
         }
+        if let unreadable { throw LoadError(file: path, path: unreadable.place, message: unreadable.message) }
         guard missing.isEmpty else {
             throw LoadError(file: path, message: "not the expense tracker app's database: " + missing.joined(separator: "; ")
                             + " (expected tables books and entries; see README.md, \"Bringing in data\")")
@@ -125,7 +140,8 @@ enum AppDatabaseReader {
 
     /// Writes the table's rows as an array of objects; returns where each came from.
     private static func writeRows(of table: String, _ columns: [(String, Kind)], present: Set<String>, _ db: SQLiteDatabase,
-                                  into out: inout JSONText, each: ([SQLiteValue]) -> Void) throws(SQLiteError) -> [RowPlace] {
+                                  into out: inout JSONText, unreadable: inout (place: String, message: String)?,
+                                  each: ([SQLiteValue]) -> Void) throws(SQLiteError) -> [RowPlace] {
         let list = columns.map { present.contains($0.0.lowercased()) ? SQLiteDatabase.quotedName($0.0) : "NULL" }.joined(separator: ", ")
         let name = SQLiteDatabase.quotedName(table)
         var places: [RowPlace] = []
@@ -136,6 +152,9 @@ enum AppDatabaseReader {
             for ((column, kind), value) in zip(columns, values) where !isNull(value) {
                 out.key(column)
                 write(value, as: kind, into: &out)
+                if unreadable == nil, let found = unreadableValue(value) {
+                    unreadable = (RowPlace(row: rowid, id: text(of: values[0])).shown(table: table) + "." + column, found + ", expected " + kind.expected)
+                }
             }
             out.endObject()
             places.append(RowPlace(row: rowid, id: text(of: values[0])))
@@ -154,6 +173,15 @@ enum AppDatabaseReader {
         return places
     }
 
+    /// What a value is when no ledger field can take it (a BLOB, TEXT that is not UTF-8); nil otherwise.
+    private static func unreadableValue(_ value: SQLiteValue) -> String? {
+        switch value {
+        case .blob(let count): "found a BLOB of \(count) \(count == 1 ? "byte" : "bytes")"
+        case .invalidText(_, let bad): "found text that is not UTF-8 (byte 0x\(String(bad, radix: 16, uppercase: true)))"
+        default: nil
+        }
+    }
+
     private static func isNull(_ value: SQLiteValue) -> Bool {
         if case .null = value { return true }
         return false
@@ -165,14 +193,15 @@ enum AppDatabaseReader {
         case .null, .blob: nil
         case .integer(let i): String(i)
         case .real(let r): r
-        case .text(let t): t
+        case .text(let t), .invalidText(let t, _): t
         }
     }
 
     private static func write(_ value: SQLiteValue, as kind: Kind, into out: inout JSONText) {
         switch (kind, value) {
-        case (_, .blob(let count)):
-            out.string("a BLOB of \(count) bytes")
+        case (_, .blob), (_, .invalidText):
+            // Refused before the document is read (`unreadable`): a placeholder of no meaning.
+            out.null()
         case (.text, _):
             out.string(text(of: value) ?? "")
         case (.number, .integer(let i)):

@@ -16,6 +16,9 @@ enum SQLiteValue {
     /// (`0.30000000000000004`, `1e-05`; `inf` for an infinity).
     case real(String)
     case text(String)
+    /// TEXT whose bytes are not UTF-8: `repaired` has U+FFFD in their place (for naming the
+    /// row), `firstBad` is the first byte that is not; the reader refuses the value.
+    case invalidText(repaired: String, firstBad: UInt8)
     case blob(count: Int)
 
     /// The first bytes of every SQLite database file.
@@ -105,7 +108,19 @@ final class SQLiteDatabase {
         case SQLITE_TEXT:
             let count = Int(sqlite3_column_bytes(statement, i))
             guard let bytes = sqlite3_column_text(statement, i) else { return .text("") }
-            return .text(String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self))
+            let buffer = UnsafeBufferPointer(start: bytes, count: count)
+            if let valid = String(validating: buffer, as: UTF8.self) { return .text(valid) }
+            // The first byte where decoding fails: the lead of the first scalar that does not decode.
+            var offset = 0, firstBad: UInt8 = buffer.first ?? 0
+            var it = buffer.makeIterator(), decoder = UTF8()
+            scan: while true {
+                switch decoder.decode(&it) {
+                case .scalarValue(let s): offset += UTF8.width(s)
+                case .emptyInput: break scan
+                case .error: firstBad = buffer[min(offset, count - 1)]; break scan
+                }
+            }
+            return .invalidText(repaired: String(decoding: buffer, as: UTF8.self), firstBad: firstBad)
         case SQLITE_BLOB:
             return .blob(count: Int(sqlite3_column_bytes(statement, i)))
         default:
