@@ -95,6 +95,13 @@ struct AppDatabaseTests {
         #expect(loadError([blobAmount])?.description == "\(blobAmount): entries row 1 (id \"e1\").amount: found a BLOB of 1 byte, expected a number")
         let utf8 = try TestDatabase.make("utf8.db", appSchema + appBooks + appEntry("e1", amount: "-5", category: "CAST(X'466FFF6F64' AS TEXT)"))
         #expect(loadError([utf8])?.description == "\(utf8): entries row 1 (id \"e1\").category: found text that is not UTF-8 (byte 0xFF), expected text")
+        // An infinite REAL (the app's arithmetic overflowed) and rates that are not one JSON value
+        // say what they are (they read as the string "inf", and as "found a string").
+        let infinite = try TestDatabase.make("inf.db", appSchema + appBooks + appEntry("e1", amount: "9e999"))
+        #expect(loadError([infinite])?.description == "\(infinite): entries row 1 (id \"e1\").amount: found a REAL that is not a finite number (inf), expected a number")
+        let rates = try TestDatabase.make("rates-dup.db", appSchema + appBooks
+            + appEntry("e1", amount: "-5", extra: (#"'{"USD": 1, "USD": 2}'"#, "NULL", "NULL", "NULL")))
+        #expect(loadError([rates])?.description.hasSuffix(#"historicalRates: found "{\"USD\": 1, \"USD\": 2}", which is not one JSON value (duplicate key "USD" in an object at character 12), expected a JSON object of rates"#) == true)
         // Valid UTF-8 of every width still reads as it is.
         let fine = try TestDatabase.make("utf8-fine.db", appSchema + appBooks + appEntry("e1", amount: "-5", category: "'Café 日本 🚀'"))
         #expect(try LedgerSources.load(paths: [fine]).entries.categories.contains("Café 日本 🚀"))

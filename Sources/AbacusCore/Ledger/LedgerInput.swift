@@ -23,16 +23,21 @@ public enum LedgerInput: Sendable {
 
     /// Whether `bytes` hold exactly one JSON value, so that they can be spliced into a
     /// document as a field's value without changing the document around them.
-    public static func isOneJSONValue(_ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBufferPointer { buffer in
+    public static func isOneJSONValue(_ bytes: [UInt8]) -> Bool { jsonValueProblem(bytes) == nil }
+
+    /// Why `bytes` are not one JSON value (a duplicate key, a cut object, more after it), with
+    /// the character where that shows; nil when they are one.
+    public static func jsonValueProblem(_ bytes: [UInt8]) -> String? {
+        bytes.withUnsafeBufferPointer { buffer -> String? in
             var reader = JSONReader(buffer)
-            guard reader.peek() != nil else { return false }
-            do {
+            guard reader.peek() != nil else { return "it is empty" }
+            do throws(JSONSyntaxError) {
                 try reader.skipValue()
                 try reader.expectEnd()
-                return true
+                return nil
             } catch {
-                return false
+                let character = String(decoding: bytes.prefix(error.offset), as: UTF8.self).count + 1
+                return error.message + " at character \(character)"
             }
         }
     }

@@ -152,7 +152,7 @@ enum AppDatabaseReader {
             for ((column, kind), value) in zip(columns, values) where !isNull(value) {
                 out.key(column)
                 write(value, as: kind, into: &out)
-                if unreadable == nil, let found = unreadableValue(value) {
+                if unreadable == nil, let found = unreadableValue(value, as: kind) {
                     unreadable = (RowPlace(row: rowid, id: text(of: values[0])).shown(table: table) + "." + column, found + ", expected " + kind.expected)
                 }
             }
@@ -173,12 +173,18 @@ enum AppDatabaseReader {
         return places
     }
 
-    /// What a value is when no ledger field can take it (a BLOB, TEXT that is not UTF-8); nil otherwise.
-    private static func unreadableValue(_ value: SQLiteValue) -> String? {
-        switch value {
-        case .blob(let count): "found a BLOB of \(count) \(count == 1 ? "byte" : "bytes")"
-        case .invalidText(_, let bad): "found text that is not UTF-8 (byte 0x\(String(bad, radix: 16, uppercase: true)))"
-        default: nil
+    /// What a value is when no ledger field can take it (a BLOB, TEXT that is not UTF-8, an
+    /// infinite REAL, rates that are not one JSON value); nil otherwise.
+    private static func unreadableValue(_ value: SQLiteValue, as kind: Kind) -> String? {
+        switch (value, kind) {
+        case (.blob(let count), _): return "found a BLOB of \(count) \(count == 1 ? "byte" : "bytes")"
+        case (.invalidText(_, let bad), _): return "found text that is not UTF-8 (byte 0x\(String(bad, radix: 16, uppercase: true)))"
+        // A double the app's arithmetic overflowed: no amount.
+        case (.real(let r), _) where r == "inf" || r == "-inf" || r == "nan": return "found a REAL that is not a finite number (\(r))"
+        case (.text(let t), .json):
+            guard !trimmed(t).isEmpty, let problem = LedgerInput.jsonValueProblem(Array(t.utf8)) else { return nil }
+            return "found \(ShownText.literal(t, limit: ShownText.limit)), which is not one JSON value (\(problem))"
+        default: return nil
         }
     }
 
