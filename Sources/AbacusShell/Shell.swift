@@ -713,6 +713,8 @@ public final class Shell {
             switch editor.read(prompt: reader.isContinuing ? "   ...> " : "abacus> ") {
             case .end:
                 say("")
+                // Ctrl-D in the middle of a statement leaves without running it, and says so.
+                if reader.isContinuing { tell("note: the unfinished statement was not run") }
                 return .success
             case .interrupt:
                 // Abandon the line (and any continued statement); the next prompt starts on a fresh line.

@@ -373,6 +373,18 @@ final class StateDirectory {
         #expect(s.waitForExit() == 0, "output: \(s.output.debugDescription)")
     }
 
+    /// Ctrl-D in the middle of a statement leaves without running it, and says so (it said nothing).
+    @Test func ctrlDOnAContinuationLineSaysTheStatementWasNotRun() throws {
+        let state = try StateDirectory()
+        let s = try started(state)
+        s.send("count entries \\\r")
+        try #require(s.expectPrompt("...> "), "no continuation prompt; output: \(s.output.debugDescription)")
+        s.send("\u{04}")
+        #expect(s.waitForExit() == 0, "output: \(s.output.debugDescription)")
+        #expect(s.output.contains("note: the unfinished statement was not run"), "output: \(s.output.debugDescription)")
+        #expect(!s.output.contains("1200"), "the statement ran; output: \(s.output.debugDescription)")
+    }
+
     @Test func historySurvivesARestart() throws {
         let state = try StateDirectory()
         do {
