@@ -373,7 +373,19 @@ public final class Shell {
 
     /// A line of results (stdout, or stderr while the rc file runs for a script).
     func say(_ text: String) {
+        // Markdown: a line after a table is a paragraph of its own (glued to the table, a
+        // renderer reads it as another row), and so is the table after it.
+        if renderer.format == .markdown && !outputToStderr {
+            if wroteMarkdownTable { writeOut("\n") }
+            wroteMarkdownTable = true
+        }
         outputToStderr ? writeErr(text + "\n") : writeOut(text + "\n")
+    }
+
+    /// A message or a dot command's answer (`.help`, `.format`): CSV and markdown output holds
+    /// only answers, so it goes to stderr there; JSON has it as a `{"message": …}` object.
+    func announce(_ text: String) {
+        if renderer.format.holdsOnlyTables { tell(text) } else { say(renderer.render(message: text)) }
     }
 
     /// A line on stderr.
@@ -500,8 +512,7 @@ public final class Shell {
                 }
                 guard renderer.write(result, to: sink, bytes: bytes, isCancelled: { interrupted != 0 }) else { throw stopped }
             case .message(let m):
-                // CSV and markdown output holds only answers: a note goes to stderr.
-                if renderer.format.holdsOnlyTables { tell(m) } else { say(renderer.render(message: m)) }
+                announce(m)
             case .explain(let plan, let rates, let warnings):
                 if renderer.format != .json { warnings.forEach { report("warning: " + $0) } }
                 let text = renderer.render(plan: plan, rates: rates, warnings: warnings)
@@ -596,7 +607,7 @@ public final class Shell {
             // name, when there is one: a definition does not hide it).
             let definition = session.definitions[topic.lowercased()].map { d in "define \(d.signature.replacingOccurrences(of: "$", with: "")) as \(d.body)" }
             guard let help = Help.text(topic: topic) else {
-                if let definition { say(definition); break }
+                if let definition { announce(definition); break }
                 let defined = session.definitions.keys.sorted()
                 var message = prefix + "error: no help on '\(ShownText.quoted(topic))'; topics: " + (Help.topics + defined).joined(separator: ", ")
                 let word = topic.lowercased().drop { $0 == "." }
@@ -610,14 +621,14 @@ public final class Shell {
                 report(message)
                 return false
             }
-            say(help + (definition.map { "\n\n\(topic.lowercased()) is also a defined statement: \($0)" } ?? ""))
+            announce(help + (definition.map { "\n\n\(topic.lowercased()) is also a defined statement: \($0)" } ?? ""))
         case ".format", ".mode":
             guard args.count <= 1 else {
                 // `.format json; count entries`: a dot command takes its whole line.
                 let glued = args.first?.hasSuffix(";") == true ? "; a dot command takes its whole line, so `;` does not end it" : ""
                 return failure(".format takes one format (table, csv, json, markdown or chart), found '\(ShownText.quoted(args.joined(separator: " ")))'\(glued)")
             }
-            guard let name = args.first else { say(renderer.render(message: renderer.format.rawValue)); break }
+            guard let name = args.first else { announce(renderer.format.rawValue); break }
             guard let f = OutputFormat(rawValue: name.lowercased()) else {
                 // What was given, and (a `;` glued to it) that a dot command takes the whole line.
                 let glued = name.contains(";") ? "; a dot command takes its whole line, so `;` does not end it" : ""
@@ -626,7 +637,7 @@ public final class Shell {
             renderer.format = f
         case ".timer":
             guard args.count <= 1 else { return usage(".timer on|off") }
-            guard let setting = args.first?.lowercased() else { say(renderer.render(message: timer ? "on" : "off")); break }
+            guard let setting = args.first?.lowercased() else { announce(timer ? "on" : "off"); break }
             guard ["on", "off"].contains(setting) else { return usage(".timer on|off") }
             timer = setting == "on"
         case ".set":

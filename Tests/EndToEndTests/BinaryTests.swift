@@ -347,6 +347,20 @@ func expectMatchesRecording(_ actual: String, _ relativePath: String, sourceLoca
         #expect(r.stderr.contains("error: .format takes one format (table, csv, json, markdown or chart), found 'json; count entries'; a dot command takes its whole line, so `;` does not end it"))
     }
 
+    /// A currency converted into itself has the columns and currency of any conversion (it had
+    /// no `date` column and no currency in JSON); `.help` in JSON is a message object, in CSV on
+    /// stderr; in markdown an echoed statement after a table is a paragraph of its own.
+    @Test func everyAnswerKeepsItsFormatsShape() throws {
+        let same = try Binary.run(["Examples/demo.json", "--format", "json", "-e", "convert 100 INR to INR"])
+        #expect(same.stdout == #"{"columns":["amount","converted","rate","source","date"],"rows":[{"amount":"100.00","converted":"100.00","rate":"1","source":"same currency","date":null}],"currency":"INR","warnings":[]}"# + "\n")
+        let help = try Binary.run(["Examples/demo.json", "--format", "json", "-e", ".help units"])
+        #expect(help.stdout.hasPrefix(#"{"message":"#) && help.stdout.split(separator: "\n").count == 1)
+        let csv = try Binary.run(["Examples/demo.json", "--format", "csv", "-e", ".help units"])
+        #expect(csv.stdout.isEmpty && !csv.stderr.isEmpty)
+        let md = try Binary.run(["Examples/demo.json", "--format", "markdown", "--echo", "-e", "count entries by book top 1", "-e", "count entries"])
+        #expect(md.stdout.contains("| **Total (top 1)** | 521 |\n\ncount entries\n\n| count |"), "\(md.stdout)")
+    }
+
     @Test func echoPrintsEachStatementBeforeItsResult() throws {
         let r = try Binary.run(["Examples/demo.json", "--echo", "--format", "csv"], stdin: "count entries\ncount expenses # spending\n")
         #expect(r.stdout == "count entries\ncount\r\n1200\r\ncount expenses\ncount\r\n1143\r\n")

@@ -7,13 +7,15 @@ import BigInt
 struct ConvertStatement: StatementRunner {
     let conversion: Conversion
 
-    static let columns = [Column("amount", .money), Column("converted", .money), Column("rate", .rate), Column("source", .text)]
+    static let columns = [Column("amount", .money), Column("converted", .money), Column("rate", .rate), Column("source", .text), Column("date", .date)]
 
     func run(in session: Session) throws(QueryError) -> Output {
         let c = conversion
+        // Into its own currency: the same columns and currency as any conversion, no rate's date.
         if c.from == c.to {
             return .table(ResultSet(columns: ConvertStatement.columns,
-                                    rows: [[.money(c.amount, c.from), .money(c.amount.rounded(toScale: c.to.minorUnits), c.to), .number(.one), .text("same currency")]]))
+                                    rows: [[.money(c.amount, c.from), .money(c.amount.rounded(toScale: c.to.minorUnits), c.to), .number(.one), .text("same currency"), .empty]],
+                                    currency: c.to))
         }
         let pair = CurrencyPair(c.from, c.to)
         let (r, day) = try session.resolve(pair, c.valuation, c.whatIf)
@@ -26,7 +28,7 @@ struct ConvertStatement: StatementRunner {
             let book = session.ledger.books[b]
             return .note("book \(ShownText.literal(book.name)) locks \(pair) at \(l.rate)" + (book.rateLockedAt.map { " (\($0))" } ?? "") + ": its entries convert at that rate")
         }
-        return .table(ResultSet(columns: ConvertStatement.columns + [Column("date", .date)],
+        return .table(ResultSet(columns: ConvertStatement.columns,
                                 rows: [[.money(c.amount, c.from), .money(rounded, c.to), r.rate.cell,
                                         .text(session.resolver.describe(r.origin)), session.sourceDate(r)]],
                                 currency: c.to, warnings: session.staleness(r, c.valuation, day) + session.unusedWhatIfs(c.whatIf, pair), footnotes: notes))
