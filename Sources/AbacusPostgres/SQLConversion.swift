@@ -177,7 +177,9 @@ struct SQLConversion {
             // The least and greatest entry: the parts of one entry in a group added up first
             // (they share its rate), as the in-memory engine picks them (`Accumulators.pick(_:_:entry:)`).
             let (names, entries) = SQLLowering.perEntry(exprs, columns: ["(\(den)) AS d", "count(*) AS n", "sum(\(value)) AS v"], groupBy: [den], from: from, as: "x")
-            sql += "SELECT " + (names + ["d::text", "sum(n)::text", "(sum(v))::text", "(min(v))::text", "(max(v))::text"]).joined(separator: ", ") + entries
+            // The count is of the parts, as in memory; of the entries (one row each here) for `order by count`.
+            let count = lowering.plan.ranksByEntryCount ? "count(*)" : "sum(n)"
+            sql += "SELECT " + (names + ["d::text", count + "::text", "(sum(v))::text", "(min(v))::text", "(max(v))::text"]).joined(separator: ", ") + entries
             sql += "\nGROUP BY " + (names + ["d"]).joined(separator: ", ")
             return sql
         }

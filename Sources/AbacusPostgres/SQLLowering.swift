@@ -273,9 +273,10 @@ struct SQLLowering {
         if (plan.aggregate == .min || plan.aggregate == .max) && plan.readsSplits {
             // The least and greatest entry: the parts of one entry in a group added up first,
             // as the in-memory engine picks them (`Accumulators.pick(_:_:entry:)`); the
-            // count is of the parts, as there.
+            // count is of the parts, as there, and of the entries (a row each here) for `order by count`.
             let (names, entries) = SQLLowering.perEntry(exprs, columns: ["count(*) AS n", "sum(e.amount) AS amount"], groupBy: [], from: from, as: "e")
-            var sql = "SELECT " + (names.map { "e.\($0)" } + ["sum(e.n)::text", "(\(aggregate))::text"]).joined(separator: ", ") + entries
+            let count = plan.ranksByEntryCount ? "count(*)" : "sum(e.n)"
+            var sql = "SELECT " + (names.map { "e.\($0)" } + [count + "::text", "(\(aggregate))::text"]).joined(separator: ", ") + entries
             if !keys.isEmpty { sql += "\nGROUP BY " + names.map { "e.\($0)" }.joined(separator: ", ") }
             return sql
         }

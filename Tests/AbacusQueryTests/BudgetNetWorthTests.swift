@@ -229,6 +229,8 @@ import Testing
         LargeGroupingTests.expectKernelsAgree(ledger, Day(year: 2025, month: 12, day: 31)!, "sum expenses by category order by count desc", [(2, 0), (Executor.parallelRows, 0)])
         // A listing ordered by category lists entries, by their own category.
         #expect(Self.rows(try s.run("list expenses order by category")).map { [$0[3], $0.last ?? ""] } == [["Apparel", "500.00"], ["Food", "100.00"], ["Groceries", "10.00"]])
+        // A crosstab's rows rank by entries too (its rolled-up rows counted parts).
+        #expect(Self.rows(try s.run("sum expenses by category per month order by count desc top 1")).first?.first == "Apparel")
         // `top category` orders as the group key it is.
         #expect(Self.rows(try s.run("sum expenses by top category order by top category desc")).map(\.first) == ["Food", "Apparel"])
     }

@@ -169,6 +169,28 @@ let agingLedger = """
         #expect(try s.run("rate SGD/INR at latest").warnings.first?.contains("2025-03-01") == true)
     }
 
+    /// A chain's late legs are named in the chain's order, and only those dated after an entry
+    /// the statement converts (a leg late for an entry the filter left out was named too; the
+    /// engines named two legs in different orders).
+    @Test func aChainsLateLegsAreThoseOfTheEntriesConverted() throws {
+        let s = try session("""
+            {"version": 1, "defaultCurrency": "BHD", "books": [{"id": "b", "name": "Trip", "currency": "GBP"}],
+             "entries": [{"id": "e1", "bookId": "b", "date": "2025-03-25", "amount": 0.5, "category": "Misc", "party": "Zed"},
+                         {"id": "e2", "bookId": "b", "date": "2024-12-27", "amount": 100, "category": "Misc"}],
+             "rates": [{"base": "USD", "date": "2026-03-06", "rates": {"BHD": 0.3816}}, {"from": "GBP", "to": "USD", "rate": 2.0, "date": "2025-03-18"}]}
+            """)
+        #expect(try s.run("sum entries where party = Zed").warnings.contains(
+            "no market rate for GBP/BHD (its leg USD/BHD) on or before 2025-03-25; used the oldest, dated 2026-03-06, for 1 entry"))
+        #expect(try s.run("sum entries").warnings.contains { $0.hasPrefix("no market rate for GBP/BHD (its legs GBP/USD and USD/BHD) on or before the dates of 2 entries") })
+        let both = try session("""
+            {"version": 1, "defaultCurrency": "THB", "books": [{"id": "b", "name": "Home", "currency": "INR"}],
+             "entries": [{"id": "e1", "bookId": "b", "date": "2025-02-01", "amount": -100, "category": "Food"},
+                         {"id": "e2", "bookId": "b", "date": "2025-04-01", "amount": -100, "category": "Food"}],
+             "rates": [{"from": "INR", "to": "CHF", "rate": 0.01, "date": "2025-03-01"}, {"from": "CHF", "to": "THB", "rate": 40, "date": "2025-05-01"}]}
+            """)
+        #expect(try both.run("sum expenses").warnings.contains { $0.hasPrefix("no market rate for INR/THB (its legs INR/CHF and CHF/THB) on or before the dates of 2 entries") })
+    }
+
     /// A rate column built again numbers its rates afresh: under a maximum age of 4 days, the
     /// uses of a rate older than that are told apart (USD on 2025-01-06 is a rate of its own),
     /// and under none they are one rate again. What a scan keeps by rate id (its sum slots)

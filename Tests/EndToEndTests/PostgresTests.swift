@@ -90,7 +90,9 @@ enum PG {
         // `order by count` ranks by entries (Rent: e1 and e3, two, not three parts), and an order
         // by category alone lists entries, in both engines.
         for statement in ["sum expenses by category order by count desc", "max expenses in USD by category order by count desc top 1",
-                          "list expenses order by category", "sum expenses by top category order by top category desc"] {
+                          "list expenses order by category", "sum expenses by top category order by top category desc",
+                          "min expenses by category order by count desc top 1", "max expenses by category order by count top 2",
+                          "sum expenses by category per month order by count desc top 1"] {
             let files = try Binary.run([ledger, "--format", "csv", "-e", statement])
             let database = try Binary.run(["--db", url, "--format", "csv", "-e", statement])
             #expect(files.status == 0, "\(statement): \(files.stderr)")

@@ -484,7 +484,11 @@ public struct ConversionTally: Sendable {
             if let d = c.asOf { first = d; last = d }
             var use = late[pair] ?? LateRateUse(pair: pair, sourceDay: q.newestDay, firstEntryDay: first, lastEntryDay: last, entries: 0)
             if q.legs.count > 1 {
-                for leg in q.legs where leg.isAfterRequestedDay && !use.legs.contains(leg.pair) { use.legs.append(leg.pair) }
+                // A leg is late for the entries it priced when dated after the first of them (the
+                // quote's own flags are of the day it was resolved for, which a rate's other days
+                // share), and the legs are named in the chain's order, whichever use came first.
+                for leg in q.legs where leg.day > first && !use.legs.contains(leg.pair) { use.legs.append(leg.pair) }
+                use.legs.sort { a, _ in a.from == pair.from }
             }
             use.entries += n
             use.firstEntryDay = min(use.firstEntryDay, first)

@@ -62,7 +62,7 @@ struct Crosstab {
 
     /// Whether one run of the cells can give every total: each entry in one cell (no `tag`
     /// key; a split view's count, average, least or greatest sees an entry whole in a total,
-    /// and in parts in the cells),
+    /// and in parts in the cells, and its `order by count` ranks rows by entries, not parts),
     /// the cells run in memory (a database engine does not take them), converted (an
     /// `in native` total would add currencies).
     var rollsUp: Bool {
@@ -70,7 +70,7 @@ struct Crosstab {
         let inMemory = engine.session.engine.map { $0.explain(cellsPlan, in: engine.session) == nil } ?? true
         return !plan.groupBy.contains(.tag) && per != .tag && inMemory
             && (plan.target != nil || plan.aggregate == .count)
-            && !(ledger.isSplitView && plan.aggregate != .sum)
+            && !(ledger.isSplitView && (plan.aggregate != .sum || plan.ranksByEntryCount))
     }
 
     func run() throws(QueryError) -> ResultSet {
