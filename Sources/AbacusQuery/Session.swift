@@ -161,7 +161,7 @@ public final class Session {
         guard case .expected([Parser.aStatement], _, _) = error.kind, let at = error.range else { return error }
         let lexer = Lexer(text)
         let words = lexer.partialTokens().tokens.filter { $0.kind != .end }
-        guard let first = words.first, first.range == at, let name = definitions.keys.first(where: { $0.lowercased() == lexer.text(first).lowercased() }) else { return error }
+        guard let first = words.first, first.range == at, let name = definitions[lexer.text(first).lowercased()]?.name else { return error }
         let arguments = words.dropFirst().map { lexer.text($0) }.filter { $0 != "," }
         return QueryError(.unsupported("\(name) is a defined name: its arguments go in parentheses, \(name)(\(arguments.joined(separator: ", ")))"), at: at)
     }

@@ -67,7 +67,8 @@ struct ReportTrace {
     /// fails at its end (`ReportRunner.computed`).
     mutating func missed(_ pair: CurrencyPair, on day: Day) {
         if let i = missed.firstIndex(where: { $0.pair == pair }) {
-            if !missed[i].days.contains(day) { missed[i].days.append(day) }
+            // A report asks its dates in order, each for every part: a date is new when it is not the last.
+            if missed[i].days.last != day { missed[i].days.append(day) }
         } else {
             missed.append(MissedReportRate(pair: pair, days: [day]))
         }
