@@ -33,7 +33,7 @@ public struct ImportError: Error, Sendable, CustomStringConvertible {
         if let line { s += ":\(line)" }
         s += ": "
         // A key is the rules file's own text: shown as messages show text, cut when very long.
-        if let key, !key.isEmpty { s += ShownText.shown(key, limit: 120) + ": " }
+        if let key, !key.isEmpty { s += ShownText.shown(key, limit: ShownText.pathLimit) + ": " }
         return s + message
     }
 }

@@ -177,7 +177,7 @@ public final class Session {
         default: return error
         }
         var e = error
-        e.unheldChains = pairs.compactMap { p in resolver.unheldChain(p).map { (p, $0) } }
+        e.unheldChains = pairs.compactMap { p in resolver.unheldChain(p).map { QueryError.UnheldChain(pair: p, via: $0) } }
         return e
     }
 

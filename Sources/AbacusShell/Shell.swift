@@ -623,15 +623,13 @@ public final class Shell {
             }
             announce(help + (definition.map { "\n\n\(topic.lowercased()) is also a defined statement: \($0)" } ?? ""))
         case ".format", ".mode":
+            // `.format json; count entries`: a dot command takes its whole line, which the message says.
+            let glued = args.first?.contains(";") == true ? "; a dot command takes its whole line, so `;` does not end it" : ""
             guard args.count <= 1 else {
-                // `.format json; count entries`: a dot command takes its whole line.
-                let glued = args.first?.hasSuffix(";") == true ? "; a dot command takes its whole line, so `;` does not end it" : ""
                 return failure(".format takes one format (table, csv, json, markdown or chart), found '\(ShownText.quoted(args.joined(separator: " ")))'\(glued)")
             }
             guard let name = args.first else { announce(renderer.format.rawValue); break }
             guard let f = OutputFormat(rawValue: name.lowercased()) else {
-                // What was given, and (a `;` glued to it) that a dot command takes the whole line.
-                let glued = name.contains(";") ? "; a dot command takes its whole line, so `;` does not end it" : ""
                 return failure("unknown format '\(ShownText.quoted(name))'\(glued): expected table, csv, json, markdown or chart")
             }
             renderer.format = f

@@ -21,12 +21,9 @@ public enum LedgerInput: Sendable {
         }
     }
 
-    /// Whether `bytes` hold exactly one JSON value, so that they can be spliced into a
-    /// document as a field's value without changing the document around them.
-    public static func isOneJSONValue(_ bytes: [UInt8]) -> Bool { jsonValueProblem(bytes) == nil }
-
     /// Why `bytes` are not one JSON value (a duplicate key, a cut object, more after it), with
-    /// the character where that shows; nil when they are one.
+    /// the character where that shows; nil when they are one, and can be spliced into a
+    /// document as a field's value without changing the document around them.
     public static func jsonValueProblem(_ bytes: [UInt8]) -> String? {
         bytes.withUnsafeBufferPointer { buffer -> String? in
             var reader = JSONReader(buffer)

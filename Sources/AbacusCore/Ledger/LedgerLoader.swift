@@ -17,8 +17,6 @@ import Darwin
 #endif
 
 public struct LoadError: Error, Sendable, CustomStringConvertible {
-    /// Longest path a message shows, in characters (`entries[4127].splits[2].category` is 33).
-    static let pathLimit = 120
     public var file: String
     public var line: Int?
     public var column: Int?
@@ -32,7 +30,7 @@ public struct LoadError: Error, Sendable, CustomStringConvertible {
         s += ": "
         // A path holds the file's own keys (`rates[0].rates.<key>`): shown as messages show text,
         // cut where a key is very long.
-        if let path, !path.isEmpty { s += ShownText.shown(path, limit: LoadError.pathLimit) + ": " }
+        if let path, !path.isEmpty { s += ShownText.shown(path, limit: ShownText.pathLimit) + ": " }
         return s + message
     }
 }

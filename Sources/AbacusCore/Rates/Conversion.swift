@@ -487,8 +487,8 @@ public struct ConversionTally: Sendable {
                 // A leg is late for the entries it priced when dated after the first of them (the
                 // quote's own flags are of the day it was resolved for, which a rate's other days
                 // share), and the legs are named in the chain's order, whichever use came first.
-                for leg in q.legs where leg.day > first && !use.legs.contains(leg.pair) { use.legs.append(leg.pair) }
-                use.legs.sort { a, _ in a.from == pair.from }
+                let late = Set(use.legs + q.legs.filter { $0.day > first }.map(\.pair))
+                use.legs = q.legs.map(\.pair).filter(late.contains)
             }
             use.entries += n
             use.firstEntryDay = min(use.firstEntryDay, first)

@@ -12,6 +12,8 @@
 public enum ShownText {
     /// Longest piece of text a message quotes, in characters.
     public static let limit = 60
+    /// Longest path or key of a file a message shows before its text (`entries[4127].splits[2].category` is 33).
+    public static let pathLimit = 120
 
     /// `text` with invisible characters written out; cut to `limit` characters with "…" when given.
     public static func shown(_ text: String, limit: Int? = nil) -> String {

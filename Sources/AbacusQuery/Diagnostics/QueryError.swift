@@ -96,11 +96,11 @@ public struct QueryError: Error, Sendable, Equatable {
     public var expansion: Expansion?
     /// A missing rate's pairs that market rates do chain, through `via`, but whose product of
     /// legs cannot be held (`Rate.then`): said, so the user is not told nothing prices them.
-    public var unheldChains: [(pair: CurrencyPair, via: Currency)] = []
+    public var unheldChains: [UnheldChain] = []
 
-    public static func == (a: QueryError, b: QueryError) -> Bool {
-        a.kind == b.kind && a.range == b.range && a.advice == b.advice && a.expansion == b.expansion
-            && a.unheldChains.map(\.pair) == b.unheldChains.map(\.pair) && a.unheldChains.map(\.via) == b.unheldChains.map(\.via)
+    public struct UnheldChain: Sendable, Equatable {
+        public var pair: CurrencyPair
+        public var via: Currency
     }
 
     public init(_ kind: Kind, at range: Range<Int>?, advice: Advice? = nil) {

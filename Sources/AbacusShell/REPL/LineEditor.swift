@@ -220,8 +220,8 @@ public final class LineEditor {
             return
         }
         if lines.last?.isEmpty == true { lines.removeLast() }
-        // Each statement once, where it was last used (a session folds only a repeat of the
-        // line before; older repeats go here), and no more than the limit.
+        // Each statement once, where it was last used (a session folds its own history, and
+        // appends each statement to the file: the repeats there go here), and no more than the limit.
         let entries = lines.dropFirst()
         var seen = Set<Substring>()
         let folded = entries.reversed().filter { seen.insert($0).inserted }.reversed().suffix(LineEditor.historyLimit)

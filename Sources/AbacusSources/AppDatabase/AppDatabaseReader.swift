@@ -151,8 +151,13 @@ enum AppDatabaseReader {
             out.beginObject()
             for ((column, kind), value) in zip(columns, values) where !isNull(value) {
                 out.key(column)
-                write(value, as: kind, into: &out)
-                if unreadable == nil, let found = unreadableValue(value, as: kind) {
+                guard let found = unreadableValue(value, as: kind) else {
+                    write(value, as: kind, into: &out)
+                    continue
+                }
+                // Refused before the document is read: a placeholder of no meaning.
+                out.null()
+                if unreadable == nil {
                     unreadable = (RowPlace(row: rowid, id: text(of: values[0])).shown(table: table) + "." + column, found + ", expected " + kind.expected)
                 }
             }
@@ -205,9 +210,6 @@ enum AppDatabaseReader {
 
     private static func write(_ value: SQLiteValue, as kind: Kind, into out: inout JSONText) {
         switch (kind, value) {
-        case (_, .blob), (_, .invalidText):
-            // Refused before the document is read (`unreadable`): a placeholder of no meaning.
-            out.null()
         case (.text, _):
             out.string(text(of: value) ?? "")
         case (.number, .integer(let i)):
@@ -218,10 +220,9 @@ enum AppDatabaseReader {
             let t = trimmed(text(of: value) ?? "")
             if looksLikeNumber(t) { out.raw(t) } else { out.string(t) }
         case (.json, _):
+            // One JSON value: text that is not was refused first (`unreadableValue`).
             let t = text(of: value) ?? ""
-            if trimmed(t).isEmpty { out.null() }
-            else if LedgerInput.isOneJSONValue(Array(t.utf8)) { out.raw(t) }
-            else { out.string(t) }
+            if trimmed(t).isEmpty { out.null() } else { out.raw(t) }
         }
     }
 
